@@ -1,0 +1,112 @@
+"""The `utvm-build` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .errors import UtvmError
+from .options import INTERFACES, WORKSPACES, CompileOptions
+
+_PKG = Path(__file__).resolve().parent
+
+
+def _add_codegen_options(p: argparse.ArgumentParser) -> None:
+    d = CompileOptions()
+    p.add_argument("--name", help="C name of the model (default: from the file name)")
+    p.add_argument("--interface", choices=INTERFACES, default=d.interface,
+                   help="c: typed entry point; packed: also a packed function in the system library")
+    p.add_argument("--workspace", choices=WORKSPACES, default=d.workspace,
+                   help="static: workspace is a static buffer; user: the caller passes it")
+    p.add_argument("--constants-section", default=d.constants_section, metavar="SECTION",
+                   help=f"linker section of constants (default {d.constants_section}; '' = none)")
+    p.add_argument("--workspace-section", default=d.workspace_section, metavar="SECTION",
+                   help=f"linker section of the workspace (default {d.workspace_section}; '' = none)")
+    p.add_argument("--constants-align", type=int, default=d.constants_align, metavar="BYTES")
+    p.add_argument("--workspace-align", type=int, default=d.workspace_align, metavar="BYTES")
+
+
+def _options(a: argparse.Namespace) -> CompileOptions:
+    return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
+                          constants_section=a.constants_section, workspace_section=a.workspace_section,
+                          constants_align=a.constants_align, workspace_align=a.workspace_align)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="utvm-build", description="TensorFlow Lite models to ahead-of-time C "
+                                "for microcontrollers.")
+    p.add_argument("--version", action="store_true", help="print the version")
+    p.add_argument("--cmake-dir", action="store_true", help="print the directory of the CMake package")
+    p.add_argument("--scons-toolpath", action="store_true", help="print the SCons toolpath of the 'utvm' tool")
+    sub = p.add_subparsers(dest="command")
+    c = sub.add_parser("compile", help="generate C for a model")
+    c.add_argument("model", type=Path)
+    c.add_argument("-o", "--output", type=Path, required=True, help="generated directory (replaced)")
+    c.add_argument("--incremental", action="store_true",
+                   help="rewrite only files whose content changed (for build systems)")
+    _add_codegen_options(c)
+    r = sub.add_parser("run", help="compile, build with the system C compiler and run one inference")
+    r.add_argument("model", type=Path)
+    r.add_argument("--input", type=Path, action="append", default=[], metavar="X.npy",
+                   help="one per model input, in model order (default: zeros)")
+    r.add_argument("--output-dir", type=Path, help="write output_<i>.npy here")
+    _add_codegen_options(r)
+    i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it")
+    i.add_argument("model", type=Path)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    a = parser.parse_args(argv)
+    try:
+        if a.version:
+            print(__version__)
+        elif a.cmake_dir:
+            print(_PKG / "cmake")
+        elif a.scons_toolpath:
+            print(_PKG / "scons")
+        elif a.command == "compile":
+            from .compiler import compile_model
+
+            compiled = compile_model(a.model, a.output, _options(a), incremental=a.incremental)
+            m = compiled.metadata
+            print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
+                  f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
+        elif a.command == "run":
+            _run(a)
+        elif a.command == "info":
+            from .info import model_info
+
+            print(model_info(a.model))
+        else:
+            parser.print_help()
+            return 2
+    except UtvmError as e:
+        print(f"utvm-build: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _run(a: argparse.Namespace) -> None:
+    from .host import run_on_host
+
+    inputs = None
+    if a.input:
+        try:
+            inputs = [np.load(p, allow_pickle=False) for p in a.input]
+        except (OSError, ValueError) as e:
+            raise UtvmError(f"cannot read an --input file: {e}") from None
+    outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir)
+    for k, o in enumerate(outs):
+        flat = o.ravel()
+        shown = np.array2string(flat[:16], separator=", ", max_line_width=200)
+        more = f" ... ({flat.size} values)" if flat.size > 16 else ""
+        print(f"output {k} {o.dtype} {list(o.shape)}: {shown}{more}")
+    if a.output_dir:
+        print(f"wrote {len(outs)} output(s) to {a.output_dir}")

@@ -1,0 +1,110 @@
+"""The pipeline, top to bottom: import -> graph passes -> memory plan -> emit C -> write."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .emit.cnames import c_identifier
+from .emit.model import render
+from .emit.output import update_directory, write_directory
+from .errors import UnsupportedError, UtvmError
+from .frontend.tflite import read_tflite
+from .graph import Graph
+from .ops import handler_for, supported_operators
+from .options import CompileOptions
+from .passes import run_passes
+from .planner import MemoryPlan, plan_memory
+
+
+@dataclass
+class Compiled:
+    """A compiled model, ready to be written out."""
+
+    name: str
+    graph: Graph
+    plan: MemoryPlan
+    files: dict[str, bytes]
+
+    @property
+    def metadata(self) -> dict:
+        import json
+
+        return json.loads(self.files["metadata.json"])
+
+
+def read_model_file(path: str | Path) -> bytes:
+    path = Path(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UtvmError(f"model file not found: {path}") from None
+    except IsADirectoryError:
+        raise UtvmError(f"{path} is a directory, not a .tflite model") from None
+    except OSError as e:
+        raise UtvmError(f"cannot read {path}: {e.strerror}") from None
+
+
+def default_name(path: str | Path) -> str:
+    return c_identifier(Path(path).stem, fallback="model")
+
+
+def check_supported(g: Graph) -> None:
+    """Every operator has a handler; report all unsupported ones in one message."""
+    missing = [op for op in g.operators if handler_for(op.op) is None]
+    if missing:
+        listed = ", ".join(f"#{op.index} {op.op}" for op in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        first = missing[0]
+        raise UnsupportedError(f"unsupported operator{'s' if len(missing) > 1 else ''}: {listed}{more}. "
+                               f"Supported: {', '.join(supported_operators())}",
+                               op_index=first.index if len(missing) == 1 else None,
+                               op_name=first.op if len(missing) == 1 else None)
+
+
+def check_io(g: Graph) -> None:
+    produced = {o for op in g.operators for o in op.outputs}
+    for k, t in enumerate(g.outputs):
+        tensor = g.tensors[t]
+        if t in g.inputs or tensor.is_const or t not in produced:
+            raise UnsupportedError(f"model output {k} '{tensor.name}' is not computed by any operator "
+                                   "(a model input or constant passed through is not supported)")
+    if len(set(g.inputs)) != len(g.inputs) or len(set(g.outputs)) != len(g.outputs):
+        raise UnsupportedError("the model lists the same tensor twice among its inputs or outputs")
+
+
+def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
+                  source_name: str = "model.tflite") -> Compiled:
+    opts = options or CompileOptions()
+    opts.validate()
+    if not name or c_identifier(name) != name:
+        raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
+    g = read_tflite(data)
+    check_supported(g)
+    check_io(g)
+    run_passes(g)
+    for op in g.operators:
+        handler_for(op.op).validate(op, g)
+    scratch = [handler_for(op.op).scratch_bytes(op, g) for op in g.operators]
+    plan = plan_memory(g, scratch, opts.workspace_align)
+    sha = hashlib.sha256(data).hexdigest()
+    files = render(g, plan, name, opts, sha, source_name)
+    return Compiled(name=name, graph=g, plan=plan, files=files)
+
+
+def compile_model(model: str | Path, out_dir: str | Path, options: CompileOptions | None = None,
+                  *, incremental: bool = False) -> Compiled:
+    """Compile ``model`` (.tflite) into the generated directory ``out_dir``.
+
+    ``incremental``: rewrite only changed files (build integrations); otherwise the directory is
+    replaced atomically.
+    """
+    opts = options or CompileOptions()
+    name = opts.name or default_name(model)
+    compiled = compile_bytes(read_model_file(model), name, opts, Path(model).name)
+    if incremental:
+        update_directory(Path(out_dir), compiled.files)
+    else:
+        write_directory(Path(out_dir), compiled.files)
+    return compiled

@@ -1,0 +1,1 @@
+"""C code generation: from a planned graph to the files of the generated directory."""

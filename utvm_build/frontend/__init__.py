@@ -1,0 +1,1 @@
+"""Model importers: turn a model file into a :class:`utvm_build.graph.Graph`."""

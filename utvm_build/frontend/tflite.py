@@ -1,0 +1,173 @@
+"""Read a .tflite flatbuffer into a :class:`Graph`, validating every index and size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ModelFormatError, UnsupportedError
+from ..graph import ITEM_SIZE, Graph, Operator, Quant, Tensor
+from . import schema
+from .flatbuf import Table, root_table
+
+_MAX_RANK = 8
+
+
+def read_tflite(data: bytes) -> Graph:
+    """Parse and validate a TFLite model; raise ModelFormatError or UnsupportedError."""
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise ModelFormatError("not a TensorFlow Lite model (the file has no 'TFL3' identifier)")
+    model = root_table(data, "model")
+    version = model.scalar(0, "uint32")
+    if version != 3:
+        raise UnsupportedError(f"TFLite schema version {version} is not supported (expected 3)")
+    subgraphs = model.table_vector(2, "subgraphs")
+    if len(subgraphs) != 1:
+        raise UnsupportedError(f"the model has {len(subgraphs)} subgraphs; only single-subgraph models "
+                               "(no control flow) are supported")
+    buffers = model.table_vector(4, "buffers")
+    opcodes = [_read_opcode(t, i) for i, t in enumerate(model.table_vector(1, "operator_codes"))]
+    sg = subgraphs[0]
+    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(sg.table_vector(0, "tensors"))]
+    n = len(tensors)
+    inputs = _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n, "subgraph inputs")
+    outputs = _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n, "subgraph outputs")
+    operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(sg.table_vector(3, "operators"))]
+    if not inputs or not outputs:
+        raise ModelFormatError("the model declares no inputs or no outputs")
+    description = model.string(3, "description") or ""
+    return Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs,
+                 description=description)
+
+
+def _indices(values: np.ndarray | None, n: int, what: str, allow_absent: bool = False) -> list[int]:
+    out: list[int] = []
+    for v in (values if values is not None else []):
+        v = int(v)
+        if allow_absent and v == -1:
+            out.append(-1)
+        elif not 0 <= v < n:
+            raise ModelFormatError(f"corrupted model: {what} refers to tensor {v}, but there are {n}")
+        else:
+            out.append(v)
+    return out
+
+
+def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
+    deprecated = int(t.scalar(0, "int8"))
+    code = int(t.scalar(3, "int32"))
+    code = max(code, deprecated)
+    custom = t.string(1, "custom_code") if code == 32 else None
+    return schema.operator_name(code), int(t.scalar(2, "int32", 1)), custom
+
+
+def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
+    name = t.string(3, "tensor name") or f"tensor_{i}"
+    type_code = int(t.scalar(1, "int8"))
+    dtype = schema.TENSOR_TYPES.get(type_code, f"type {type_code}")
+    if dtype not in ITEM_SIZE:
+        raise UnsupportedError(f"tensor #{i} '{name}' has element type {dtype}; supported: "
+                               + ", ".join(sorted(ITEM_SIZE)))
+    shape_arr = t.scalar_vector(0, "int32", "tensor shape")
+    shape = tuple(int(d) for d in (shape_arr if shape_arr is not None else []))
+    signature = t.scalar_vector(7, "int32", "tensor shape_signature")
+    if len(shape) > _MAX_RANK:
+        raise UnsupportedError(f"tensor #{i} '{name}' has rank {len(shape)}; at most {_MAX_RANK}")
+    # A dynamic batch dimension (signature -1, shape 1) is run as batch 1, as TFLM does.
+    dynamic = any(d < 0 for d in shape) or (
+        signature is not None and any(int(s) < 0 and (k > 0 or k >= len(shape) or shape[k] != 1)
+                                      for k, s in enumerate(signature)))
+    if dynamic:
+        raise UnsupportedError(f"tensor #{i} '{name}' has a dynamic shape; utvm-build needs static shapes "
+                               "(convert the model with fixed input sizes, e.g. batch 1)")
+    if any(d == 0 for d in shape):
+        raise UnsupportedError(f"tensor #{i} '{name}' has a zero-sized dimension {list(shape)}")
+    if t.has(6):
+        raise UnsupportedError(f"tensor #{i} '{name}' is sparse; sparse tensors are not supported")
+    tensor = Tensor(index=i, name=name, dtype=dtype, shape=shape,
+                    is_variable=bool(t.scalar(5, "bool", False)))
+    if tensor.nbytes > (1 << 31):
+        raise UnsupportedError(f"tensor #{i} '{name}' is {tensor.nbytes} bytes; too large")
+    buf_index = int(t.scalar(2, "uint32"))
+    if buf_index >= len(buffers):
+        raise ModelFormatError(f"corrupted model: tensor #{i} '{name}' refers to buffer {buf_index}, "
+                               f"but there are {len(buffers)}")
+    raw = _buffer_bytes(buffers[buf_index], buf_index, data)
+    if raw:
+        if len(raw) != tensor.nbytes:
+            raise ModelFormatError(f"corrupted model: tensor #{i} '{name}' {list(shape)} {dtype} needs "
+                                   f"{tensor.nbytes} bytes but its buffer has {len(raw)}")
+        tensor.data = np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype).reshape(shape)
+    q = t.table(4, "quantization")
+    if q is not None:
+        tensor.quant = _read_quant(q, tensor)
+    return tensor
+
+
+def _buffer_bytes(b: Table, index: int, data: bytes) -> bytes:
+    raw = b.bytes_vector(0, f"buffer {index}")
+    if raw:
+        return raw
+    offset, size = int(b.scalar(1, "uint64")), int(b.scalar(2, "uint64"))
+    if offset > 1 and size > 0:
+        if offset + size > len(data):
+            raise ModelFormatError(f"truncated model: buffer {index} lies outside the file")
+        return data[offset:offset + size]
+    return b""
+
+
+def _read_quant(q: Table, tensor: Tensor) -> Quant | None:
+    scale = q.scalar_vector(2, "float32", "quantization scale")
+    zp = q.scalar_vector(3, "int64", "quantization zero_point")
+    if scale is None or len(scale) == 0:
+        return None
+    axis = int(q.scalar(6, "int32"))
+    where = f"tensor #{tensor.index} '{tensor.name}'"
+    if zp is None or len(zp) != len(scale):
+        raise ModelFormatError(f"corrupted model: {where} has {len(scale)} scales but "
+                               f"{0 if zp is None else len(zp)} zero points")
+    if len(scale) > 1 and (not 0 <= axis < len(tensor.shape) or tensor.shape[axis] != len(scale)):
+        raise ModelFormatError(f"corrupted model: {where} has {len(scale)} per-channel scales along "
+                               f"axis {axis} of shape {list(tensor.shape)}")
+    if not np.all(np.isfinite(scale)) or np.any(scale <= 0):
+        raise ModelFormatError(f"corrupted model: {where} has a non-positive or non-finite scale")
+    return Quant(scale=scale.astype(np.float64), zero_point=zp.astype(np.int64), axis=axis)
+
+
+def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]], n: int) -> Operator:
+    idx = int(t.scalar(0, "uint32"))
+    if idx >= len(opcodes):
+        raise ModelFormatError(f"corrupted model: operator #{i} uses opcode {idx}, but there are "
+                               f"{len(opcodes)}")
+    name, version, custom = opcodes[idx]
+    if custom is not None:
+        name = f"CUSTOM({custom})"
+    inputs = _indices(t.scalar_vector(1, "int32", "operator inputs"), n, f"operator #{i} inputs", True)
+    outputs = _indices(t.scalar_vector(2, "int32", "operator outputs"), n, f"operator #{i} outputs")
+    inter = _indices(t.scalar_vector(8, "int32", "operator intermediates"), n, f"operator #{i} intermediates")
+    options = _read_options(t, i, name)
+    return Operator(index=i, op=name, inputs=inputs, outputs=outputs, options=options, version=version,
+                    intermediates=inter)
+
+
+def _read_options(t: Table, i: int, op_name: str) -> dict:
+    kind = int(t.scalar(3, "uint8"))
+    if kind == 0:
+        return {}
+    spec = schema.OPTION_TABLES.get(kind)
+    if spec is None:
+        return {"_options_type": kind}
+    table_name, fields = spec
+    table = t.table(4, f"operator #{i} {table_name}")
+    out: dict = {}
+    for fname, slot, kind_name, default, enum in fields:
+        if kind_name == "int32[]":
+            vec = table.scalar_vector(slot, "int32", fname) if table is not None else None
+            out[fname] = None if vec is None else [int(v) for v in vec]
+            continue
+        value = table.scalar(slot, kind_name, default) if table is not None else default
+        if enum is not None:
+            if not 0 <= int(value) < len(enum):
+                raise ModelFormatError(f"corrupted model: operator #{i} {op_name} has {fname} = {value}")
+            value = enum[int(value)]
+        out[fname] = value
+    return out

@@ -1,0 +1,115 @@
+"""The in-memory model: tensors, operators, inputs and outputs (one subgraph)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# C type of each supported tensor element type.
+C_TYPES = {
+    "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t",
+    "int64": "int64_t", "float32": "float", "bool": "uint8_t",
+}
+ITEM_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8, "float32": 4, "bool": 1}
+
+
+@dataclass
+class Quant:
+    """Affine quantization: real = scale * (q - zero_point), per tensor or per channel."""
+
+    scale: np.ndarray
+    zero_point: np.ndarray
+    axis: int = 0
+
+    @property
+    def per_channel(self) -> bool:
+        return len(self.scale) > 1
+
+    @property
+    def s(self) -> float:
+        """The per-tensor scale (only for per-tensor quantization)."""
+        return float(self.scale[0])
+
+    @property
+    def zp(self) -> int:
+        """The per-tensor zero point."""
+        return int(self.zero_point[0])
+
+
+@dataclass
+class Tensor:
+    index: int
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    data: np.ndarray | None = None
+    quant: Quant | None = None
+    is_variable: bool = False
+
+    @property
+    def is_const(self) -> bool:
+        return self.data is not None and not self.is_variable
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * ITEM_SIZE[self.dtype]
+
+    @property
+    def ctype(self) -> str:
+        return C_TYPES[self.dtype]
+
+
+@dataclass
+class Operator:
+    index: int
+    op: str
+    inputs: list[int]
+    outputs: list[int]
+    options: dict[str, Any] = field(default_factory=dict)
+    version: int = 1
+    intermediates: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Graph:
+    tensors: list[Tensor]
+    operators: list[Operator]
+    inputs: list[int]
+    outputs: list[int]
+    description: str = ""
+    #: tensor -> tensor whose storage it shares (RESHAPE/SQUEEZE outputs; set by passes.aliases)
+    aliases: dict[int, int] = field(default_factory=dict)
+
+    def storage_root(self, tensor: int) -> int:
+        """The tensor that owns the storage of ``tensor`` (itself unless aliased)."""
+        seen = 0
+        while tensor in self.aliases:
+            tensor = self.aliases[tensor]
+            seen += 1
+            if seen > len(self.tensors):
+                raise RuntimeError("alias cycle")
+        return tensor
+
+    def producer(self, tensor: int) -> Operator | None:
+        for op in self.operators:
+            if tensor in op.outputs:
+                return op
+        return None
+
+    def consumers(self, tensor: int) -> list[Operator]:
+        return [op for op in self.operators if tensor in op.inputs]
+
+    def input_tensor(self, op: Operator, k: int) -> Tensor | None:
+        """The k-th input tensor of ``op``, or None when it is absent (optional input)."""
+        if k >= len(op.inputs) or op.inputs[k] < 0:
+            return None
+        return self.tensors[op.inputs[k]]

@@ -1,0 +1,1 @@
+"""C kernel sources shipped with the package (copied into generated directories)."""

@@ -1,0 +1,31 @@
+/* utvm-build kernels: FULLY_CONNECTED, int16 activations with int8 weights (16x8). */
+#ifndef UTVM_KERNELS_FULLY_CONNECTED_S16_H_
+#define UTVM_KERNELS_FULLY_CONNECTED_S16_H_
+
+#include "fully_connected.h"
+
+/* 16x8: int16 activations (zero point 0), int8 weights, int64 bias (may be NULL). */
+static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* in, const int8_t* w,
+                                     const int64_t* bias, int16_t* out) {
+  int32_t b;
+  int32_t c;
+  int32_t d;
+  for (b = 0; b < p->batches; ++b) {
+    const int16_t* x = &in[b * p->accum_depth];
+    for (c = 0; c < p->out_depth; ++c) {
+      const int8_t* wc = &w[c * p->accum_depth];
+      int64_t acc = 0;
+      int32_t r;
+      for (d = 0; d < p->accum_depth; ++d) {
+        acc += (int64_t)((int32_t)wc[d] * (int32_t)x[d]);
+      }
+      if (bias != NULL) {
+        acc += bias[c];
+      }
+      r = utvm_mul_by_quantized_mul64(acc, p->multiplier, p->shift);
+      out[b * p->out_depth + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_H_ */

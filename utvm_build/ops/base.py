@@ -1,0 +1,118 @@
+"""The operator handler interface and the registry from TFLite builtin names to handlers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..graph import Graph, Operator, Tensor
+
+if TYPE_CHECKING:
+    from ..emit.ops_file import OpContext
+
+_REGISTRY: dict[str, OpHandler] = {}
+
+
+class OpHandler:
+    """Validates, plans scratch for and emits one kind of TFLite operator.
+
+    ``validate`` and ``emit`` do TFLM's "prepare" work in Python at compile time; the C keeps only
+    the loop and constants.
+    """
+
+    #: Human-readable summary of the supported dtypes, shown by `utvm-build info` and in errors.
+    supported = ""
+
+    def validate(self, op: Operator, g: Graph) -> None:
+        """Raise UnsupportedError when the operator cannot be compiled."""
+
+    def scratch_bytes(self, op: Operator, g: Graph) -> int:
+        """Scratch memory the kernel needs while it runs (planned in the workspace)."""
+        return 0
+
+    def macs(self, op: Operator, g: Graph) -> int:
+        """Multiply-accumulates of one run of this operator (0 for data movement)."""
+        return 0
+
+    def emit(self, op: Operator, g: Graph, ctx: OpContext) -> None:
+        """Write the body of the operator's C function through ``ctx``."""
+        raise NotImplementedError
+
+
+def register(*names: str):
+    """Class decorator: register a handler instance for the given TFLite builtin names."""
+
+    def wrap(cls: type[OpHandler]) -> type[OpHandler]:
+        for name in names:
+            if name in _REGISTRY:
+                raise RuntimeError(f"two handlers for {name}")
+            _REGISTRY[name] = cls()
+        return cls
+
+    return wrap
+
+
+def handler_for(op_name: str) -> OpHandler | None:
+    return _REGISTRY.get(op_name)
+
+
+def supported_operators() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+# ---- helpers shared by handlers -------------------------------------------------------------
+
+_SUFFIX = {"int8": "s8", "uint8": "u8", "int16": "s16", "int32": "s32", "int64": "s64", "float32": "f32",
+           "bool": "b8"}
+
+
+def dtype_suffix(dtype: str) -> str:
+    """Kernel file/function suffix of a dtype, CMSIS-NN style: int8 -> s8, float32 -> f32."""
+    return _SUFFIX[dtype]
+
+
+def fail(op: Operator, message: str) -> UnsupportedError:
+    """An UnsupportedError naming the operator; use as ``raise fail(op, "...")``."""
+    return UnsupportedError(message, op_index=op.index, op_name=op.op)
+
+
+def tensor(g: Graph, op: Operator, k: int, what: str = "input") -> Tensor:
+    """The k-th input tensor of op (raise if absent)."""
+    t = g.input_tensor(op, k)
+    if t is None:
+        raise fail(op, f"{what} {k} is missing")
+    return t
+
+
+def out_tensor(g: Graph, op: Operator, k: int = 0) -> Tensor:
+    if k >= len(op.outputs):
+        raise fail(op, f"output {k} is missing")
+    return g.tensors[op.outputs[k]]
+
+
+def expect_counts(op: Operator, n_in: int | tuple[int, int], n_out: int = 1) -> None:
+    lo, hi = (n_in, n_in) if isinstance(n_in, int) else n_in
+    if not lo <= len(op.inputs) <= hi or len(op.outputs) != n_out:
+        raise fail(op, f"expected {lo if lo == hi else f'{lo} to {hi}'} inputs and {n_out} outputs, "
+                       f"got {len(op.inputs)} and {len(op.outputs)}")
+
+
+def expect_dtype(op: Operator, t: Tensor, allowed: tuple[str, ...], role: str) -> None:
+    if t.dtype not in allowed:
+        raise fail(op, f"{role} tensor #{t.index} '{t.name}' is {t.dtype}; supported: {', '.join(allowed)}")
+
+
+def expect_const(op: Operator, t: Tensor, role: str) -> np.ndarray:
+    if t.data is None or t.is_variable:
+        raise fail(op, f"{role} tensor #{t.index} '{t.name}' must be a constant")
+    return t.data
+
+
+def expect_quant(op: Operator, t: Tensor, role: str, per_channel_ok: bool = False) -> None:
+    if t.quant is None:
+        raise fail(op, f"{role} tensor #{t.index} '{t.name}' ({t.dtype}) has no quantization parameters")
+    if t.quant.per_channel and not per_channel_ok:
+        raise fail(op, f"{role} tensor #{t.index} '{t.name}' is per-channel quantized; only per-tensor "
+                       "is supported here")

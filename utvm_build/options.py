@@ -1,0 +1,43 @@
+"""Code generation options (the command line, CMake and SCons expose the same set)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from .errors import UtvmError
+
+INTERFACES = ("c", "packed")
+WORKSPACES = ("static", "user")
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    #: C name of the model (``tvmgen_<name>_run``); default derived from the file name.
+    name: str | None = None
+    #: "c": typed entry point only; "packed": also a TVMBackendPackedCFunc in the system library.
+    interface: str = "c"
+    #: "static": the workspace is a static buffer; "user": the caller passes it (workspace_pools).
+    workspace: str = "static"
+    #: Linker section of constants ("" = compiler default).
+    constants_section: str = ".rodata.tvm"
+    #: Linker section of the static workspace ("" = compiler default).
+    workspace_section: str = ".bss.noinit.tvm"
+    #: Alignment in bytes of constant arrays of 64 bytes or more (smaller ones: natural alignment).
+    constants_align: int = 16
+    #: Alignment in bytes of the workspace and of every buffer inside it.
+    workspace_align: int = 16
+
+    def validate(self) -> None:
+        if self.interface not in INTERFACES:
+            raise UtvmError(f"unknown interface '{self.interface}'; choose one of {', '.join(INTERFACES)}")
+        if self.workspace not in WORKSPACES:
+            raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
+        for what, a in (("constants", self.constants_align), ("workspace", self.workspace_align)):
+            if a < 1 or a > 4096 or a & (a - 1):
+                raise UtvmError(f"{what} alignment {a} is not a power of two between 1 and 4096")
+        for what, s in (("constants", self.constants_section), ("workspace", self.workspace_section)):
+            if s and not all(c.isalnum() or c in "._$" for c in s):
+                raise UtvmError(f"{what} section '{s}' is not a valid section name (letters, digits, . _ $)")
+
+    def as_dict(self) -> dict:
+        return asdict(self)

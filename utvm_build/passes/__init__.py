@@ -1,0 +1,18 @@
+"""Graph passes, run in order between import and memory planning."""
+
+from __future__ import annotations
+
+from ..graph import Graph
+from .aliases import alias_reshapes, fold_constant_reshapes
+from .dead_code import remove_dead_operators
+
+
+def run_passes(g: Graph) -> Graph:
+    """Apply every pass; the graph is modified in place and returned."""
+    fold_constant_reshapes(g)
+    remove_dead_operators(g)
+    alias_reshapes(g)
+    return g
+
+
+__all__ = ["run_passes"]
