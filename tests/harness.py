@@ -22,6 +22,17 @@ from utvm_build.emit.output import write_directory
 from utvm_build.host import STRICT_CFLAGS, host_cc
 from utvm_build.options import CompileOptions
 
+#: Conformance tally for the session summary: test file -> [cases, bit-exact cases].
+TALLY: dict[str, list[int]] = {}
+
+
+def record(cases: int, exact: int) -> None:
+    key = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[0]
+    entry = TALLY.setdefault(key, [0, 0])
+    entry[0] += cases
+    entry[1] += exact
+
+
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
 _JOBS = max(2, os.cpu_count() or 2)
 
@@ -167,4 +178,5 @@ def check_against_oracle(cases: Sequence[Case], float_rtol: float = 1e-5) -> dic
         except AssertionError as e:
             failures.append(str(e))
     assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n" + "\n".join(failures[:20])
+    record(len(cases), exact)
     return {"cases": len(cases), "bit_exact": exact}

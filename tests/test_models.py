@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import SHARED_MODELS
-from harness import Case, assert_matches, run_cases
+from harness import Case, assert_matches, record, run_cases
 from test_codegen import compile_strict
 
 from utvm_build import compile_model
@@ -33,10 +33,13 @@ def _check(model: Path) -> None:
     oracle = micro_reference_outputs_many if model.name in MICRO_ORACLE else reference_outputs_many
     refs = oracle([(c.model, c.inputs) for c in cases])
     ours = run_cases(cases)
+    exact = 0
     for case, mine, ref in zip(cases, ours, refs):
         assert not isinstance(ref, Exception), f"{case.label}: oracle failed: {ref}"
         for i, (o, r) in enumerate(zip(mine, ref)):
             assert_matches(o, np.asarray(r), f"{case.label} output {i}")
+        exact += all(np.array_equal(o, np.asarray(r).reshape(o.shape)) for o, r in zip(mine, ref))
+    record(len(cases), exact)
 
 
 @needs_shared
