@@ -30,7 +30,7 @@ static size_t AppendUnsigned(size_t pos, uint32_t value) {
   size_t out = pos;
   uint32_t v = value;
   do {
-    digits[n] = (char)('0' + (char)(v % 10U));
+    digits[n] = (char)('0' + (v % 10U));
     v /= 10U;
     ++n;
   } while ((v != 0U) && (n < sizeof(digits)));

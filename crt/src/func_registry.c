@@ -3,6 +3,8 @@
  */
 #include <tvm/runtime/crt/func_registry.h>
 
+#include <tvm/runtime/crt/logging.h>
+
 #include "crt_internal.h"
 
 /* Longest accepted name, NUL excluded. */
@@ -122,10 +124,11 @@ tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry* reg, uint8
       funcs_offset = buffer_size_bytes - (max_functions * ptr_size);
       funcs_offset -= (size_t)(((uintptr_t)buffer + funcs_offset) % ptr_size);
 
+      void* funcs_memory = &buffer[funcs_offset];
       buffer[0] = 0U; /* no functions */
       buffer[1] = 0U; /* end of names */
       reg->names_rw = (char*)buffer;
-      reg->funcs_rw = (TVMBackendPackedCFunc*)(void*)&buffer[funcs_offset];
+      reg->funcs_rw = funcs_memory;
       reg->registry.names = reg->names_rw;
       reg->registry.funcs = reg->funcs_rw;
       reg->max_functions = max_functions;
@@ -159,6 +162,8 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry* reg, const ch
         err = kTvmErrorFunctionRegistryFull;
       } else {
         size_t i;
+        /* the mutable blob is written only here, so the walk reached its end */
+        TVM_CRT_CHECK(index == TVMFuncRegistry_GetNumFuncs(&reg->registry));
         for (i = 0U; i < name_len; ++i) {
           reg->names_rw[end_offset + i] = name[i];
         }

@@ -14,8 +14,6 @@
 
 #include "crt_internal.h"
 
-/* Memory of the global registry; TVMMutableFuncRegistry_Create aligns what it needs. */
-static uint8_t g_global_registry_memory[TVM_CRT_GLOBAL_FUNC_REGISTRY_SIZE_BYTES];
 static TVMMutableFuncRegistry g_global_registry;
 static const TVMModule* g_modules[TVM_CRT_MAX_REGISTERED_MODULES];
 static int32_t g_initialized = 0;
@@ -123,6 +121,8 @@ static int SystemLibFunc(TVMValue* args, int* type_codes, int num_args, TVMValue
 /* ---- life cycle ---- */
 
 int TVMInitializeRuntime(void) {
+  /* Memory of the global registry; TVMMutableFuncRegistry_Create aligns what it needs. */
+  static uint8_t global_registry_memory[TVM_CRT_GLOBAL_FUNC_REGISTRY_SIZE_BYTES];
   uint32_t i;
   tvm_crt_error_t err;
 
@@ -130,8 +130,8 @@ int TVMInitializeRuntime(void) {
     g_modules[i] = NULL;
   }
   TVMCRTClearError();
-  err = TVMMutableFuncRegistry_Create(&g_global_registry, g_global_registry_memory,
-                                      sizeof(g_global_registry_memory));
+  err = TVMMutableFuncRegistry_Create(&g_global_registry, global_registry_memory,
+                                      sizeof(global_registry_memory));
 #if TVM_CRT_SYSTEM_LIB
   g_system_lib_handle = NULL;
   if (err == kTvmErrorNoError) {
@@ -140,6 +140,9 @@ int TVMInitializeRuntime(void) {
 #endif
   if (err == kTvmErrorNoError) {
     g_initialized = 1;
+    TVM_CRT_LOG_INFO("CRT initialized: %u registry slots, %u module slots\n",
+                     (unsigned int)g_global_registry.max_functions,
+                     (unsigned int)TVM_CRT_MAX_REGISTERED_MODULES);
   } else {
     g_initialized = 0;
     TVMCRTSetError(err, "TVMInitializeRuntime failed", NULL);
@@ -180,12 +183,14 @@ tvm_crt_error_t TVMModCreateFromCModule(const TVMModule* mod, TVMModuleHandle* o
       *out_handle = EncodeModuleHandle((uint16_t)found);
       err = kTvmErrorNoError;
     } else if (free_slot < (uint32_t)TVM_CRT_MAX_REGISTERED_MODULES) {
+      TVM_CRT_LOG_DEBUG("module registered at index %u\n", (unsigned int)free_slot);
       g_modules[free_slot] = mod;
       *out_handle = EncodeModuleHandle((uint16_t)free_slot);
       err = kTvmErrorNoError;
     } else {
       err = kTvmErrorModuleTableFull;
       TVMCRTSetError(err, "module table full (TVM_CRT_MAX_REGISTERED_MODULES)", NULL);
+      TVM_CRT_LOG_WARNING("%s\n", TVMGetLastError());
     }
   }
   return err;
@@ -274,6 +279,7 @@ int TVMFuncRegisterGlobal(const char* name, TVMBackendPackedCFunc f, int overrid
       TVMCRTSetError(err, "global function already registered (override not requested)", name);
     } else if (err == kTvmErrorFunctionRegistryFull) {
       TVMCRTSetError(err, "global registry full (TVM_CRT_GLOBAL_FUNC_REGISTRY_SIZE_BYTES)", name);
+      TVM_CRT_LOG_WARNING("%s\n", TVMGetLastError());
     } else if (err == kTvmErrorFunctionNameTooLong) {
       TVMCRTSetError(err, "TVMFuncRegisterGlobal: function name too long", name);
     } else {

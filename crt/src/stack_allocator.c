@@ -7,13 +7,28 @@
  * Freeing the allocation whose data is at offset `last` sets top = last - ALIGN and
  * last = the stored previous offset.
  */
-#include <string.h>
-
 #include <tvm/runtime/crt/stack_allocator.h>
 
 #include "crt_internal.h"
 
 #define ALIGN ((size_t)TVM_CRT_STACK_ALLOCATOR_ALIGN)
+
+/* Store an offset in the header at `at`, byte by byte (no alignment or aliasing concerns). */
+static void StoreOffset(uint8_t* base, size_t at, size_t value) {
+  size_t i;
+  for (i = 0U; i < sizeof(size_t); ++i) {
+    base[at + i] = (uint8_t)((value >> (8U * i)) & 0xFFU);
+  }
+}
+
+static size_t LoadOffset(const uint8_t* base, size_t at) {
+  size_t value = 0U;
+  size_t i;
+  for (i = 0U; i < sizeof(size_t); ++i) {
+    value |= ((size_t)base[at + i]) << (8U * i);
+  }
+  return value;
+}
 
 tvm_crt_error_t TVMStackAllocator_Init(TVMStackAllocator* alloc, uint8_t* buffer,
                                        size_t buffer_size_bytes) {
@@ -46,7 +61,7 @@ tvm_crt_error_t TVMStackAllocator_Allocate(TVMStackAllocator* alloc, size_t nbyt
       err = kTvmErrorPlatformNoMemory;
     } else {
       const size_t header = alloc->top;
-      (void)memcpy(&alloc->base[header], &alloc->last, sizeof(alloc->last));
+      StoreOffset(alloc->base, header, alloc->last);
       alloc->last = header + ALIGN;
       alloc->top = alloc->last + nbytes + padding;
       if (alloc->top > alloc->max_used) {
@@ -66,10 +81,8 @@ tvm_crt_error_t TVMStackAllocator_Free(TVMStackAllocator* alloc, void* ptr) {
       err = kTvmErrorPlatformStackAllocBadFree;
     } else {
       const size_t header = alloc->last - ALIGN;
-      size_t previous = 0U;
-      (void)memcpy(&previous, &alloc->base[header], sizeof(previous));
       alloc->top = header;
-      alloc->last = previous;
+      alloc->last = LoadOffset(alloc->base, header);
       err = kTvmErrorNoError;
     }
   }

@@ -34,7 +34,10 @@ static int32_t IsCompact(const int64_t* shape, const int64_t* strides, int32_t n
 static uint64_t SpecBytes(const TVMCRTTensorSpec* spec) {
   uint64_t elements = 1U;
   int32_t d;
-  int32_t ok = (((spec->shape != NULL) || (spec->ndim == 0)) && (spec->ndim >= 0)) ? 1 : 0;
+  int32_t ok = 0;
+  if (((spec->shape != NULL) || (spec->ndim == 0)) && (spec->ndim >= 0)) {
+    ok = 1;
+  }
   for (d = 0; (ok == 1) && (d < spec->ndim); ++d) {
     if ((spec->shape[d] < 0) || ((uint64_t)spec->shape[d] > MAX_ELEMENTS)) {
       ok = 0;

@@ -32,28 +32,26 @@
 #error "crt_config.h: TVM_CRT_MAX_REGISTERED_MODULES must be at least 1 for model demo"
 #endif
 
-static const int64_t tvmgen_demo_input_a_shape[4] = {1, 2, 2, 2};
-static const int64_t tvmgen_demo_input_b_shape[1] = {8};
-static const int64_t tvmgen_demo_output_shape[2] = {1, 8};
-
-/* Inputs in model order, then outputs in model order. */
-static const TVMCRTTensorSpec tvmgen_demo_arg_specs[3] = {
-    {"input_a", tvmgen_demo_input_a_shape, 4, {(uint8_t)kDLInt, 8U, 1U}, 8U},
-    {"input_b", tvmgen_demo_input_b_shape, 1, {(uint8_t)kDLInt, 8U, 1U}, 8U},
-    {"output", tvmgen_demo_output_shape, 2, {(uint8_t)kDLInt, 8U, 1U}, 8U},
-};
-
 int tvmgen_demo_run_packed(TVMValue* args, int* type_codes, int num_args,
                            TVMValue* out_ret_value, int* out_ret_tcode, void* resource_handle);
 
 int tvmgen_demo_run_packed(TVMValue* args, int* type_codes, int num_args,
                            TVMValue* out_ret_value, int* out_ret_tcode, void* resource_handle) {
+  static const int64_t input_a_shape[4] = {1, 2, 2, 2};
+  static const int64_t input_b_shape[1] = {8};
+  static const int64_t output_shape[2] = {1, 8};
+  /* Inputs in model order, then outputs in model order. */
+  static const TVMCRTTensorSpec arg_specs[3] = {
+      {"input_a", input_a_shape, 4, {(uint8_t)kDLInt, 8U, 1U}, 8U},
+      {"input_b", input_b_shape, 1, {(uint8_t)kDLInt, 8U, 1U}, 8U},
+      {"output", output_shape, 2, {(uint8_t)kDLInt, 8U, 1U}, 8U},
+  };
   void* data[3];
   int status = -1;
   (void)out_ret_value;
   (void)out_ret_tcode;
   (void)resource_handle;
-  if (TVMCRTUnpackTensorArgs(args, type_codes, num_args, tvmgen_demo_arg_specs, 3U, data) ==
+  if (TVMCRTUnpackTensorArgs(args, type_codes, num_args, arg_specs, 3U, data) ==
       kTvmErrorNoError) {
     struct tvmgen_demo_inputs inputs;
     struct tvmgen_demo_outputs outputs;

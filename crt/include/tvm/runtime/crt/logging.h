@@ -49,7 +49,7 @@
 #define TVM_CRT_CHECK(cond)                                \
   do {                                                     \
     if (!(cond)) {                                         \
-      TVM_CRT_LOG_ERROR("CHECK failed: %s\n", #cond);      \
+      TVM_CRT_LOG_ERROR("CHECK failed: %s:%d\n", __FILE__, __LINE__); \
       TVMPlatformAbort(kTvmErrorPlatformCheckFailure);     \
     }                                                      \
   } while (0)
