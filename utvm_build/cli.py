@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="store_true", help="print the version")
     p.add_argument("--cmake-dir", action="store_true", help="print the directory of the CMake package")
     p.add_argument("--scons-toolpath", action="store_true", help="print the SCons toolpath of the 'utvm' tool")
+    p.add_argument("--crt-dir", action="store_true", help="print the directory of the C runtime sources")
     sub = p.add_subparsers(dest="command")
     c = sub.add_parser("compile", help="generate C for a model")
     c.add_argument("model", type=Path)
@@ -69,6 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(__version__)
         elif a.cmake_dir:
             print(_PKG / "cmake")
+        elif a.crt_dir:
+            from .paths import crt_dir
+
+            try:
+                print(crt_dir())
+            except FileNotFoundError as e:
+                raise UtvmError(str(e)) from None
         elif a.scons_toolpath:
             print(_PKG / "scons")
         elif a.command == "compile":

@@ -1,0 +1,258 @@
+# utvm_build CMake functions: utvm_add_model() and utvm_add_crt(). Included by
+# utvm_buildConfig.cmake, which sets the global properties UTVM_BUILD_PYTHON, UTVM_BUILD_VERSION,
+# UTVM_BUILD_PACKAGE_DIR and UTVM_BUILD_CRT_DIR. See docs/cmake.md.
+#
+# Rules kept here: functions only add to the targets they create (no global flags, no global
+# include directories); code generation runs at configure time with the host Python; files are
+# rewritten only when their content changes, so a no-op reconfigure recompiles nothing.
+
+include_guard(GLOBAL)
+
+# _utvm_write_if_changed(<file> <content>): keep the timestamp when the content is unchanged.
+function(_utvm_write_if_changed file content)
+  if(EXISTS "${file}")
+    file(READ "${file}" old)
+    if(old STREQUAL content)
+      return()
+    endif()
+  endif()
+  file(WRITE "${file}" "${content}")
+endfunction()
+
+# utvm_add_crt([CONFIG_BASE <crt_config.h>])
+#
+# Creates the one C runtime of the build: STATIC library `utvm_crt` (alias `utvm::crt`) and the
+# host platform hooks `utvm_crt_host` (alias `utvm::crt_host`, POSIX; firmware supplies its own).
+# Both are EXCLUDE_FROM_ALL: they are compiled only when something links them. The runtime is
+# compiled with one crt_config.h generated in the build directory: every value is the maximum
+# over CONFIG_BASE (default: the CRT's config/crt_config.h) and the crt_config.h of every model
+# added with utvm_add_model() in this build. utvm_add_model() calls utvm_add_crt() on first use;
+# call it yourself (once, before the first model) only to pass CONFIG_BASE.
+function(utvm_add_crt)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "CONFIG_BASE" "")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "utvm_add_crt: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(TARGET utvm_crt)
+    message(FATAL_ERROR "utvm_add_crt: the C runtime of this build already exists (one per build; "
+                        "utvm_add_model() creates it on first use). Call utvm_add_crt() once, before the first "
+                        "utvm_add_model().")
+  endif()
+  get_property(crt GLOBAL PROPERTY UTVM_BUILD_CRT_DIR)
+  if(NOT crt OR NOT EXISTS "${crt}/include/tvm/runtime/c_runtime_api.h")
+    message(FATAL_ERROR "utvm_add_crt: the C runtime sources are missing (UTVM_BUILD_CRT_DIR='${crt}'); "
+                        "reinstall utvm-build.")
+  endif()
+  if(ARG_CONFIG_BASE)
+    get_filename_component(base "${ARG_CONFIG_BASE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  else()
+    set(base "${crt}/config/crt_config.h")
+  endif()
+  if(NOT EXISTS "${base}")
+    message(FATAL_ERROR "utvm_add_crt: CONFIG_BASE ${base} does not exist")
+  endif()
+
+  # The runtime sources shipped with the package (the platform hooks are separate).
+  file(GLOB sources LIST_DIRECTORIES false "${crt}/src/*.c")
+  list(FILTER sources EXCLUDE REGEX "/platform_[^/]*\\.c$")
+  list(SORT sources)
+  set(config_dir "${CMAKE_BINARY_DIR}/utvm_crt_config")
+
+  add_library(utvm_crt STATIC EXCLUDE_FROM_ALL ${sources})
+  add_library(utvm::crt ALIAS utvm_crt)
+  target_include_directories(utvm_crt PUBLIC "${config_dir}" "${crt}/include" PRIVATE "${crt}/src")
+  add_library(utvm_crt_host STATIC EXCLUDE_FROM_ALL "${crt}/src/platform_host.c")
+  add_library(utvm::crt_host ALIAS utvm_crt_host)
+  target_link_libraries(utvm_crt_host PUBLIC utvm_crt)
+  set_target_properties(utvm_crt PROPERTIES UTVM_CRT_CONFIG_DIR "${config_dir}")
+
+  set_property(GLOBAL PROPERTY UTVM_CRT_CONFIG_BASE "${base}")
+  set_property(GLOBAL PROPERTY UTVM_CRT_MODEL_CONFIGS "")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${base}")
+  # The merged crt_config.h is written once all models are known: at the end of the top-level
+  # CMakeLists.txt. Until then it holds the base configuration.
+  if(NOT EXISTS "${config_dir}/crt_config.h")
+    _utvm_write_crt_config()
+  endif()
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _utvm_write_crt_config)
+endfunction()
+
+# Write <build>/utvm_crt_config/crt_config.h: each TVM_CRT_* value is the maximum over the base
+# configuration and every model's include/crt_config.h.
+function(_utvm_write_crt_config)
+  get_property(base GLOBAL PROPERTY UTVM_CRT_CONFIG_BASE)
+  get_property(models GLOBAL PROPERTY UTVM_CRT_MODEL_CONFIGS)
+  get_property(names GLOBAL PROPERTY UTVM_CRT_MODEL_NAMES)
+  get_target_property(config_dir utvm_crt UTVM_CRT_CONFIG_DIR)
+  set(keys "")
+  set(headers "${base}" ${models})
+  foreach(header IN LISTS headers)
+    file(STRINGS "${header}" lines REGEX "^[ \t]*#[ \t]*define[ \t]+TVM_CRT_[A-Z0-9_]+[ \t]+\\(?[0-9]+\\)?[ \t]*(/[*/].*)?$")
+    foreach(line IN LISTS lines)
+      string(REGEX MATCH "TVM_CRT_[A-Z0-9_]+[ \t]+\\(?([0-9]+)" m "${line}")
+      string(REGEX MATCH "^TVM_CRT_[A-Z0-9_]+" key "${m}")
+      string(REGEX REPLACE "^TVM_CRT_[A-Z0-9_]+[ \t]+\\(?" "" value "${m}")
+      if(NOT DEFINED v_${key})
+        list(APPEND keys "${key}")
+        set(v_${key} "${value}")
+      elseif(value GREATER v_${key})
+        set(v_${key} "${value}")
+      endif()
+    endforeach()
+  endforeach()
+  if(names)
+    list(JOIN names ", " names)
+  else()
+    set(names "none")
+  endif()
+  string(CONCAT text "/* Generated by the utvm_build CMake package. Do not edit.\n"
+           " * The C runtime configuration of this build: each value is the maximum over the base\n"
+           " * configuration and the crt_config.h of every model (models: ${names}). */\n"
+           "#ifndef TVM_RUNTIME_CRT_CONFIG_H_\n#define TVM_RUNTIME_CRT_CONFIG_H_\n\n")
+  foreach(key IN LISTS keys)
+    string(APPEND text "#define ${key} ${v_${key}}\n")
+  endforeach()
+  string(APPEND text "\n#endif /* TVM_RUNTIME_CRT_CONFIG_H_ */\n")
+  _utvm_write_if_changed("${config_dir}/crt_config.h" "${text}")
+endfunction()
+
+# utvm_add_model(<target> MODEL <file.tflite> [NAME <c_name>]
+#                [INTERFACE c|packed] [WORKSPACE static|user]
+#                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
+#                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>]
+#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>])
+#
+# Generates the model's C at configure time and adds STATIC library <target> (alias
+# utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
+# runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
+function(utvm_add_model target)
+  set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN
+          OUTPUT_DIR)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE")
+  set(fn "utvm_add_model(${target})")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_MODEL)
+    message(FATAL_ERROR "${fn}: MODEL <file.tflite> is required")
+  endif()
+  if(TARGET "${target}")
+    message(FATAL_ERROR "${fn}: a target named '${target}' already exists")
+  endif()
+  get_property(python GLOBAL PROPERTY UTVM_BUILD_PYTHON)
+  get_property(version GLOBAL PROPERTY UTVM_BUILD_VERSION)
+  get_property(pkg GLOBAL PROPERTY UTVM_BUILD_PACKAGE_DIR)
+  get_filename_component(model "${ARG_MODEL}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${model}" OR IS_DIRECTORY "${model}")
+    message(FATAL_ERROR "${fn}: model file not found: ${model}")
+  endif()
+
+  # Command line options of `utvm-build compile` (one argument each, so that "" survives).
+  set(options "")
+  if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
+    list(APPEND options "--name=${ARG_NAME}")
+  endif()
+  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN)
+    string(TOLOWER "${kw}" flag)
+    string(REPLACE "_" "-" flag "${flag}")
+    # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".
+    list(FIND ARGN "${kw}" given)
+    if(DEFINED ARG_${kw} OR given GREATER -1)
+      list(APPEND options "--${flag}=${ARG_${kw}}")
+    endif()
+  endforeach()
+
+  if(ARG_OUTPUT_DIR)
+    get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/utvm/${target}")
+  endif()
+  get_filename_component(out_name "${out}" NAME)
+  get_filename_component(out_parent "${out}" DIRECTORY)
+  set(stamp "${out_parent}/.${out_name}.utvm-stamp")
+
+  # Configure dependencies: the model and the package version (its __init__.py).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${model}" "${pkg}/__init__.py")
+
+  # Skip the code generator when the model bytes, its file name, the options, the package
+  # version and the Python are those of the last successful run and the output is still there.
+  file(SHA256 "${model}" sha)
+  get_filename_component(model_name "${model}" NAME)
+  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "model ${model_name} ${sha}"
+                       "options ${options}" "")
+  set(regenerated FALSE)
+  set(old_key "")
+  if(EXISTS "${stamp}")
+    file(READ "${stamp}" old_key)
+  endif()
+  if(NOT old_key STREQUAL key OR NOT EXISTS "${out}/metadata.json")
+    file(REMOVE "${stamp}")
+    execute_process(COMMAND "${python}" -m utvm_build compile "${model}" -o "${out}" --incremental ${options}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+    if(NOT rc EQUAL 0)
+      file(REMOVE_RECURSE "${out}")
+      string(STRIP "${stderr}" stderr)
+      message(FATAL_ERROR "${fn}: code generation failed for ${model}\n${stderr}")
+    endif()
+    file(WRITE "${stamp}" "${key}")
+    set(regenerated TRUE)
+  endif()
+
+  # Everything else comes from metadata.json (the file list depends on the model; never glob).
+  file(READ "${out}/metadata.json" meta)
+  string(JSON name GET "${meta}" name)
+  string(JSON interface GET "${meta}" options interface)
+  string(JSON workspace_bytes GET "${meta}" workspace_bytes)
+  string(JSON constants_bytes GET "${meta}" constants_bytes)
+  set(sources "")
+  string(JSON n LENGTH "${meta}" sources)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON s GET "${meta}" sources ${i})
+    list(APPEND sources "${out}/${s}")
+  endforeach()
+  set(includes "")
+  string(JSON n LENGTH "${meta}" include_dirs)
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON s GET "${meta}" include_dirs ${i})
+      list(APPEND includes "${out}/${s}")
+    endforeach()
+  endif()
+  if(regenerated)
+    message(STATUS "utvm_build: generated ${target} (tvmgen_${name}, ${interface} interface): "
+                   "workspace ${workspace_bytes} B, constants ${constants_bytes} B")
+  endif()
+  if(TARGET "utvm::${name}")
+    message(FATAL_ERROR "${fn}: two models are named '${name}' in this build; give one of them NAME <other>")
+  endif()
+
+  if(NOT TARGET utvm_crt)
+    utvm_add_crt()
+  endif()
+  get_target_property(crt_config_dir utvm_crt UTVM_CRT_CONFIG_DIR)
+  set_property(GLOBAL APPEND PROPERTY UTVM_CRT_MODEL_NAMES "${name}")
+  if(EXISTS "${out}/include/crt_config.h")
+    set_property(GLOBAL APPEND PROPERTY UTVM_CRT_MODEL_CONFIGS "${out}/include/crt_config.h")
+  endif()
+
+  add_library(${target} STATIC ${sources})
+  add_library(utvm::${name} ALIAS ${target})
+  # The build's merged crt_config.h comes first: it shadows the per-model copy in include/.
+  target_include_directories(${target} PUBLIC "${crt_config_dir}" ${includes})
+  # The CRT is a static library: with the "c" interface nothing in it is referenced, so the
+  # linker takes none of it into the firmware.
+  target_link_libraries(${target} PUBLIC utvm::crt)
+  if(ARG_OPTIMIZE)
+    target_compile_options(${target} PRIVATE ${ARG_OPTIMIZE})
+  endif()
+  set_target_properties(${target} PROPERTIES
+    UTVM_MODEL_FILE "${model}"
+    UTVM_MODEL_NAME "${name}"
+    UTVM_INTERFACE "${interface}"
+    UTVM_GENERATED_DIR "${out}"
+    UTVM_METADATA_FILE "${out}/metadata.json"
+    UTVM_WORKSPACE_BYTES "${workspace_bytes}"
+    UTVM_CONSTANTS_BYTES "${constants_bytes}")
+endfunction()
