@@ -1,0 +1,237 @@
+"""CONV_2D and DEPTHWISE_CONV_2D: int8, int16 (16x8) and float32 (TFLite reference semantics).
+
+Prepare work done here at compile time, as TFLite's conv.cc / depthwise_conv.cc do it:
+- output size and padding: ``ComputePaddingHeightWidth`` (kernels/padding.h); only the top/left
+  padding is used by the reference kernels, the odd extra padding ends up bottom/right;
+- per-channel requantization: ``PopulateConvolutionQuantizationParams`` (kernel_util.cc), which
+  takes ``double(input_scale) * double(filter_scale) / double(output_scale)`` (double, unlike
+  FULLY_CONNECTED's float32 product) for every output channel, broadcasting a per-tensor scale;
+- depthwise: int8 and float32 Eval use ``filter channels / input channels`` (``ComputeDepthMultiplier``)
+  and ignore the ``depth_multiplier`` option, as done here; the 16x8 Eval passes the option itself
+  to the kernel, so a 16x8 model whose option disagrees with the shapes is rejected;
+- int8: ``-input_zero_point * sum(weights)`` is folded into the bias; the kernels compensate the
+  taps that the reference skips at the borders (see kernels/conv.h), so this is exact everywhere;
+- 16x8 CONV_2D with an int32 bias: the reference then accumulates in int32 and requantizes with
+  the int32 (double rounding) ``MultiplyByQuantizedMultiplier``; with an int64 bias (or none) it
+  uses the int64 overload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graph import Graph, Operator, Tensor
+from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from .base import (
+    OpHandler,
+    dtype_suffix,
+    expect_const,
+    expect_counts,
+    expect_dtype,
+    expect_quant,
+    fail,
+    out_tensor,
+    register,
+    tensor,
+)
+
+_ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+
+
+def window(padding: str, in_size: int, filter_size: int, stride: int, dilation: int) -> tuple[int, int]:
+    """TFLite ComputeOutSize + ComputePaddingWithOffset: (output size, leading padding)."""
+    eff = (filter_size - 1) * dilation + 1
+    if padding == "SAME":
+        out = (in_size + stride - 1) // stride
+    else:  # VALID; C++ division truncates toward zero
+        out = int((in_size + stride - eff) / stride)
+    total = max((out - 1) * stride + eff - in_size, 0)
+    return out, total // 2
+
+
+@dataclass
+class _Geom:
+    batches: int
+    in_h: int
+    in_w: int
+    in_c: int
+    filter_h: int
+    filter_w: int
+    filter_in_c: int
+    depth_multiplier: int
+    out_h: int
+    out_w: int
+    out_c: int
+    stride_h: int
+    stride_w: int
+    dilation_h: int
+    dilation_w: int
+    pad_h: int
+    pad_w: int
+
+    def c_init(self) -> str:
+        return "{" + ", ".join(f".{k} = {v}" for k, v in vars(self).items()) + "}"
+
+
+class _ConvBase(OpHandler):
+    depthwise = False
+    family = ""
+    supported = ("int8 (per-channel or per-tensor weights), int16 (16x8), float32; SAME/VALID, "
+                 "strides, dilations, fused NONE/RELU/RELU6/RELU_N1_TO_1, optional bias")
+
+    # ---- shapes --------------------------------------------------------------------------------
+    def geometry(self, op: Operator, g: Graph) -> _Geom:
+        x, w, out = tensor(g, op, 0), tensor(g, op, 1, "filter"), out_tensor(g, op)
+        for t, role in ((x, "input"), (w, "filter"), (out, "output")):
+            if len(t.shape) != 4:
+                raise fail(op, f"{role} must be 4-D (NHWC), got {list(t.shape)}")
+        o = op.options
+        padding = o.get("padding", "SAME")
+        if padding not in ("SAME", "VALID"):
+            raise fail(op, f"padding {padding} is not supported (SAME, VALID)")
+        sh, sw = int(o.get("stride_h", 1)), int(o.get("stride_w", 1))
+        dh, dw = int(o.get("dilation_h_factor", 1)), int(o.get("dilation_w_factor", 1))
+        if min(sh, sw, dh, dw) < 1:
+            raise fail(op, f"strides ({sh}, {sw}) and dilations ({dh}, {dw}) must be >= 1")
+        n, ih, iw, ic = x.shape
+        if self.depthwise:
+            one, fh, fw, oc = w.shape
+            if one != 1:
+                raise fail(op, f"depthwise filter must have shape [1, H, W, C], got {list(w.shape)}")
+            if ic <= 0 or oc % ic:
+                raise fail(op, f"filter channels {oc} are not a multiple of input channels {ic}")
+            fic, dm = 1, oc // ic
+        else:
+            oc, fh, fw, fic = w.shape
+            if fic <= 0 or ic % fic or oc % (ic // fic):
+                raise fail(op, f"input channels {ic} and filter {list(w.shape)} do not form groups")
+            dm = 1
+        oh, ph = window(padding, ih, fh, sh, dh)
+        ow, pw = window(padding, iw, fw, sw, dw)
+        if min(n, ih, iw, ic, fh, fw, oh, ow, oc) <= 0:
+            raise fail(op, f"empty tensor: input {list(x.shape)}, filter {list(w.shape)}, output "
+                           f"{[n, oh, ow, oc]}")
+        if tuple(out.shape) != (n, oh, ow, oc):
+            raise fail(op, f"output shape {list(out.shape)} does not match the computed {[n, oh, ow, oc]}")
+        return _Geom(n, ih, iw, ic, fh, fw, fic, dm, oh, ow, oc, sh, sw, dh, dw, ph, pw)
+
+    # ---- OpHandler -----------------------------------------------------------------------------
+    def validate(self, op: Operator, g: Graph) -> None:
+        expect_counts(op, (2, 3))
+        x, w, out = tensor(g, op, 0), tensor(g, op, 1, "filter"), out_tensor(g, op)
+        expect_dtype(op, x, ("int8", "int16", "float32"), "input")
+        expect_dtype(op, w, ("float32",) if x.dtype == "float32" else ("int8",), "filter")
+        expect_dtype(op, out, (x.dtype,), "output")
+        expect_const(op, w, "filter")
+        act = op.options.get("fused_activation_function", "NONE")
+        if act not in _ACTS:
+            raise fail(op, f"fused activation {act} is not supported ({', '.join(_ACTS)})")
+        geom = self.geometry(op, g)
+        bias = g.input_tensor(op, 2)
+        if bias is not None:
+            expect_const(op, bias, "bias")
+            if x.dtype == "int8":
+                allowed: tuple[str, ...] = ("int32",)
+            elif x.dtype == "int16":
+                allowed = ("int64",) if self.depthwise else ("int64", "int32")
+            else:
+                allowed = ("float32",)
+            expect_dtype(op, bias, allowed, "bias")
+            if bias.size != geom.out_c:
+                raise fail(op, f"bias has {bias.size} values, expected {geom.out_c}")
+        if x.dtype == "float32":
+            return
+        expect_quant(op, x, "input")
+        expect_quant(op, out, "output")
+        expect_quant(op, w, "filter", per_channel_ok=True)
+        axis = 3 if self.depthwise else 0
+        if w.quant.per_channel and (w.quant.axis != axis or len(w.quant.scale) != geom.out_c):
+            raise fail(op, f"per-channel filter quantization must be along dimension {axis} "
+                           f"({geom.out_c} scales), got {len(w.quant.scale)} along {w.quant.axis}")
+        if np.any(w.quant.zero_point != 0):
+            raise fail(op, "filter must be symmetrically quantized (zero points 0)")
+        if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
+            raise fail(op, "int16 activations must have zero point 0")
+        if self.depthwise and x.dtype == "int16" and op.options.get("depth_multiplier") != geom.depth_multiplier:
+            # depthwise_conv.cc EvalQuantizedPerChannel16x8 passes params->depth_multiplier to the
+            # kernel (int8 and float compute it from the shapes): a mismatch reads/writes out of
+            # bounds in TFLite, so there is no reference behaviour to reproduce.
+            raise fail(op, f"16x8 depthwise: the depth_multiplier option ({op.options.get('depth_multiplier')}) "
+                           f"must equal filter channels / input channels ({geom.depth_multiplier})")
+
+    def macs(self, op: Operator, g: Graph) -> int:
+        geo = self.geometry(op, g)
+        return out_tensor(g, op).size * geo.filter_h * geo.filter_w * geo.filter_in_c
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+        bias = g.input_tensor(op, 2)
+        geo = self.geometry(op, g)
+        act = op.options.get("fused_activation_function", "NONE")
+        fn = f"utvm_{self.family}_{dtype_suffix(x.dtype)}"
+        ctx.kernel(f"{self.family}_{dtype_suffix(x.dtype)}")
+        if x.dtype == "float32":
+            lo, hi = activation_range_float(act)
+            p = ctx.param_struct("utvm_conv_f32_params", {"g": geo.c_init(), "act_min": lo, "act_max": hi})
+            ctx.line(f"{fn}(&{p}, {ctx.input(0)}, {ctx.input(1)}, {ctx.input(2)}, {ctx.output(0)});")
+            return
+        mult, shift = per_channel_multipliers(x, w, out, geo.out_c)
+        lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
+        m = ctx.const("multiplier", mult, "int32_t")
+        s = ctx.const("shift", shift, "int32_t")
+        fields = {"g": geo.c_init(), "pad_value": 0, "output_offset": out.quant.zp, "acc32": 0,
+                  "act_min": lo, "act_max": hi}
+        if x.dtype == "int8":
+            wsum = self.weight_sums(w.data)
+            folded = -x.quant.zp * wsum
+            if bias is not None:
+                folded = folded + bias.data.astype(np.int64).reshape(-1)
+            if np.any(np.abs(folded) >= 2**31):
+                raise fail(op, "the folded bias does not fit in int32")
+            fields["pad_value"] = x.quant.zp
+            b = ctx.const("bias", folded.astype(np.int32), "int32_t")
+        else:
+            b = "NULL"
+            if bias is not None:
+                fields["acc32"] = int(bias.dtype == "int32")
+                b = ctx.const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")
+        p = ctx.param_struct("utvm_conv_q_params", fields)
+        ctx.line(f"{fn}(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {m}, {s}, {ctx.output(0)});")
+
+    def weight_sums(self, w: np.ndarray) -> np.ndarray:
+        """Sum of every output channel's weights (int64)."""
+        w64 = w.astype(np.int64)
+        return w64.sum(axis=(0, 1, 2)) if self.depthwise else w64.sum(axis=(1, 2, 3))
+
+
+def per_channel_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) -> tuple[np.ndarray, np.ndarray]:
+    """PopulateConvolutionQuantizationParams: per output channel (multiplier, shift), int32 arrays.
+
+    effective_output_scale = double(input_scale) * double(filter_scale) / double(output_scale),
+    the scales being the float32 values stored in the model; a per-tensor filter scale is broadcast.
+    """
+    s_in = float(np.float32(x.quant.s))
+    s_out = float(np.float32(out.quant.s))
+    scales = np.asarray(w.quant.scale, dtype=np.float32)
+    if len(scales) == 1:
+        scales = np.repeat(scales, channels)
+    pairs = [quantize_multiplier(s_in * float(sc) / s_out) for sc in scales]
+    return (np.array([p[0] for p in pairs], dtype=np.int32), np.array([p[1] for p in pairs], dtype=np.int32))
+
+
+@register("CONV_2D")
+class Conv2D(_ConvBase):
+    depthwise = False
+    family = "conv2d"
+
+
+@register("DEPTHWISE_CONV_2D")
+class DepthwiseConv2D(_ConvBase):
+    depthwise = True
+    family = "depthwise_conv2d"
+
+    def macs(self, op: Operator, g: Graph) -> int:
+        geo = self.geometry(op, g)
+        return out_tensor(g, op).size * geo.filter_h * geo.filter_w
