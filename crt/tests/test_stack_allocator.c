@@ -64,7 +64,9 @@ static void TestExhaustion(void) {
   void* p = NULL;
   void* q = NULL;
   const size_t usable = 4U * ALIGN;
-  UTVM_CHECK(TVMStackAllocator_Init(&a, g_buffer, usable) == kTvmErrorNoError);
+  /* ALIGN - 1 spare bytes: exactly `usable` bytes remain whatever g_buffer's alignment */
+  UTVM_CHECK(TVMStackAllocator_Init(&a, g_buffer, usable + ALIGN - 1U) == kTvmErrorNoError);
+  UTVM_CHECK(a.size == usable);
   UTVM_CHECK(TVMStackAllocator_Allocate(&a, usable, &p) == kTvmErrorPlatformNoMemory);
   UTVM_CHECK(TVMStackAllocator_Allocate(&a, (size_t)-1, &p) == kTvmErrorPlatformNoMemory);
   UTVM_CHECK(TVMStackAllocator_Allocate(&a, usable - ALIGN, &p) == kTvmErrorNoError);

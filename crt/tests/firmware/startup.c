@@ -18,6 +18,11 @@ void Default_Handler(void);
 void Reset_Handler(void) {
   const uint32_t* src = &_sidata;
   uint32_t* dst = &_sdata;
+#if defined(__ARM_FP)
+  /* enable the FPU (CP10, CP11 full access) before any floating-point instruction */
+  *(volatile uint32_t*)0xE000ED88UL |= (0xFUL << 20);
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
   while (dst < &_edata) {
     *dst = *src;
     ++dst;
