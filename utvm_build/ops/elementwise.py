@@ -1,0 +1,253 @@
+"""ADD, SUB, MUL: int8, int16 and float32 with TFLite broadcasting (TFLite reference semantics).
+
+Prepare work done here, as in tensorflow/lite/kernels/{add,sub,mul}.cc:
+- ADD/SUB int8 and int16 general scale: left_shift 20 (int8) / 15 (int16);
+  ``twice_max_input_scale = 2 * max(s1, s2)`` (float32, exact), input multipliers
+  ``s_i / twice_max`` and output multiplier ``twice_max / (2^left_shift * s_out)`` in double,
+  each through QuantizeMultiplierSmallerThanOneExp; SUB negates input2's multiplier.
+- ADD/SUB int16 with ``pot_scale_int16`` true and all scales powers of two (CheckedLog2, float32,
+  tolerance 1e-3): the fixed-point path (shift one input right, saturating int16 add/sub).
+- MUL int8/int16: ``s1 * s2 / s_out`` computed in float32 (the operands are floats in mul.cc),
+  then QuantizeMultiplier.
+Broadcast strides are computed here; the C kernel walks at most UTVM_EW_MAX_DIMS collapsed dims.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Graph, Operator, Tensor
+from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from .base import (
+    OpHandler,
+    dtype_suffix,
+    expect_counts,
+    expect_dtype,
+    expect_quant,
+    fail,
+    out_tensor,
+    register,
+    tensor,
+)
+
+MAX_DIMS = 6
+_ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+
+
+def broadcast_plan(shape1: tuple[int, ...], shape2: tuple[int, ...], out_shape: tuple[int, ...],
+                   max_dims: int = MAX_DIMS) -> tuple[list[int], list[int], list[int]] | None:
+    """Collapsed output dims and element strides of both inputs (0 on broadcast dims).
+
+    Returns None when the shapes do not broadcast to ``out_shape`` or need more than max_dims
+    collapsed dimensions. Dims are outermost first, padded at the front with extent 1.
+    """
+    rank = max(len(shape1), len(shape2), len(out_shape))
+    s1 = (1,) * (rank - len(shape1)) + tuple(shape1)
+    s2 = (1,) * (rank - len(shape2)) + tuple(shape2)
+    so = (1,) * (rank - len(out_shape)) + tuple(out_shape)
+    for a, b, o in zip(s1, s2, so):
+        if a not in (1, o) or b not in (1, o) or (o != 1 and a == 1 and b == 1):
+            return None
+    # Drop extent-1 output dims, then merge neighbours with the same broadcast pattern.
+    groups: list[list[int]] = []  # [extent, in1 present, in2 present]
+    for a, b, o in zip(s1, s2, so):
+        if o == 1:
+            continue
+        kind = [o, int(a == o), int(b == o)]
+        if groups and groups[-1][1:] == kind[1:]:
+            groups[-1][0] *= o
+        else:
+            groups.append(kind)
+    if len(groups) > max_dims:
+        return None
+    groups = [[1, 1, 1]] * (max_dims - len(groups)) + groups
+    dims = [g[0] for g in groups]
+    st1, st2 = [0] * max_dims, [0] * max_dims
+    acc1 = acc2 = 1
+    for d in range(max_dims - 1, -1, -1):
+        ext, p1, p2 = groups[d]
+        if p1 and ext > 1:
+            st1[d] = acc1
+            acc1 *= ext
+        if p2 and ext > 1:
+            st2[d] = acc2
+            acc2 *= ext
+    return dims, st1, st2
+
+
+def checked_log2(x: float) -> tuple[bool, int]:
+    """TFLite CheckedLog2 (float32 arithmetic): (is a power of two within 1e-3 in log2, log2)."""
+    xf = np.float32(x)
+    if not xf > 0:
+        return False, 0
+    log2 = np.float32(np.log(xf)) * (np.float32(1.0) / np.float32(np.log(np.float32(2.0))))
+    rounded = np.float32(np.sign(log2) * np.floor(np.abs(log2) + np.float32(0.5)))
+    frac = np.float32(log2 - rounded)
+    return bool(abs(frac) < np.float32(1e-3)), int(rounded)
+
+
+def quantize_multiplier_lt1(real: float) -> tuple[int, int]:
+    """QuantizeMultiplierSmallerThanOneExp: real in (0, 1) -> (multiplier, shift <= 0)."""
+    mult, shift = quantize_multiplier(real)
+    assert shift <= 0
+    return mult, shift
+
+
+def _ints(values: list[int]) -> str:
+    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+
+
+def _shape_fields(x1: Tensor, x2: Tensor, out: Tensor) -> dict:
+    size = int(np.prod(out.shape, dtype=np.int64))
+    if tuple(x1.shape) == tuple(x2.shape) and x1.size == size:
+        one = [1] * MAX_DIMS
+        zero = [0] * MAX_DIMS
+        return {"size": size, "broadcast": 0, "dims": _ints(one), "stride1": _ints(zero),
+                "stride2": _ints(zero)}
+    plan = broadcast_plan(x1.shape, x2.shape, out.shape)
+    assert plan is not None
+    dims, st1, st2 = plan
+    return {"size": size, "broadcast": 1, "dims": _ints(dims), "stride1": _ints(st1), "stride2": _ints(st2)}
+
+
+class _Binary(OpHandler):
+    supported = "int8, int16 (zero point 0), float32; broadcasting (up to 6 collapsed dims)"
+
+    def validate(self, op: Operator, g: Graph) -> None:
+        expect_counts(op, 2)
+        x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+        expect_dtype(op, x1, ("int8", "int16", "float32"), "input1")
+        expect_dtype(op, x2, (x1.dtype,), "input2")
+        expect_dtype(op, out, (x1.dtype,), "output")
+        act = op.options.get("fused_activation_function", "NONE")
+        if act not in _ACTS:
+            raise fail(op, f"fused activation {act} is not supported; supported: {', '.join(_ACTS)}")
+        same = tuple(x1.shape) == tuple(x2.shape)
+        if same and tuple(out.shape) != tuple(x1.shape) and out.size != x1.size:
+            raise fail(op, f"output shape {list(out.shape)} does not match the inputs {list(x1.shape)}")
+        if not same and broadcast_plan(x1.shape, x2.shape, out.shape) is None:
+            raise fail(op, f"shapes {list(x1.shape)} and {list(x2.shape)} do not broadcast to "
+                           f"{list(out.shape)} (or need more than {MAX_DIMS} dimensions)")
+        if x1.dtype == "float32":
+            return
+        for t, role in ((x1, "input1"), (x2, "input2"), (out, "output")):
+            expect_quant(op, t, role)
+            if not t.quant.s > 0:
+                raise fail(op, f"{role} scale must be positive")
+        if x1.dtype == "int16" and (x1.quant.zp or x2.quant.zp or out.quant.zp):
+            raise fail(op, "int16 tensors must have zero point 0")
+        self.validate_quant(op, g, x1, x2, out)
+
+    def validate_quant(self, op: Operator, g: Graph, x1: Tensor, x2: Tensor, out: Tensor) -> None:
+        pass
+
+    def macs(self, op: Operator, g: Graph) -> int:
+        return out_tensor(g, op).size
+
+
+def _add_pot_path(op: Operator, x1: Tensor, x2: Tensor, out: Tensor) -> tuple[bool, int, int]:
+    """add.cc / sub.cc Prepare: does int16 take the power-of-two path? (pot, shift1, shift2)."""
+    if x1.dtype != "int16" or not op.options.get("pot_scale_int16", True):
+        return False, 0, 0
+    p1, l1 = checked_log2(x1.quant.s)
+    p2, l2 = checked_log2(x2.quant.s)
+    po, lo = checked_log2(out.quant.s)
+    if not (p1 and p2 and po) or x1.quant.zp or x2.quant.zp or out.quant.zp:
+        return False, 0, 0
+    return True, l1 - lo, l2 - lo
+
+
+@register("ADD", "SUB")
+class AddSub(_Binary):
+    supported = ("int8, int16 (zero point 0; general scales and pot_scale_int16), float32; "
+                 "fused NONE/RELU/RELU6/RELU_N1_TO_1; broadcasting")
+
+    def validate_quant(self, op: Operator, g: Graph, x1: Tensor, x2: Tensor, out: Tensor) -> None:
+        pot, sh1, sh2 = _add_pot_path(op, x1, x2, out)
+        if pot:
+            if not (sh1 == 0 or sh2 == 0) or sh1 > 0 or sh2 > 0:
+                raise fail(op, "pot_scale_int16: one input scale must equal the output scale and the "
+                               f"other be smaller (input shifts {sh1}, {sh2})")
+            if tuple(x1.shape) != tuple(x2.shape) or x1.size != out.size:
+                raise fail(op, "pot_scale_int16 (power-of-two scales) does not support broadcasting "
+                               "(TFLite runs its non-broadcast kernel there)")
+            return
+        left_shift = 20 if x1.dtype == "int8" else 15
+        m1, m2, mo = self._reals(x1, x2, out, left_shift)
+        if not 0 < mo < 1:
+            raise fail(op, f"output rescale {mo:.3g} must be in (0, 1) (TFLite "
+                           "QuantizeMultiplierSmallerThanOneExp)")
+
+    @staticmethod
+    def _reals(x1: Tensor, x2: Tensor, out: Tensor, left_shift: int) -> tuple[float, float, float]:
+        s1, s2, so = (float(np.float32(t.quant.s)) for t in (x1, x2, out))
+        twice_max = 2.0 * max(s1, s2)                      # float32 * 2: exact
+        denom = float(np.float32(np.float32(1 << left_shift) * np.float32(so)))  # int * float in float
+        return s1 / twice_max, s2 / twice_max, twice_max / denom
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+        act = op.options.get("fused_activation_function", "NONE")
+        sub = op.op == "SUB"
+        if x1.dtype == "float32":
+            lo, hi = activation_range_float(act)
+            ctx.kernel("add_f32")
+            p = ctx.param_struct("utvm_add_f32_params", {"subtract": int(sub), "act_min": lo, "act_max": hi})
+            s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+            ctx.line(f"utvm_add_f32(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+            return
+        lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
+        pot, sh1, sh2 = _add_pot_path(op, x1, x2, out)
+        if pot:
+            ctx.kernel("add_s16_pot")
+            p = ctx.param_struct("utvm_add_s16_pot_params", {
+                "input1_shift": -sh1, "input2_shift": -sh2, "subtract": int(sub), "act_min": lo, "act_max": hi})
+            ctx.line(f"utvm_add_s16_pot(&{p}, {out.size}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+            return
+        left_shift = 20 if x1.dtype == "int8" else 15
+        r1, r2, ro = self._reals(x1, x2, out, left_shift)
+        m1, e1 = quantize_multiplier_lt1(r1)
+        m2, e2 = quantize_multiplier_lt1(r2)
+        mo, eo = quantize_multiplier_lt1(ro)
+        if sub:
+            m2 = -m2
+        sfx = dtype_suffix(x1.dtype)
+        ctx.kernel(f"add_{sfx}")
+        p = ctx.param_struct("utvm_add_q_params", {
+            "left_shift": left_shift, "input1_offset": -x1.quant.zp, "input1_multiplier": m1,
+            "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
+            "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
+            "act_min": lo, "act_max": hi})
+        s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+        ctx.line(f"utvm_add_{sfx}(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+
+
+def mul_multiplier(s1: float, s2: float, so: float) -> float:
+    """mul.cc: ``input1->params.scale * input2->params.scale / output->params.scale`` in float32."""
+    return float(np.float32(np.float32(s1) * np.float32(s2)) / np.float32(so))
+
+
+@register("MUL")
+class Mul(_Binary):
+    supported = ("int8, int16 (zero point 0), float32; fused NONE/RELU/RELU6/RELU_N1_TO_1; "
+                 "broadcasting")
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+        act = op.options.get("fused_activation_function", "NONE")
+        if x1.dtype == "float32":
+            lo, hi = activation_range_float(act)
+            ctx.kernel("mul_f32")
+            p = ctx.param_struct("utvm_mul_f32_params", {"act_min": lo, "act_max": hi})
+            s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+            ctx.line(f"utvm_mul_f32(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+            return
+        lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
+        mult, shift = quantize_multiplier(mul_multiplier(x1.quant.s, x2.quant.s, out.quant.s))
+        sfx = dtype_suffix(x1.dtype)
+        ctx.kernel(f"mul_{sfx}")
+        p = ctx.param_struct("utvm_mul_q_params", {
+            "input1_offset": -x1.quant.zp, "input2_offset": -x2.quant.zp, "output_offset": out.quant.zp,
+            "output_multiplier": mult, "output_shift": shift, "act_min": lo, "act_max": hi})
+        s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+        ctx.line(f"utvm_mul_{sfx}(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
