@@ -14,6 +14,8 @@ from conftest import SHARED_MODELS
 from harness import Case, assert_matches, check_against_oracle, record, run_cases
 from tflite_writer import ModelBuilder
 
+from utvm_build.compiler import compile_bytes
+from utvm_build.errors import UnsupportedError
 from utvm_build.ops.conv import window
 
 ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -181,3 +183,134 @@ def test_shared_conv_models() -> None:
     res = check_against_oracle(cases)
     assert res["bit_exact"] == len(cases)
 
+
+
+MICRO_SPEECH = SHARED_MODELS / "examples" / "micro_speech_quantized.tflite"
+
+
+@pytest.mark.skipif(not MICRO_SPEECH.is_file(), reason="../shared/models (micro_speech example) is absent")
+def test_micro_speech_depthwise_and_fc() -> None:
+    """micro_speech's DEPTHWISE_CONV_2D (10x8 filter, SAME, stride 2, depth multiplier 8, input zero
+    point -128, per-channel weights) and the FULLY_CONNECTED after it, cut out of the model (its
+    RESHAPE and SOFTMAX are other operators) and rebuilt with the original tensors."""
+    from utvm_build.frontend.tflite import read_tflite
+
+    g = read_tflite(MICRO_SPEECH.read_bytes())
+    ops = [op for op in g.operators if op.op in ("DEPTHWISE_CONV_2D", "FULLY_CONNECTED")]
+    assert [op.op for op in ops] == ["DEPTHWISE_CONV_2D", "FULLY_CONNECTED"]
+    mb = ModelBuilder()
+    index: dict[int, int] = {}
+
+    def tensor(i: int) -> int:
+        if i not in index:
+            t = g.tensors[i]
+            q = t.quant
+            index[i] = mb.tensor(t.shape, t.dtype, data=t.data, name=t.name,
+                                 scale=None if q is None else q.scale.astype(np.float32),
+                                 zero_point=None if q is None else q.zero_point,
+                                 quantized_dimension=0 if q is None else q.axis)
+        return index[i]
+
+    for op in ops:
+        mb.operator(op.op, [tensor(i) for i in op.inputs], [tensor(i) for i in op.outputs], op.options)
+    x, y = index[ops[0].inputs[0]], index[ops[-1].outputs[0]]
+    model = mb.build([x], [y])
+    rng = np.random.default_rng(5)
+    shape = g.tensors[ops[0].inputs[0]].shape
+    cases = [Case(model, [rng.integers(-128, 128, shape).astype(np.int8)], f"micro_speech dw+fc seed {s}")
+             for s in range(2)]
+    res = check_against_oracle(cases)
+    assert res["bit_exact"] == len(cases)
+
+
+# ---- edge cases --------------------------------------------------------------------------------
+# (op, input NHWC, filter shape, stride, dilation, padding, input zero point)
+EDGES = [
+    ("CONV_2D", [1, 2, 3, 2], [3, 5, 4, 2], (1, 1), (1, 1), "SAME", -128),   # filter larger than input
+    ("CONV_2D", [2, 3, 2, 3], [2, 3, 3, 3], (1, 2), (3, 2), "SAME", 127),    # dilated taps mostly outside
+    ("CONV_2D", [1, 1, 1, 5], [4, 3, 3, 5], (2, 2), (1, 1), "SAME", -77),    # 1x1 image, only centre tap
+    ("CONV_2D", [1, 9, 9, 2], [3, 2, 2, 2], (4, 3), (1, 1), "VALID", 50),    # stride > filter
+    ("CONV_2D", [1, 5, 5, 32], [24, 3, 3, 32], (1, 1), (1, 1), "SAME", -128),  # long accumulation
+    ("CONV_2D", [1, 4, 6, 8], [8, 3, 3, 2], (1, 1), (2, 1), "SAME", 10),     # 4 groups, dilated
+    ("DEPTHWISE_CONV_2D", [1, 2, 3, 2], [1, 5, 4, 6], (1, 1), (1, 1), "SAME", -128),
+    ("DEPTHWISE_CONV_2D", [3, 3, 2, 1], [1, 3, 3, 4], (2, 1), (3, 2), "SAME", 127),
+    ("DEPTHWISE_CONV_2D", [1, 1, 1, 3], [1, 3, 3, 3], (2, 2), (1, 1), "SAME", -77),
+    ("DEPTHWISE_CONV_2D", [1, 9, 9, 2], [1, 2, 2, 8], (4, 3), (1, 1), "VALID", 50),
+    ("DEPTHWISE_CONV_2D", [1, 6, 6, 16], [1, 3, 3, 16], (1, 1), (1, 1), "SAME", -128),
+    ("DEPTHWISE_CONV_2D", [1, 49, 40, 1], [1, 10, 8, 8], (2, 2), (1, 1), "SAME", -128),  # micro_speech shape
+]
+
+
+def _edge_case(rng: np.random.Generator, k: int, dtype: str) -> Case:
+    op, ishape, wshape, (sh, sw), (dh, dw), padding, zp = EDGES[k]
+    dwc = op == "DEPTHWISE_CONV_2D"
+    oc = wshape[3] if dwc else wshape[0]
+    oh, _ = window(padding, ishape[1], wshape[1], sh, dh)
+    ow, _ = window(padding, ishape[2], wshape[2], sw, dw)
+    oshape = [ishape[0], oh, ow, oc]
+    opts = {"padding": padding, "stride_h": sh, "stride_w": sw, "dilation_h_factor": dh, "dilation_w_factor": dw,
+            "fused_activation_function": ACTS[k % 4]}
+    taps = wshape[1] * wshape[2] * (1 if dwc else wshape[3])
+    mb = ModelBuilder()
+    if dtype == "float32":
+        ti = mb.tensor(ishape, "float32")
+        tw = mb.tensor(wshape, "float32", data=rng.normal(0, 1 / np.sqrt(taps), wshape).astype(np.float32))
+        tb = mb.tensor([oc], "float32", data=rng.normal(0, 0.3, oc).astype(np.float32))
+        to = mb.tensor(oshape, "float32")
+        x = rng.normal(0, 1, ishape).astype(np.float32)
+    else:
+        zp = zp if dtype == "int8" else 0
+        s_in = 0.02 if dtype == "int8" else 3e-4
+        ws = rng.uniform(0.002, 0.02, oc).astype(np.float32)
+        ti = mb.tensor(ishape, dtype, scale=s_in, zero_point=zp)
+        tw = mb.tensor(wshape, "int8", data=rng.integers(-127, 128, wshape), scale=ws, zero_point=[0] * oc,
+                       quantized_dimension=3 if dwc else 0)
+        tb = mb.tensor([oc], "int32" if dtype == "int8" else "int64", data=rng.integers(-3000, 3000, oc),
+                       scale=(np.float32(s_in) * ws).astype(np.float32), zero_point=[0] * oc)
+        lim = 128 if dtype == "int8" else 32768
+        x = rng.integers(-lim, lim, ishape).astype(dtype)
+        acc_std = np.sqrt(taps) * 73.0 * (74.0 if dtype == "int8" else 18900.0)
+        to = mb.tensor(oshape, dtype, scale=float(s_in * np.mean(ws) * acc_std / (50.0 if dtype == "int8" else 8000.0)),
+                       zero_point=-5 if dtype == "int8" else 0)
+    mb.operator(op, [ti, tw, tb], [to], opts)
+    return Case(mb.build([ti], [to]), [x], f"edge {k} {dtype}: {EDGES[k]}")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "float32"])
+def test_edge_cases(dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    res = check_against_oracle([_edge_case(rng, k, dtype) for k in range(len(EDGES))])
+    if dtype != "float32":
+        assert res["bit_exact"] == len(EDGES)
+
+
+# ---- rejections ----------------------------------------------------------------------------------
+def _reject(op: str, dtype: str = "int8", wdtype: str = "int8", options: dict | None = None,
+            per_channel_axis: int | None = None, w_zp: int = 0, out_shape: list[int] | None = None,
+            const_filter: bool = True, wshape: list[int] | None = None) -> str:
+    dwc = op == "DEPTHWISE_CONV_2D"
+    wshape = wshape or ([1, 3, 3, 4] if dwc else [4, 3, 3, 4])
+    mb = ModelBuilder()
+    q = {} if dtype == "float32" else {"scale": 0.02, "zero_point": 0}
+    ti = mb.tensor([1, 5, 5, 4], dtype, **q)
+    wq: dict = {} if wdtype == "float32" else {"scale": 0.01, "zero_point": w_zp}
+    if per_channel_axis is not None:
+        wq = {"scale": [0.01] * 4, "zero_point": [0] * 4, "quantized_dimension": per_channel_axis}
+    tw = mb.tensor(wshape, wdtype, data=np.ones(wshape) if const_filter else None, **wq)
+    to = mb.tensor(out_shape or [1, 5, 5, 4], dtype, **q)
+    mb.operator(op, [ti, tw], [to], {"padding": "SAME", **(options or {})})
+    model = mb.build([ti, tw] if not const_filter else [ti], [to])
+    with pytest.raises(UnsupportedError) as e:
+        compile_bytes(model, "m")
+    return str(e.value)
+
+
+def test_rejections() -> None:
+    assert "depth_multiplier" in _reject("DEPTHWISE_CONV_2D", "int16", options={"depth_multiplier": 2})
+    assert "dimension 0" in _reject("CONV_2D", per_channel_axis=3)
+    assert "dimension 3" in _reject("DEPTHWISE_CONV_2D", per_channel_axis=1, wshape=[1, 4, 3, 4])
+    assert "filter" in _reject("CONV_2D", "float32", "int8")          # hybrid
+    assert "zero point" in _reject("CONV_2D", w_zp=3)
+    assert "output shape" in _reject("CONV_2D", out_shape=[1, 4, 4, 4])
+    assert "constant" in _reject("DEPTHWISE_CONV_2D", const_filter=False)
+    assert "activation" in _reject("CONV_2D", options={"fused_activation_function": "TANH"})
