@@ -1,0 +1,20 @@
+/* utvm-build kernels: DEQUANTIZE int8 / int16 -> float32.
+ *
+ * TFLite reference_ops::Dequantize computes static_cast<float>(double(scale) * (q - zero_point)).
+ * scale is a float32 value and |q - zero_point| < 2^17, so the double product is exact and is
+ * rounded once to float; the float32 product below is that same correctly rounded value, so
+ * float arithmetic reproduces the reference bit for bit without double on the target.
+ */
+#ifndef UTVM_KERNELS_QUANTIZE_DEQUANT_H_
+#define UTVM_KERNELS_QUANTIZE_DEQUANT_H_
+
+#include "quantize.h"
+
+static void utvm_dequantize(const utvm_dequantize_params* p, const void* in, float* out) {
+  int32_t i;
+  for (i = 0; i < p->size; ++i) {
+    out[i] = p->scale * (float)(utvm_q_load(in, p->in_bits, i) - p->zero_point);
+  }
+}
+
+#endif /* UTVM_KERNELS_QUANTIZE_DEQUANT_H_ */

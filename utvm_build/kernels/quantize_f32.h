@@ -1,0 +1,33 @@
+/* utvm-build kernels: QUANTIZE float32 -> int8 / int16.
+ *
+ * TFLite reference_ops::AffineQuantize: q = (int32)TfLiteRound(x / (float)scale) + zero_point,
+ * clamped to the output type. The reference itself computes in float here (a float32 division
+ * and std::round on float), so this kernel does the same: roundf(x / scale), halves away from
+ * zero. Where the reference is undefined (|x / scale| beyond int32, NaN), this kernel saturates
+ * (NaN -> qmin) instead.
+ */
+#ifndef UTVM_KERNELS_QUANTIZE_F32_H_
+#define UTVM_KERNELS_QUANTIZE_F32_H_
+
+#include <math.h>
+
+#include "quantize.h"
+
+static void utvm_quantize_f32(const utvm_quantize_f32_params* p, const float* in, void* out) {
+  int32_t i;
+  for (i = 0; i < p->size; ++i) {
+    float r = roundf(in[i] / p->scale);
+    int32_t q;
+    /* any |r| >= 2^24 saturates the int8/int16 output anyway; keeps the cast defined */
+    if (!(r >= -16777216.0f)) {
+      r = -16777216.0f;
+    }
+    if (r > 16777216.0f) {
+      r = 16777216.0f;
+    }
+    q = (int32_t)r + p->zero_point;
+    utvm_q_store(out, p->out_bits, i, utvm_clamp_i32(q, p->qmin, p->qmax));
+  }
+}
+
+#endif /* UTVM_KERNELS_QUANTIZE_F32_H_ */

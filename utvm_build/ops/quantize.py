@@ -1,0 +1,87 @@
+"""QUANTIZE and DEQUANTIZE (TFLite reference semantics, tensorflow/lite/kernels/quantize.cc,
+dequantize.cc).
+
+QUANTIZE float32 -> int8/int16: AffineQuantize (float32 division and round in the kernel).
+QUANTIZE int -> int (requantize), the pairs quantize.cc accepts without uint8:
+int8 -> int8, int16 -> int8/int16/int32, int32 -> int8/int16; multiplier from
+``double(s_in) / double(s_out)`` through QuantizeMultiplier; int16 -> int16 needs zero points 0.
+DEQUANTIZE int8/int16 -> float32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Graph, Operator
+from ..quant import dtype_range, quantize_multiplier
+from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
+
+_BITS = {"int8": 8, "int16": 16, "int32": 32}
+REQUANT_PAIRS = {("int8", "int8"), ("int16", "int8"), ("int16", "int16"), ("int16", "int32"),
+                 ("int32", "int8"), ("int32", "int16")}
+
+
+@register("QUANTIZE")
+class Quantize(OpHandler):
+    supported = ("float32 -> int8/int16; requantize int8->int8, int16->int8/int16/int32, "
+                 "int32->int8/int16; per-tensor")
+
+    def validate(self, op: Operator, g: Graph) -> None:
+        expect_counts(op, 1)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("float32", "int8", "int16", "int32"), "input")
+        if x.dtype == "float32":
+            expect_dtype(op, out, ("int8", "int16"), "output")
+        else:
+            allowed = tuple(o for i, o in sorted(REQUANT_PAIRS) if i == x.dtype)
+            expect_dtype(op, out, allowed, "output")
+            expect_quant(op, x, "input")
+            if not x.quant.s > 0:
+                raise fail(op, "input scale must be positive")
+        expect_quant(op, out, "output")
+        if not out.quant.s > 0:
+            raise fail(op, "output scale must be positive")
+        if x.size != out.size:
+            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
+        if x.dtype == "int16" and out.dtype == "int16" and (x.quant.zp or out.quant.zp):
+            raise fail(op, "int16 -> int16 requires zero points 0 (as TFLite)")
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        qmin, qmax = dtype_range(out.dtype)
+        if x.dtype == "float32":
+            ctx.kernel("quantize_f32")
+            p = ctx.param_struct("utvm_quantize_f32_params", {
+                "size": out.size, "out_bits": _BITS[out.dtype], "scale": float(np.float32(out.quant.s)),
+                "zero_point": out.quant.zp, "qmin": qmin, "qmax": qmax})
+            ctx.line(f"utvm_quantize_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+            return
+        mult, shift = quantize_multiplier(float(x.quant.s) / float(out.quant.s))
+        ctx.kernel("quantize_requant")
+        p = ctx.param_struct("utvm_requantize_params", {
+            "size": out.size, "in_bits": _BITS[x.dtype], "out_bits": _BITS[out.dtype],
+            "input_zero_point": x.quant.zp, "output_zero_point": out.quant.zp, "multiplier": mult,
+            "shift": shift, "qmin": qmin, "qmax": qmax})
+        ctx.line(f"utvm_requantize(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+
+
+@register("DEQUANTIZE")
+class Dequantize(OpHandler):
+    supported = "int8/int16 -> float32, per-tensor"
+
+    def validate(self, op: Operator, g: Graph) -> None:
+        expect_counts(op, 1)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("int8", "int16"), "input")
+        expect_dtype(op, out, ("float32",), "output")
+        expect_quant(op, x, "input")
+        if x.size != out.size:
+            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        ctx.kernel("quantize_dequant")
+        p = ctx.param_struct("utvm_dequantize_params", {
+            "size": out.size, "in_bits": _BITS[x.dtype], "zero_point": x.quant.zp,
+            "scale": float(np.float32(x.quant.s))})
+        ctx.line(f"utvm_dequantize(&{p}, {ctx.input(0)}, {ctx.output(0)});")
