@@ -1,0 +1,307 @@
+"""CMake integration: the utvm_build config package and the two examples (docs/cmake.md).
+
+Runs cmake, the native build tools, arm-none-eabi-gcc and qemu-system-arm in temporary
+directories. Nothing is skipped: a missing tool fails with the package to install.
+
+The examples are built with the bundled digits model when this utvm-build supports all its
+operators, otherwise with hello_world_int8 (same program, meaningless labels). Set
+UTVM_CMAKE_TEST_MODEL=/path/to.tflite to force a model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_MODELS
+
+from utvm_build.compiler import compile_bytes
+from utvm_build.errors import UtvmError
+
+REPO = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+DIGITS = REPO / "examples" / "models" / "digits" / "digits_int8.tflite"
+HELLO_INT8 = SHARED_MODELS / "examples" / "hello_world_int8.tflite"
+HELLO_FLOAT = SHARED_MODELS / "examples" / "hello_world_float.tflite"
+CMAKE_DIR = REPO / "utvm_build" / "cmake"
+TOOLCHAIN = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
+BOARDS = {"cortex-m4": "mps2-an386", "cortex-m55": "mps3-an547"}
+GENERATOR_TOOL = {"Ninja": "ninja", "Ninja Multi-Config": "ninja", "Unix Makefiles": "make"}
+APT = {"cmake": "cmake", "ninja": "ninja-build", "make": "make", "arm-none-eabi-gcc": "gcc-arm-none-eabi",
+       "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
+
+
+def need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not found; install with: apt-get install -y "
+                    f"{' '.join(APT[t] for t in missing)} libnewlib-arm-none-eabi", pytrace=False)
+
+
+def run(cmd: list, cwd: Path | None = None, ok: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:
+    p = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if ok and p.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, cmd))} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def configure(src: Path, build: Path, generator: str = "Ninja", *extra: str, ok: bool = True):
+    need("cmake", GENERATOR_TOOL[generator])
+    return run(["cmake", "-S", src, "-B", build, "-G", generator, f"-DPython3_EXECUTABLE={PYTHON}", *extra], ok=ok)
+
+
+def build(build_dir: Path, config: str | None = None) -> str:
+    cmd = ["cmake", "--build", build_dir] + (["--config", config] if config else [])
+    p = run(cmd)
+    return p.stdout + p.stderr
+
+
+_MODEL: list[Path] = []
+
+
+def example_model() -> Path:
+    """digits once this utvm-build supports all its operators, hello_world_int8 until then."""
+    if not _MODEL:
+        forced = os.environ.get("UTVM_CMAKE_TEST_MODEL")
+        if forced:
+            _MODEL.append(Path(forced).resolve())
+        else:
+            try:
+                compile_bytes(DIGITS.read_bytes(), "digits")
+                _MODEL.append(DIGITS)
+            except UtvmError:
+                _MODEL.append(HELLO_INT8)
+    return _MODEL[0]
+
+
+def sample_lines(text: str) -> list[str]:
+    lines = [ln.strip() for ln in text.splitlines() if re.match(r"^\s*(\d+: )?sample \d", ln)]
+    lines = [re.sub(r"^\d+: ", "", ln) for ln in lines]  # ctest -V prefix
+    assert len(lines) == 4, text
+    if example_model() == DIGITS:
+        for ln in lines:
+            m = re.match(r"sample \d: label (\d) \(expected (\d)\) scores( -?\d+){10}$", ln)
+            assert m and m.group(1) == m.group(2), ln
+    return lines
+
+
+@pytest.fixture(scope="module")
+def host_output(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    b = tmp_path_factory.mktemp("host_ref")
+    configure(REPO / "examples" / "cmake_host", b, "Ninja", f"-DUTVM_EXAMPLE_MODEL={example_model()}")
+    build(b)
+    return sample_lines(run([b / "digits_host"]).stdout)
+
+
+# ---- the examples --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("generator", ["Ninja", "Unix Makefiles", "Ninja Multi-Config"])
+def test_host_example(tmp_path: Path, generator: str, host_output: list[str]) -> None:
+    configure(REPO / "examples" / "cmake_host", tmp_path, generator, f"-DUTVM_EXAMPLE_MODEL={example_model()}")
+    config = "Release" if "Multi" in generator else None
+    build(tmp_path, config)
+    ctest = run(["ctest", "--test-dir", tmp_path, "-V"] + (["-C", config] if config else []))
+    assert "100% tests passed" in ctest.stdout
+    assert sample_lines(ctest.stdout) == host_output
+    if example_model() == DIGITS:
+        assert re.search(r"sample_1\.npy: label 3 scores", ctest.stdout)
+
+
+@pytest.mark.parametrize("generator,cpu", [("Ninja", "cortex-m4"), ("Unix Makefiles", "cortex-m4"),
+                                           ("Ninja", "cortex-m55")])
+def test_cortex_m_example(tmp_path: Path, generator: str, cpu: str, host_output: list[str]) -> None:
+    need("arm-none-eabi-gcc", "arm-none-eabi-nm", "qemu-system-arm")
+    configure(REPO / "examples" / "cortex_m", tmp_path, generator, f"--toolchain={TOOLCHAIN}",
+              f"-DCORTEX_M_CPU={cpu}", f"-DUTVM_EXAMPLE_MODEL={example_model()}")
+    build(tmp_path)
+    elf = tmp_path / "digits_firmware.elf"
+    qemu = run(["qemu-system-arm", "-M", BOARDS[cpu], "-nographic", "-semihosting", "-kernel", elf], timeout=60)
+    # The same numbers as the host build (QEMU writes semihosting output to stderr).
+    assert sample_lines(qemu.stdout + qemu.stderr) == host_output
+    # The "c" interface pulls nothing from the CRT library into the firmware.
+    symbols = run(["arm-none-eabi-nm", elf]).stdout
+    assert "tvmgen_digits_run" in symbols
+    assert not re.search(r"TVMFunc|TVMMod|TVMBackend|Registry|TVMInitializeRuntime", symbols)
+    # The linker script placed the model's sections.
+    headers = run(["arm-none-eabi-objdump", "-h", elf]).stdout
+    assert re.search(r"\.rodata\.tvm\s", headers) and re.search(r"\.bss\.noinit\.tvm\s", headers)
+
+
+# ---- the package on small projects -----------------------------------------------------------
+
+MAIN_ONE = """\
+#include <stdint.h>
+#include "tvmgen_net.h"
+static int32_t in[64], out[64];
+int main(void) {
+  struct tvmgen_net_inputs i = {in};
+  struct tvmgen_net_outputs o = {out};
+  return (int)tvmgen_net_run(&i, &o);
+}
+"""
+
+
+def project(root: Path, body: str, main: str = MAIN_ONE, model: Path | None = None) -> Path:
+    """A minimal CMake project using utvm_build the documented way; returns its source dir."""
+    src = root / "src"
+    src.mkdir(parents=True)
+    (src / "main.c").write_text(main)
+    if model is not None:
+        shutil.copyfile(model, src / "model.tflite")
+    (src / "CMakeLists.txt").write_text(f"""\
+cmake_minimum_required(VERSION 3.20)
+project(t LANGUAGES C)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+execute_process(COMMAND "${{Python3_EXECUTABLE}}" -m utvm_build --cmake-dir
+                OUTPUT_VARIABLE utvm_build_DIR OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+find_package(utvm_build CONFIG REQUIRED)
+{body}
+""")
+    return src
+
+
+def tree(d: Path) -> dict[str, bytes]:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def mtimes(d: Path) -> dict[str, int]:
+    return {p.relative_to(d).as_posix(): p.stat().st_mtime_ns for p in d.rglob("*") if p.is_file()}
+
+
+def test_regeneration(tmp_path: Path) -> None:
+    src = project(tmp_path, """\
+set(ALIGN 16 CACHE STRING "")
+utvm_add_model(net MODEL model.tflite NAME net WORKSPACE_ALIGN ${ALIGN} OPTIMIZE -O1)
+add_executable(app main.c)
+target_link_libraries(app PRIVATE utvm::net)
+get_target_property(ws net UTVM_WORKSPACE_BYTES)
+get_target_property(dir net UTVM_GENERATED_DIR)
+message(STATUS "workspace=${ws} dir=${dir}")
+""", model=HELLO_INT8)
+    b = tmp_path / "b"
+    out = configure(src, b).stdout
+    gen = b / "utvm" / "net"
+    assert "utvm_build: generated net" in out and f"workspace=32 dir={gen}" in out
+    first = build(b)
+    assert "tvmgen_net_ops.c" in first
+    assert re.search(r"FLAGS = .*-O1", (b / "build.ninja").read_text())  # OPTIMIZE, PRIVATE to net
+    assert "ninja: no work to do" in build(b)
+    before = mtimes(gen)
+
+    # No-op reconfigure: no code generation, no file rewritten, nothing recompiled.
+    out = run(["cmake", b]).stdout
+    assert "utvm_build: generated" not in out
+    assert "ninja: no work to do" in build(b)
+    assert mtimes(gen) == before
+
+    # Touching the model reruns CMake; same bytes: no code generation, nothing recompiled.
+    time.sleep(1.1)
+    os.utime(src / "model.tflite")
+    out = build(b)
+    assert "Re-running CMake" in out and "utvm_build: generated" not in out and "Building C" not in out
+    assert mtimes(gen) == before
+
+    # A new model version: regenerated, rebuilt; files it no longer needs are gone.
+    time.sleep(1.1)
+    shutil.copyfile(HELLO_FLOAT, src / "model.tflite")
+    out = build(b)
+    assert "utvm_build: generated net" in out and "workspace=128" in out
+    assert "Building C object" in out and "Linking C executable app" in out
+    assert (gen / "src" / "kernels" / "fully_connected_f32.h").is_file()
+    assert not (gen / "src" / "kernels" / "fully_connected_s8.h").exists()
+    assert "ninja: no work to do" in build(b)
+
+    # Changing an option regenerates too.
+    out = run(["cmake", b, "-DALIGN=64"]).stdout
+    assert "utvm_build: generated net" in out
+    assert "WORKSPACE_ATTR(64)" in (gen / "src" / "tvmgen_net.c").read_text()
+    build(b)
+    run([b / "app"])
+
+
+def test_two_models_one_crt(tmp_path: Path) -> None:
+    main = """\
+#include <stdint.h>
+#include <stdio.h>
+#include "tvmgen_a.h"
+#include "tvmgen_b.h"
+#include "crt_config.h"
+static int8_t x[4] = {10}, ya[4], yb[4];
+static uint8_t pool[TVMGEN_B_WORKSPACE_SIZE + 64] __attribute__((aligned(64)));
+int main(void) {
+  struct tvmgen_a_inputs ia = {x};
+  struct tvmgen_a_outputs oa = {ya};
+  struct tvmgen_b_inputs ib = {x};
+  struct tvmgen_b_outputs ob = {yb};
+  struct tvmgen_b_workspace_pools wb = {pool};
+  if (tvmgen_a_run(&ia, &oa) != 0 || tvmgen_b_run(&ib, &ob, &wb) != 0) return 1;
+  printf("a=%d b=%d args=%d\\n", ya[0], yb[0], TVM_CRT_MAX_ARGS);
+  return ya[0] == yb[0] ? 0 : 1;
+}
+"""
+    src = project(tmp_path, f"""\
+utvm_add_crt()
+utvm_add_model(model_a MODEL "{HELLO_INT8}" NAME a)
+utvm_add_model(model_b MODEL "{HELLO_INT8}" NAME b WORKSPACE user CONSTANTS_SECTION "" WORKSPACE_ALIGN 64)
+add_executable(app main.c)
+target_link_libraries(app PRIVATE utvm::a utvm::b)
+""", main=main)
+    b = tmp_path / "b"
+    configure(src, b)
+    out = build(b, None)
+    assert out.count("Linking C static library libutvm_crt.a") == 1
+    r = run([b / "app"])
+    assert re.match(r"a=-?\d+ b=-?\d+ args=\d+", r.stdout)
+    config = (b / "utvm_crt_config" / "crt_config.h").read_text()
+    assert "models: a, b" in config and "#define TVM_CRT_MAX_ARGS" in config
+    assert "section" not in (b / "utvm" / "model_b" / "src" / "tvmgen_b_constants.c").read_text()
+
+
+def test_broken_model_fails_configure(tmp_path: Path) -> None:
+    src = project(tmp_path, 'utvm_add_model(net MODEL model.tflite NAME net)\nadd_executable(app main.c)\n'
+                  'target_link_libraries(app PRIVATE net)\n', model=HELLO_INT8)
+    b = tmp_path / "b"
+    configure(src, b)
+    assert (b / "utvm" / "net" / "metadata.json").is_file()
+    (src / "model.tflite").write_bytes(b"this is not a flatbuffer at all" * 4)
+    p = run(["cmake", b], ok=False)
+    assert p.returncode != 0
+    assert "utvm_add_model(net): code generation failed for" in p.stderr
+    assert "utvm-build: error:" in p.stderr  # the compiler's own message
+    assert not (b / "utvm" / "net").exists()  # no stale output
+
+
+def test_output_identical_across_build_dirs(tmp_path: Path) -> None:
+    src = project(tmp_path, f'utvm_add_model(net MODEL "{example_model()}" NAME net)\n')
+    trees = []
+    for name in ("b1", "deeper/b2"):
+        configure(src, tmp_path / name)
+        trees.append(tree(tmp_path / name / "utvm" / "net"))
+    assert trees[0] == trees[1] and "metadata.json" in trees[0]
+
+
+def test_wrong_python_fails_clearly(tmp_path: Path) -> None:
+    fake = tmp_path / "python-without-utvm"
+    fake.write_text("#!/bin/sh\necho \"ModuleNotFoundError: No module named 'utvm_build'\" >&2\nexit 1\n")
+    fake.chmod(0o755)
+    old = tmp_path / "python-old-utvm"
+    old.write_text("#!/bin/sh\nprintf '0.0.1\\n/elsewhere/utvm_build\\n/elsewhere/crt\\n'\n")
+    old.chmod(0o755)
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(f"""\
+cmake_minimum_required(VERSION 3.20)
+project(t LANGUAGES NONE)
+set(utvm_build_DIR "{CMAKE_DIR}")
+find_package(utvm_build CONFIG REQUIRED)
+""")
+    p = configure(src, tmp_path / "b1", "Ninja", f"-DUTVM_BUILD_PYTHON={fake}", ok=False)
+    assert p.returncode != 0 and "cannot import utvm_build" in p.stderr and "UTVM_BUILD_PYTHON" in p.stderr
+    p = configure(src, tmp_path / "b2", "Ninja", f"-DUTVM_BUILD_PYTHON={old}", ok=False)
+    assert p.returncode != 0 and "version mismatch" in p.stderr and "0.0.1" in p.stderr
