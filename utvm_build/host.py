@@ -35,6 +35,12 @@ def build_shared_library(gen_dir: Path, output: Path, cflags: Sequence[str] = ("
     meta = json.loads((gen_dir / "metadata.json").read_text())
     sources = [str(gen_dir / s) for s in meta["sources"]] + [str(s) for s in extra_sources]
     includes = [f"-I{gen_dir / d}" for d in meta["include_dirs"]]
+    if meta["options"]["interface"] == "packed":   # the packed entry point needs the C runtime
+        from .paths import crt_dir
+
+        crt = crt_dir()
+        includes.append(f"-I{crt / 'include'}")
+        sources += sorted(str(p) for p in (crt / "src").glob("*.c"))
     cmd = host_cc() + STRICT_CFLAGS + list(cflags) + ["-fPIC", "-shared", *includes, *sources,
                                                       "-o", str(output), "-lm"]
     proc = subprocess.run(cmd, capture_output=True, text=True)

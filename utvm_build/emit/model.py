@@ -14,7 +14,7 @@ from ..options import CompileOptions
 from ..planner import MemoryPlan
 from .cnames import c_comment, c_identifier
 from .constants import ConstantPool
-from .crt_config import render_crt_config
+from .crt_config import CrtNeeds, render_crt_config
 from .ops_file import OpContext, describe, op_function_name
 from .packed import render_packed
 
@@ -69,9 +69,14 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     files[f"src/{prefix}_ops.c"] = _ops_file(prefix, banner, op_funcs, kernels)
     files[f"src/{prefix}_constants.c"] = _constants_file(prefix, banner, pool)
     files[f"src/{prefix}.c"] = _entry_file(g, plan, prefix, banner, inputs, outputs, op_funcs, opts)
-    if opts.interface == "packed":
-        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, opts)
-    files["include/crt_config.h"] = render_crt_config(banner, n_args=len(inputs) + len(outputs))
+    needs = CrtNeeds(max_args=len(inputs) + len(outputs),
+                     max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
+                     function_name_len=len(f"{prefix}_run") + 1,
+                     param_name_len=max(len(p.c_name) for p in inputs + outputs) + 1,
+                     packed=opts.interface == "packed")
+    if needs.packed:
+        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs)
+    files["include/crt_config.h"] = render_crt_config(banner, needs)
     for k in _kernel_closure(kernels | {"common"}):
         files[f"src/kernels/{k}.h"] = _kernel_text(k)
 
@@ -85,7 +90,7 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
         "constants_bytes": pool.total_bytes,
         "operators": op_records, "macs": sum(r["macs"] for r in op_records),
         "kernels": sorted(kernels), "sources": sources, "include_dirs": ["include"],
-        "crt": {"max_args": len(inputs) + len(outputs), "packed": opts.interface == "packed"},
+        "crt": needs.as_dict(),
     }
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}

@@ -1,16 +1,68 @@
-"""The packed entry point (TVMBackendPackedCFunc) and the system library module of a model."""
+"""The packed entry point (TVMBackendPackedCFunc) and the system library module of a model.
+
+Emitted only with ``interface="packed"``; the typed entry point stays the only code path of the
+"c" interface, so firmware using it links nothing from the CRT. Layout as in docs/crt.md.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import UtvmError
-from ..options import CompileOptions
+from .crt_config import CrtNeeds
 
 if TYPE_CHECKING:
     from .model import Port
 
+# dtype -> (DLDataTypeCode, bits)
+_DL_TYPES = {"int8": ("kDLInt", 8), "int16": ("kDLInt", 16), "int32": ("kDLInt", 32), "int64": ("kDLInt", 64),
+             "uint8": ("kDLUInt", 8), "float32": ("kDLFloat", 32), "bool": ("kDLUInt", 8)}
 
-def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Port],
-                  opts: CompileOptions) -> str:
-    raise UtvmError("the 'packed' interface is not available yet")
+
+def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Port], needs: CrtNeeds) -> str:
+    up = prefix.upper()
+    ports = inputs + outputs
+    n = len(ports)
+    lines = [banner, "/* Packed entry point and system library module (interface \"packed\"). */", "",
+             "#include <tvm/runtime/c_backend_api.h>", "#include <tvm/runtime/c_runtime_api.h>",
+             "#include <tvm/runtime/crt/func_registry.h>", "#include <tvm/runtime/crt/module.h>",
+             "#include <tvm/runtime/crt/tensor_args.h>", "", '#include "crt_config.h"', f'#include "{prefix}.h"', "",
+             "/* This model's needs; a crt_config.h that does not meet them fails the build. */"]
+    for macro, value in (("TVM_CRT_MAX_ARGS", needs.max_args), ("TVM_CRT_MAX_NDIM", needs.max_ndim),
+                         ("TVM_CRT_MAX_STRLEN_FUNCTION_NAME", needs.function_name_len),
+                         ("TVM_CRT_MAX_STRLEN_PARAM_NAME", needs.param_name_len),
+                         ("TVM_CRT_MAX_REGISTERED_MODULES", 1)):
+        lines += [f"#if {macro} < {value}", f'#error "crt_config.h: {macro} must be at least {value} for {prefix}"',
+                  "#endif"]
+    sig = (f"int {prefix}_run_packed(TVMValue* args, int* type_codes, int num_args, TVMValue* out_ret_value, "
+           "int* out_ret_tcode, void* resource_handle)")
+    lines += ["", f"{sig};", "", f"{sig} {{"]
+    for k, p in enumerate(ports):
+        dims = ", ".join(str(d) for d in p.tensor.shape) or "1"
+        lines.append(f"  static const int64_t shape{k}[{max(1, len(p.tensor.shape))}] = {{{dims}}};")
+    lines.append("  /* Inputs in model order, then outputs in model order. */")
+    lines.append(f"  static const TVMCRTTensorSpec specs[{n}] = {{")
+    for k, p in enumerate(ports):
+        code, bits = _DL_TYPES[p.tensor.dtype]
+        lines.append(f'      {{"{p.c_name}", shape{k}, {len(p.tensor.shape)}, {{(uint8_t){code}, {bits}U, 1U}}, '
+                     f"{p.tensor.nbytes}U}},")
+    lines += ["  };", f"  void* data[{n}];", "  int status = -1;", "  (void)out_ret_value;", "  (void)out_ret_tcode;",
+              "  (void)resource_handle;",
+              f"  if (TVMCRTUnpackTensorArgs(args, type_codes, num_args, specs, {n}U, data) == kTvmErrorNoError) {{",
+              f"    struct {prefix}_inputs inputs;", f"    struct {prefix}_outputs outputs;"]
+    for k, p in enumerate(inputs):
+        lines.append(f"    inputs.{p.c_name} = data[{k}];")
+    for k, p in enumerate(outputs):
+        lines.append(f"    outputs.{p.c_name} = data[{len(inputs) + k}];")
+    lines += [f"    if ({prefix}_run(&inputs, &outputs) == 0) {{", "      status = 0;", "    } else {",
+              f'      TVMAPISetLastError("{prefix}_run failed");', "    }", "  }", "  return status;", "}", "",
+              "/* Function registry: count byte, names each ending in NUL, one extra NUL (string end). */",
+              f"static const TVMBackendPackedCFunc {prefix}_funcs[1] = {{", f"    &{prefix}_run_packed,", "};",
+              f"static const TVMFuncRegistry {prefix}_registry = {{", '    "\\x01"', f'    "{prefix}_run\\0",',
+              f"    {prefix}_funcs,", "};", f"static const TVMModule {prefix}_module = {{&{prefix}_registry}};", "",
+              f"const TVMModule* {prefix}_get_module(void);", "",
+              f"const TVMModule* {prefix}_get_module(void) {{ return &{prefix}_module; }}", "",
+              "/* With several packed models in one firmware, define this macro for all but one of them and",
+              f" * register the others with TVMModCreateFromCModule({prefix}_get_module(), ...). */",
+              f"#ifndef {up}_NO_SYSTEM_LIB_ENTRY",
+              f"const TVMModule* TVMSystemLibEntryPoint(void) {{ return &{prefix}_module; }}", "#endif", ""]
+    return "\n".join(lines)
