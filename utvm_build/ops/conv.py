@@ -72,7 +72,10 @@ class _Geom:
     pad_w: int
 
     def c_init(self) -> str:
-        return "{" + ", ".join(f".{k} = {v}" for k, v in vars(self).items()) + "}"
+        """Designated initializer of a utvm_conv_geom, 6 fields per line."""
+        items = [f".{k} = {v}" for k, v in vars(self).items()]
+        rows = [", ".join(items[i:i + 6]) for i in range(0, len(items), 6)]
+        return "{\n    " + ",\n    ".join(rows) + "\n  }"
 
 
 class _ConvBase(OpHandler):
