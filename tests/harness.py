@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -73,12 +73,14 @@ def _runner_source(names: list[str], metas: list[dict]) -> str:
         for i, p in enumerate(m["inputs"]):
             lines.append(f'    snprintf(path, sizeof path, "%s/case{k}_in{i}.bin", argv[1]);')
             lines.append(f"    in.{p['c_name']} = load(path, {p['bytes']});")
-        for i, p in enumerate(m["outputs"]):
+        for p in m["outputs"]:
             lines.append(f"    out.{p['c_name']} = calloc(1, {p['bytes']});")
         if m["options"]["workspace"] == "user":
             align = m["options"]["workspace_align"]
-            lines.append(f"    struct tvmgen_{n}_workspace_pools ws; void* raw = malloc({m['workspace_bytes']} + {align});")
-            lines.append(f"    ws.global_workspace = (void*)(((uintptr_t)raw + {align - 1}u) & ~(uintptr_t){align - 1}u);")
+            lines.append(f"    struct tvmgen_{n}_workspace_pools ws;")
+            lines.append(f"    void* raw = malloc({m['workspace_bytes']} + {align});")
+            lines.append(f"    ws.global_workspace = (void*)(((uintptr_t)raw + {align - 1}u)"
+                         f" & ~(uintptr_t){align - 1}u);")
             lines.append(f"    if (tvmgen_{n}_run(&in, &out, &ws) != 0) {{ rc = 1; }}")
             lines.append("    free(raw);")
         else:

@@ -116,9 +116,10 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
                    inputs: list[Port], outputs: list[Port], opts: CompileOptions) -> str:
     up = prefix.upper()
     guard = f"{up}_H_"
+    user_note = " (pass it in workspace_pools)" if opts.workspace == "user" else ""
     lines = [banner, f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", "",
              "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
-             f"/*! Bytes of the planned workspace{' (pass it in workspace_pools)' if opts.workspace == 'user' else ''}. */",
+             f"/*! Bytes of the planned workspace{user_note}. */",
              f"#define {up}_WORKSPACE_SIZE {plan.workspace_bytes}"]
     if opts.workspace == "user":
         lines.append("/*! Required alignment of the user-supplied workspace. */")
