@@ -1,0 +1,56 @@
+/* utvm-build kernels: RELU / RELU6 / LEAKY_RELU parameter structs
+ * (kernels: activations_relu_{s8,s16,f32}.h, activations_leaky_{s8,s16,f32}.h).
+ *
+ * Quantized RELU/RELU6 follow TFLite's QuantizedReluX + ReluX: requantize to the output scale,
+ * then clamp to [zp + round(0 / s_out), zp + round(6 / s_out)] within the type range.
+ * Quantized LEAKY_RELU follows reference_ops::QuantizeLeakyRelu: one multiplier for inputs >= 0
+ * (s_in / s_out) and one for negative inputs (s_in * alpha / s_out).
+ */
+#ifndef UTVM_KERNELS_ACTIVATIONS_H_
+#define UTVM_KERNELS_ACTIVATIONS_H_
+
+#include "common.h"
+
+typedef struct {
+  int32_t size;
+  int32_t input_offset;  /* input zero point (subtracted) */
+  int32_t output_offset; /* output zero point */
+  int32_t multiplier;
+  int32_t shift;
+  int32_t act_min;
+  int32_t act_max;
+} utvm_relu_q_params;
+
+typedef struct {
+  int32_t size;
+  float act_min;
+  float act_max;
+} utvm_relu_f32_params;
+
+typedef struct {
+  int32_t size;
+  int32_t input_offset;
+  int32_t output_offset;
+  int32_t multiplier_identity;
+  int32_t shift_identity;
+  int32_t multiplier_alpha;
+  int32_t shift_alpha;
+  int32_t qmin;
+  int32_t qmax;
+} utvm_leaky_relu_q_params;
+
+typedef struct {
+  int32_t size;
+  float alpha;
+} utvm_leaky_relu_f32_params;
+
+/* MultiplyByQuantizedMultiplier(int32); x * 2^left_shift wraps like the reference on overflow. */
+static inline int32_t utvm_act_requant(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t left_shift = (shift > 0) ? shift : 0;
+  const int32_t right_shift = (shift > 0) ? 0 : -shift;
+  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
+  return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, multiplier),
+                                     right_shift);
+}
+
+#endif /* UTVM_KERNELS_ACTIVATIONS_H_ */

@@ -1,0 +1,16 @@
+/* utvm-build kernels: RELU / RELU6, float32: min(max(x, act_min), act_max). */
+#ifndef UTVM_KERNELS_ACTIVATIONS_RELU_F32_H_
+#define UTVM_KERNELS_ACTIVATIONS_RELU_F32_H_
+
+#include <math.h>
+
+#include "activations.h"
+
+static void utvm_relu_f32(const utvm_relu_f32_params* p, const float* in, float* out) {
+  int32_t i;
+  for (i = 0; i < p->size; ++i) {
+    out[i] = utvm_clamp_f32(in[i], p->act_min, p->act_max);
+  }
+}
+
+#endif /* UTVM_KERNELS_ACTIVATIONS_RELU_F32_H_ */

@@ -1,0 +1,97 @@
+"""RELU, RELU6, LEAKY_RELU: int8, int16 (zero point 0) and float32 (TFLite reference semantics,
+tensorflow/lite/kernels/activations.cc ReluPrepare / QuantizedReluX / LeakyReluPrepare).
+
+Multipliers are computed as activations.cc does, in float32 before widening to double:
+``input->params.scale / output->params.scale`` and
+``input->params.scale * alpha / output->params.scale``. The clamp bounds of RELU6 are
+``zp + (int)roundf(6.0f / s_out)`` (float32 division).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Graph, Operator
+from ..quant import dtype_range, quantize_multiplier, tflite_round
+from .base import (
+    OpHandler,
+    dtype_suffix,
+    expect_counts,
+    expect_dtype,
+    expect_quant,
+    fail,
+    out_tensor,
+    register,
+    tensor,
+)
+
+_F32 = np.float32
+
+
+class _Unary(OpHandler):
+    def validate(self, op: Operator, g: Graph) -> None:
+        expect_counts(op, 1)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("int8", "int16", "float32"), "input")
+        expect_dtype(op, out, (x.dtype,), "output")
+        if x.size != out.size:
+            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
+        if x.dtype == "float32":
+            return
+        for t, role in ((x, "input"), (out, "output")):
+            expect_quant(op, t, role)
+            if not t.quant.s > 0:
+                raise fail(op, f"{role} scale must be positive")
+        if x.dtype == "int16" and (x.quant.zp or out.quant.zp):
+            raise fail(op, "int16 tensors must have zero point 0")
+
+
+@register("RELU", "RELU6")
+class Relu(_Unary):
+    supported = "int8, int16 (zero point 0), float32"
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        upper = 6.0 if op.op == "RELU6" else None
+        if x.dtype == "float32":
+            ctx.kernel("activations_relu_f32")
+            p = ctx.param_struct("utvm_relu_f32_params", {
+                "size": out.size, "act_min": 0.0, "act_max": upper if upper is not None else "INFINITY"})
+            ctx.line(f"utvm_relu_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+            return
+        qmin, qmax = dtype_range(out.dtype)
+        s_out, zp = _F32(out.quant.s), out.quant.zp
+        lo = max(qmin, zp + tflite_round(float(_F32(0.0) / s_out)))
+        hi = qmax if upper is None else min(qmax, zp + tflite_round(float(_F32(upper) / s_out)))
+        mult, shift = quantize_multiplier(float(_F32(x.quant.s) / s_out))
+        sfx = dtype_suffix(x.dtype)
+        ctx.kernel(f"activations_relu_{sfx}")
+        p = ctx.param_struct("utvm_relu_q_params", {
+            "size": out.size, "input_offset": x.quant.zp, "output_offset": zp, "multiplier": mult,
+            "shift": shift, "act_min": lo, "act_max": hi})
+        ctx.line(f"utvm_relu_{sfx}(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+
+
+@register("LEAKY_RELU")
+class LeakyRelu(_Unary):
+    supported = "int8, int16 (zero point 0), float32"
+
+    def emit(self, op: Operator, g: Graph, ctx) -> None:
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        alpha = _F32(op.options.get("alpha", 0.0))
+        if x.dtype == "float32":
+            ctx.kernel("activations_leaky_f32")
+            p = ctx.param_struct("utvm_leaky_relu_f32_params", {"size": out.size, "alpha": float(alpha)})
+            ctx.line(f"utvm_leaky_relu_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+            return
+        s_in, s_out = _F32(x.quant.s), _F32(out.quant.s)
+        m_alpha, e_alpha = quantize_multiplier(float(_F32(s_in * alpha) / s_out))
+        m_id, e_id = quantize_multiplier(float(s_in / s_out))
+        qmin, qmax = dtype_range(out.dtype)
+        sfx = dtype_suffix(x.dtype)
+        ctx.kernel(f"activations_leaky_{sfx}")
+        p = ctx.param_struct("utvm_leaky_relu_q_params", {
+            "size": out.size, "input_offset": x.quant.zp, "output_offset": out.quant.zp,
+            "multiplier_identity": m_id, "shift_identity": e_id, "multiplier_alpha": m_alpha,
+            "shift_alpha": e_alpha, "qmin": qmin, "qmax": qmax})
+        ctx.line(f"utvm_leaky_relu_{sfx}(&{p}, {ctx.input(0)}, {ctx.output(0)});")
