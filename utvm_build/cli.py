@@ -57,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="one per model input, in model order (default: zeros)")
     r.add_argument("--output-dir", type=Path, help="write output_<i>.npy here")
     _add_codegen_options(r)
+    m = sub.add_parser("manifest", help="print, as JSON, the files `compile` would write and the metadata "
+                       "(writes nothing; for build systems)")
+    m.add_argument("model", type=Path)
+    _add_codegen_options(m)
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it")
     i.add_argument("model", type=Path)
     return p
@@ -86,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             m = compiled.metadata
             print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
                   f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
+        elif a.command == "manifest":
+            _manifest(a)
         elif a.command == "run":
             _run(a)
         elif a.command == "info":
@@ -99,6 +105,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"utvm-build: error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _manifest(a: argparse.Namespace) -> None:
+    """``{"files": [relative paths], "metadata": {...}}``: what ``compile`` would write, computed in
+    memory. The SCons tool declares these files as the targets of the code generator."""
+    import json
+
+    from .compiler import compile_bytes, default_name, read_model_file
+
+    opts = _options(a)
+    compiled = compile_bytes(read_model_file(a.model), opts.name or default_name(a.model), opts, a.model.name)
+    print(json.dumps({"files": sorted(compiled.files), "metadata": compiled.metadata}, sort_keys=True))
 
 
 def _run(a: argparse.Namespace) -> None:
