@@ -226,31 +226,49 @@ message(STATUS "workspace=${ws} dir=${dir}")
 
 
 def test_two_models_one_crt(tmp_path: Path) -> None:
+    # Model a: the typed "c" interface. Model b: packed, called through the one CRT.
     main = """\
 #include <stdint.h>
 #include <stdio.h>
+#include <tvm/runtime/c_runtime_api.h>
+#include <tvm/runtime/crt/crt.h>
+#include "crt_config.h"
 #include "tvmgen_a.h"
 #include "tvmgen_b.h"
-#include "crt_config.h"
-static int8_t x[4] = {10}, ya[4], yb[4];
-static uint8_t pool[TVMGEN_B_WORKSPACE_SIZE + 64] __attribute__((aligned(64)));
+static int8_t x[1] = {10}, ya[1], yb[1];
+static int64_t shape[2] = {1, 1};
+static void set(DLTensor* t, void* data) {
+  t->data = data; t->device.device_type = kDLCPU; t->device.device_id = 0; t->ndim = 2;
+  t->dtype.code = (uint8_t)kDLInt; t->dtype.bits = 8; t->dtype.lanes = 1; t->shape = shape;
+  t->strides = NULL; t->byte_offset = 0;
+}
 int main(void) {
   struct tvmgen_a_inputs ia = {x};
   struct tvmgen_a_outputs oa = {ya};
-  struct tvmgen_b_inputs ib = {x};
-  struct tvmgen_b_outputs ob = {yb};
-  struct tvmgen_b_workspace_pools wb = {pool};
-  if (tvmgen_a_run(&ia, &oa) != 0 || tvmgen_b_run(&ib, &ob, &wb) != 0) return 1;
+  if (tvmgen_a_run(&ia, &oa) != 0) return 1;
+  TVMFunctionHandle syslib = NULL, run = NULL;
+  TVMValue rv, args[2];
+  int rc = 0, codes[2] = {kTVMDLTensorHandle, kTVMDLTensorHandle};
+  DLTensor t[2];
+  set(&t[0], x); set(&t[1], yb);
+  args[0].v_handle = &t[0]; args[1].v_handle = &t[1];
+  if (TVMInitializeRuntime() != 0 || TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0 ||
+      TVMFuncCall(syslib, NULL, NULL, 0, &rv, &rc) != 0 ||
+      TVMModGetFunction(rv.v_handle, "tvmgen_b_run", 0, &run) != 0 || run == NULL ||
+      TVMFuncCall(run, args, codes, 2, &rv, &rc) != 0) {
+    printf("packed call failed: %s\\n", TVMGetLastError());
+    return 2;
+  }
   printf("a=%d b=%d args=%d\\n", ya[0], yb[0], TVM_CRT_MAX_ARGS);
-  return ya[0] == yb[0] ? 0 : 1;
+  return ya[0] == yb[0] ? 0 : 3;
 }
 """
     src = project(tmp_path, f"""\
 utvm_add_crt()
 utvm_add_model(model_a MODEL "{HELLO_INT8}" NAME a)
-utvm_add_model(model_b MODEL "{HELLO_INT8}" NAME b WORKSPACE user CONSTANTS_SECTION "" WORKSPACE_ALIGN 64)
+utvm_add_model(model_b MODEL "{HELLO_INT8}" NAME b INTERFACE packed CONSTANTS_SECTION "" WORKSPACE_ALIGN 64)
 add_executable(app main.c)
-target_link_libraries(app PRIVATE utvm::a utvm::b)
+target_link_libraries(app PRIVATE utvm::a utvm::b utvm::crt_host)
 """, main=main)
     b = tmp_path / "b"
     configure(src, b)

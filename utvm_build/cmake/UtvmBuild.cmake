@@ -7,6 +7,9 @@
 # rewritten only when their content changes, so a no-op reconfigure recompiles nothing.
 
 include_guard(GLOBAL)
+# Functions record the policies in effect where they are defined: use ours, not the caller's.
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.20)
 
 # _utvm_write_if_changed(<file> <content>): keep the timestamp when the content is unchanged.
 function(_utvm_write_if_changed file content)
@@ -40,8 +43,11 @@ function(utvm_add_crt)
   endif()
   get_property(crt GLOBAL PROPERTY UTVM_BUILD_CRT_DIR)
   if(NOT crt OR NOT EXISTS "${crt}/include/tvm/runtime/c_runtime_api.h")
-    message(FATAL_ERROR "utvm_add_crt: the C runtime sources are missing (UTVM_BUILD_CRT_DIR='${crt}'); "
-                        "reinstall utvm-build.")
+    # An installation without the runtime sources: models with the "c" interface need none.
+    add_library(utvm_crt INTERFACE)
+    add_library(utvm::crt ALIAS utvm_crt)
+    set_target_properties(utvm_crt PROPERTIES UTVM_CRT_MISSING TRUE)
+    return()
   endif()
   if(ARG_CONFIG_BASE)
     get_filename_component(base "${ARG_CONFIG_BASE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -231,7 +237,15 @@ function(utvm_add_model target)
   if(NOT TARGET utvm_crt)
     utvm_add_crt()
   endif()
+  get_target_property(crt_missing utvm_crt UTVM_CRT_MISSING)
+  if(crt_missing AND NOT interface STREQUAL "c")
+    message(FATAL_ERROR "${fn}: INTERFACE ${interface} needs the C runtime, whose sources are missing from this "
+                        "utvm-build installation (`${python} -m utvm_build --crt-dir` fails); reinstall utvm-build.")
+  endif()
   get_target_property(crt_config_dir utvm_crt UTVM_CRT_CONFIG_DIR)
+  if(crt_missing)
+    set(crt_config_dir "")
+  endif()
   set_property(GLOBAL APPEND PROPERTY UTVM_CRT_MODEL_NAMES "${name}")
   if(EXISTS "${out}/include/crt_config.h")
     set_property(GLOBAL APPEND PROPERTY UTVM_CRT_MODEL_CONFIGS "${out}/include/crt_config.h")
@@ -240,10 +254,15 @@ function(utvm_add_model target)
   add_library(${target} STATIC ${sources})
   add_library(utvm::${name} ALIAS ${target})
   # The build's merged crt_config.h comes first: it shadows the per-model copy in include/.
-  target_include_directories(${target} PUBLIC "${crt_config_dir}" ${includes})
+  target_include_directories(${target} PUBLIC ${crt_config_dir} ${includes})
   # The CRT is a static library: with the "c" interface nothing in it is referenced, so the
   # linker takes none of it into the firmware.
   target_link_libraries(${target} PUBLIC utvm::crt)
+  if(interface STREQUAL "packed")
+    # The runtime calls the model's TVMSystemLibEntryPoint: a cycle between two static libraries,
+    # which CMake resolves by repeating them on the link line.
+    target_link_libraries(utvm_crt INTERFACE ${target})
+  endif()
   if(ARG_OPTIMIZE)
     target_compile_options(${target} PRIVATE ${ARG_OPTIMIZE})
   endif()
@@ -256,3 +275,5 @@ function(utvm_add_model target)
     UTVM_WORKSPACE_BYTES "${workspace_bytes}"
     UTVM_CONSTANTS_BYTES "${constants_bytes}")
 endfunction()
+
+cmake_policy(POP)

@@ -55,10 +55,10 @@ endif()
 # ---- check that this Python imports a matching utvm_build (cached while nothing changes) -----
 file(TIMESTAMP "${_utvm_pkg_dir}/__init__.py" _utvm_init_time "%s" UTC)
 set(_utvm_check_key "${UTVM_BUILD_PYTHON}|${utvm_build_VERSION}|${_utvm_pkg_dir}|${_utvm_init_time}")
-if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key OR NOT IS_DIRECTORY "${_UTVM_BUILD_CRT_DIR}")
+if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key)
   execute_process(
     COMMAND "${UTVM_BUILD_PYTHON}" -c
-            "import os, utvm_build, utvm_build.paths as p; print(utvm_build.__version__); print(os.path.dirname(os.path.realpath(utvm_build.__file__))); print(p.crt_dir())"
+            "import os, utvm_build, utvm_build.paths as p\ntry: crt = p.crt_dir()\nexcept FileNotFoundError: crt = ''\nprint(utvm_build.__version__); print(os.path.dirname(os.path.realpath(utvm_build.__file__))); print(crt)"
     RESULT_VARIABLE _utvm_rc OUTPUT_VARIABLE _utvm_out ERROR_VARIABLE _utvm_err
     OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT _utvm_rc EQUAL 0)
@@ -69,6 +69,7 @@ if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key OR NOT IS_DIRECTORY "${_UTVM
                         "installed, or install it there: ${UTVM_BUILD_PYTHON} -m pip install utvm-build==${utvm_build_VERSION}")
   endif()
   string(REPLACE "\n" ";" _utvm_out "${_utvm_out}")
+  list(APPEND _utvm_out "" "" "")
   list(GET _utvm_out 0 _utvm_py_version)
   list(GET _utvm_out 1 _utvm_py_pkg)
   list(GET _utvm_out 2 _utvm_crt)
