@@ -1,0 +1,436 @@
+"""SCons tool ``utvm``: TensorFlow Lite models -> ahead-of-time C, built with the environment's toolchain.
+
+    import subprocess
+    TOOLPATH = subprocess.check_output(['python3', '-m', 'utvm_build', '--scons-toolpath'], text=True).strip()
+    env = Environment(tools=['default', 'utvm'], toolpath=[TOOLPATH])
+    kws = env.UtvmModel('kws', 'kws.tflite')
+    env.Program('firmware', ['main.c'], **env.UtvmUsage(kws))
+
+Methods: ``UtvmModel`` (a model's static library), ``UtvmCrt`` (the C runtime of the build),
+``UtvmUsage`` (CPPPATH and LIBS a program needs). Documentation: docs/scons.md.
+
+This file never imports ``utvm_build``: SCons may run under a Python that does not have it (or
+its numpy). The code generator runs as a subprocess of ``$UTVM_PYTHON``, the Python that owns
+the package this file ships in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import traceback
+
+import SCons.Action
+import SCons.Builder
+import SCons.Errors
+import SCons.Util
+
+_PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+# Keyword of UtvmModel -> option of `utvm-build compile` (the same set as the CMake function).
+_CODEGEN_OPTIONS = {
+    "name": "--name",
+    "interface": "--interface",
+    "workspace": "--workspace",
+    "constants_section": "--constants-section",
+    "workspace_section": "--workspace-section",
+    "constants_align": "--constants-align",
+    "workspace_align": "--workspace-align",
+}
+_BUILD_OPTIONS = ("optimize", "output_dir")
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
+
+
+def _version() -> str:
+    """The version of the package this tool ships in (read, not imported)."""
+    try:
+        with open(os.path.join(_PKG, "__init__.py"), encoding="utf-8") as f:
+            m = re.search(r"^__version__\s*=\s*[\"']([^\"']+)[\"']", f.read(), re.M)
+        return m.group(1) if m else "unknown"
+    except OSError:
+        return "unknown"
+
+
+_VERSION = _version()
+
+
+def _error(msg: str) -> SCons.Errors.UserError:
+    """A UserError naming the SConscript line that called the tool (SCons itself shows this file)."""
+    where = ""
+    for frame in traceback.extract_stack()[::-1]:
+        if os.path.realpath(frame.filename) != os.path.realpath(__file__) and \
+                f"{os.sep}SCons{os.sep}" not in frame.filename:
+            where = f"\n(called from {frame.filename}, line {frame.lineno})"
+            break
+    return SCons.Errors.UserError(f"utvm: {msg}{where}")
+
+
+# ---- the Python that owns the package ------------------------------------------------------
+
+def _default_python() -> str:
+    """$UTVM_PYTHON from the OS environment; the running interpreter if it imports this very
+    package; the interpreter of the environment the package is installed in; python3 on PATH."""
+    if os.environ.get("UTVM_PYTHON"):
+        return os.environ["UTVM_PYTHON"]
+    try:
+        spec = importlib.util.find_spec("utvm_build")
+        if spec and spec.origin and os.path.dirname(os.path.realpath(spec.origin)) == _PKG and sys.executable:
+            return sys.executable
+    except (ImportError, ValueError):
+        pass
+    m = re.match(r"^(.*)[/\\][Ll]ib[/\\](?:python[0-9.]+[/\\])?site-packages[/\\]utvm_build$", _PKG)
+    if m:
+        for exe in ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe"):
+            candidate = os.path.join(m.group(1), exe)
+            if os.path.isfile(candidate):
+                return candidate
+    for exe in ("python3", "python"):
+        found = SCons.Util.WhereIs(exe)
+        if found:
+            return found
+    return ""
+
+
+_PROBES: dict[str, tuple[bool, str]] = {}
+
+
+def _probe(python: str) -> tuple[bool, str]:
+    """(True, version) if ``python`` imports a utvm_build of this tool's version, else (False, why)."""
+    if python not in _PROBES:
+        code = "import os, utvm_build; print(utvm_build.__version__); print(os.path.realpath(utvm_build.__file__))"
+        try:
+            p = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=120)
+        except OSError as e:
+            _PROBES[python] = (False, f"cannot run UTVM_PYTHON '{python}': {e.strerror}")
+        else:
+            if p.returncode != 0:
+                last = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
+                _PROBES[python] = (False, f"UTVM_PYTHON '{python}' cannot import utvm_build: {last}")
+            else:
+                version, where = (p.stdout.splitlines() + ["", ""])[:2]
+                if version != _VERSION:
+                    _PROBES[python] = (False, f"version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), "
+                                              f"but UTVM_PYTHON '{python}' imports utvm_build {version} "
+                                              f"({os.path.dirname(where)})")
+                else:
+                    _PROBES[python] = (True, version)
+    return _PROBES[python]
+
+
+def _python(env) -> str:
+    python = env.subst("$UTVM_PYTHON")
+    if not python:
+        raise _error("no Python interpreter found to run the code generator; set the construction variable "
+                     "UTVM_PYTHON (or the environment variable) to the Python that has utvm-build installed")
+    return python
+
+
+def _hint() -> str:
+    return ("set UTVM_PYTHON (construction variable or environment variable) to the Python that has this "
+            f"utvm-build installed, e.g. Environment(tools=['default', 'utvm'], UTVM_PYTHON='{sys.executable}')")
+
+
+# ---- per-build state: one C runtime per $UTVM_DIR ------------------------------------------
+
+def _state(env) -> dict:
+    # Kept on the file system object, which all environments of a build share.
+    states = env.fs.__dict__.setdefault("_utvm_states", {})
+    d = env.Dir("$UTVM_DIR")
+    return states.setdefault(d.get_abspath(), {"dir": d, "crt": None, "merged": None, "host": None,
+                                                "crt_include": None, "configs": [], "names": {}, "dirs": {}})
+
+
+def _paths_module():
+    """utvm_build/paths.py loaded on its own (it imports nothing but the standard library)."""
+    spec = importlib.util.spec_from_file_location("_utvm_build_paths", os.path.join(_PKG, "paths.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _crt_dir() -> str:
+    try:
+        return str(_paths_module().crt_dir())
+    except (OSError, FileNotFoundError, AttributeError) as e:
+        raise _error(f"the C runtime sources are missing ({e}); reinstall utvm-build") from None
+
+
+# ---- code generation -----------------------------------------------------------------------
+
+def _codegen_args(options: dict, what: str) -> list[str]:
+    args = []
+    for key, flag in _CODEGEN_OPTIONS.items():
+        if key in options and options[key] is not None:
+            value = options[key]
+            if key.endswith("_align"):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise _error(f"{what}: {key} must be an integer, not {value!r}")
+            elif not isinstance(value, str):
+                raise _error(f"{what}: {key} must be a string, not {value!r}")
+            args.append(f"{flag}={value}")
+    return args
+
+
+def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -> dict:
+    """Files and metadata of the generated directory, from ``utvm-build manifest`` (in memory, writes
+    nothing). Cached in ``cache`` under the model's hash, the options, the Python and the version."""
+    try:
+        with open(model, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise _error(f"{what}: cannot read the model {model}: {e.strerror}") from None
+    key = {"python": python, "version": _VERSION, "model": os.path.basename(model),
+           "sha256": hashlib.sha256(data).hexdigest(), "args": args}
+    try:
+        with open(cache, encoding="utf-8") as f:
+            cached = json.load(f)
+        if cached.get("key") == key:
+            return cached["manifest"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        p = subprocess.run([python, "-m", "utvm_build", "manifest", model, *args],
+                           capture_output=True, text=True, timeout=600)
+    except OSError as e:
+        raise _error(f"{what}: cannot run UTVM_PYTHON '{python}': {e.strerror}; {_hint()}") from None
+    if p.returncode != 0:
+        ok, why = _probe(python)
+        if not ok:
+            raise _error(f"{what}: {why}; {_hint()}")
+        detail = p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}"
+        raise _error(f"{what}: code generation failed for {model}\n{detail}")
+    manifest = json.loads(p.stdout)
+    version = manifest["metadata"].get("generator_version")
+    if version != _VERSION:
+        raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
+                     f"UTVM_PYTHON '{python}' runs utvm_build {version}; {_hint()}")
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    tmp = f"{cache}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump({"key": key, "manifest": manifest}, f, sort_keys=True)
+    os.replace(tmp, cache)
+    return manifest
+
+
+def _codegen_emitter(target, source, env):
+    """Declares every file of the generated directory (from the manifest, never a glob) as a target;
+    the model, the options (in the command line) and the generator version are the dependencies."""
+    out = env["UTVM_OUT"]
+    manifest = _manifest(env["UTVM_PYTHON_RESOLVED"], source[0].srcnode().get_abspath(), env["UTVM_ARGS_RAW"],
+                         env["UTVM_MANIFEST_CACHE"], env["UTVM_WHAT"])
+    files = [out.File(rel) for rel in manifest["files"]]
+    for node in files:
+        node.attributes.utvm_manifest = manifest
+    return files, [source[0], env.Value(f"utvm_build {_VERSION}")]
+
+
+_CODEGEN = SCons.Builder.Builder(
+    action=SCons.Action.Action(
+        [["$UTVM_PYTHON", "-m", "utvm_build", "compile", "$SOURCE", "-o", "$UTVM_OUT", "--incremental",
+          "$UTVM_ARGS"]],
+        cmdstr="$UTVM_COMSTR"),
+    emitter=_codegen_emitter,
+)
+
+
+def _need_c_builders(env, what: str) -> None:
+    for b in ("Object", "StaticLibrary"):
+        if b not in env["BUILDERS"]:
+            raise _error(f"{what}: the environment has no {b} builder; load a C toolchain too: "
+                         "Environment(tools=['default', 'utvm'], ...)")
+
+
+def _flat(value) -> list:
+    if value is None:
+        return []
+    if SCons.Util.is_String(value):
+        return value.split() if " " in value else [value]
+    return list(SCons.Util.flatten(value))
+
+
+def UtvmModel(env, target, model, **kw):
+    """The model's static library (a NodeList, like StaticLibrary). See docs/scons.md."""
+    target = str(SCons.Util.flatten(target)[0]) if SCons.Util.is_List(target) else str(target)
+    what = f"UtvmModel('{target}')"
+    _need_c_builders(env, what)
+    unknown = [k for k in kw if k.islower() and k not in _CODEGEN_OPTIONS and k not in _BUILD_OPTIONS]
+    if unknown:
+        raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are "
+                     f"{', '.join(list(_CODEGEN_OPTIONS) + list(_BUILD_OPTIONS))}")
+    overrides = {k: v for k, v in kw.items() if not k.islower()}
+    args = _codegen_args(kw, what)
+    python = _python(env)
+    st = _state(env)
+
+    model_node = env.File(model)
+    if not os.path.isfile(model_node.srcnode().get_abspath()):
+        raise _error(f"{what}: model file not found: {model_node.srcnode().get_abspath()}")
+    base = os.path.basename(target)
+    out = env.Dir(kw["output_dir"]) if kw.get("output_dir") else st["dir"].Dir(base)
+    work = out.up().Dir(out.name + ".build")  # objects and the manifest cache (the generator owns `out`)
+    if out.get_abspath() in st["dirs"]:
+        raise _error(f"{what}: {out} is already the generated directory of {st['dirs'][out.get_abspath()]}; "
+                     "give one of them another target name or output_dir")
+    st["dirs"][out.get_abspath()] = what
+
+    # The generated files, declared by the emitter.
+    generated = env._UtvmCodegen(
+        target=out.File("metadata.json"), source=model_node, UTVM_OUT=out,
+        UTVM_ARGS=[a.replace("$", "$$") for a in args], UTVM_ARGS_RAW=args, UTVM_PYTHON_RESOLVED=python,
+        UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what)
+    manifest = generated[0].attributes.utvm_manifest
+    meta = manifest["metadata"]
+    name = meta["name"]
+    if name in st["names"]:
+        raise _error(f"{what}: two models are named '{name}' in this build ({st['names'][name]}); "
+                     f"give one of them name='other'")
+    st["names"][name] = what
+    packed = meta["options"]["interface"] == "packed"
+    include_dirs = [out.Dir(d) for d in meta["include_dirs"]]
+    if "include/crt_config.h" in manifest["files"]:
+        config = out.File("include/crt_config.h")
+        st["configs"].append(config)
+        if st["merged"] is not None:
+            env.Depends(st["merged"], config)
+
+    menv = env.Clone()
+    crt_paths = []
+    if packed:  # the generated code includes the CRT headers and the build's crt_config.h
+        if st["crt"] is None:
+            _make_crt(env, None, None, "UtvmModel (packed interface)")
+        crt_paths = [st["merged"].dir, st["crt_include"]]
+    menv.Prepend(CPPPATH=crt_paths[:1] + include_dirs + crt_paths[1:])
+    if kw.get("optimize"):
+        menv.Append(CCFLAGS=_flat(kw["optimize"]))
+    if overrides:
+        menv.Replace(**overrides)
+    objects = []
+    for rel in meta["sources"]:
+        stem = os.path.splitext(os.path.basename(rel))[0]
+        objects += menv.Object(work.File(stem + menv.subst("$OBJSUFFIX")), out.File(rel))
+    lib = menv.StaticLibrary(target, objects)
+    env.Clean(lib, [out, work])
+    lib[0].attributes.utvm_model = {"name": name, "include_dirs": include_dirs, "packed": packed,
+                                    "generated_dir": out, "metadata": meta, "state": st}
+    return lib
+
+
+def _merge_crt_config(target, source, env):
+    """Each TVM_CRT_* value is the maximum over the base configuration and every model's crt_config.h."""
+    headers = [source[0]] + sorted((d for d in target[0].depends if d.name == "crt_config.h"), key=str)
+    values: dict[str, int] = {}
+    for h in headers:
+        for line in h.get_text_contents().splitlines():
+            m = _DEFINE.match(line)
+            if m:
+                values[m.group(1)] = max(values.get(m.group(1), 0), int(m.group(2)))
+    text = ("/* Generated by the utvm SCons tool. Do not edit.\n"
+            " * The C runtime configuration of this build: each value is the maximum over the base\n"
+            " * configuration and the crt_config.h of every model. */\n"
+            "#ifndef TVM_RUNTIME_CRT_CONFIG_H_\n#define TVM_RUNTIME_CRT_CONFIG_H_\n\n"
+            + "".join(f"#define {k} {v}\n" for k, v in values.items())
+            + "\n#endif /* TVM_RUNTIME_CRT_CONFIG_H_ */\n")
+    with open(target[0].get_abspath(), "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+def _make_crt(env, target, config_base, what):
+    st = _state(env)
+    _need_c_builders(env, what)
+    crt = _crt_dir()
+    base = env.File(config_base) if config_base else env.File(os.path.join(crt, "config", "crt_config.h"))
+    merged = env.Command(st["dir"].Dir("crt_config").File("crt_config.h"), base,
+                         SCons.Action.Action(_merge_crt_config, "$UTVM_CRTCONFIGCOMSTR"))
+    for config in st["configs"]:
+        env.Depends(merged, config)
+    st["merged"] = merged[0]
+    st["crt_include"] = env.Dir(os.path.join(crt, "include"))
+    cenv = env.Clone()
+    cenv.Prepend(CPPPATH=[merged[0].dir, st["crt_include"], env.Dir(os.path.join(crt, "src"))])
+    src = os.path.join(crt, "src")
+    work = st["dir"].Dir("utvm_crt.build")
+    names = sorted(f for f in os.listdir(src) if f.endswith(".c"))
+
+    def objs(files):
+        suffix = cenv.subst("$OBJSUFFIX")
+        return [cenv.Object(work.File(os.path.splitext(f)[0] + suffix), env.File(os.path.join(src, f))) for f in files]
+
+    target = target or st["dir"].File("utvm_crt")
+    st["crt"] = cenv.StaticLibrary(target, objs([f for f in names if not f.startswith("platform_")]))
+    st["host"] = cenv.StaticLibrary(st["dir"].File("utvm_crt_host"), objs(["platform_host.c"])) \
+        if "platform_host.c" in names else None
+    env.Clean(st["crt"], [work, st["dir"].Dir("crt_config")])
+    return st["crt"]
+
+
+def UtvmCrt(env, target=None, config_base=None):
+    """The C runtime of this build ($UTVM_DIR): a static library. One per build; packed models and
+    UtvmUsage(crt=True) create it with the default configuration on first use."""
+    st = _state(env)
+    if st["crt"] is not None:
+        raise _error("UtvmCrt: the C runtime of this build already exists (one per build; a model with "
+                     "interface='packed' or UtvmUsage(crt=True) creates it on first use). Call UtvmCrt() "
+                     "once, before the first model.")
+    return _make_crt(env, target, config_base, "UtvmCrt")
+
+
+def UtvmUsage(env, *models, crt=None, host_platform=False):
+    """Construction variables for a program that uses ``models``: ``{'CPPPATH': [...], 'LIBS': [...]}``
+    (the environment's own values included, so that ``env.Program(..., **usage)`` keeps them)."""
+    infos = []
+    for node in SCons.Util.flatten(list(models)):
+        info = getattr(getattr(node, "attributes", None), "utvm_model", None)
+        if info is None:
+            raise _error(f"UtvmUsage: {node} is not a library returned by env.UtvmModel()")
+        infos.append((node, info))
+    st = _state(env)
+    if crt or host_platform:
+        if st["crt"] is None:
+            _make_crt(env, None, None, "UtvmUsage")
+    use_crt = st["crt"] is not None if crt is None else bool(crt or host_platform)
+    use_crt = use_crt or any(i["packed"] for _, i in infos)
+    cpppath, libs = [], []
+    if use_crt:
+        cpppath.append(st["merged"].dir)
+    for _, info in infos:
+        cpppath += [d for d in info["include_dirs"] if d not in cpppath]
+    libs += [node for node, _ in infos]
+    if use_crt:
+        cpppath.append(st["crt_include"])
+        libs += list(st["crt"])
+        if host_platform:
+            if st["host"] is None:
+                raise _error("UtvmUsage: the C runtime has no host platform (platform_host.c)")
+            libs += list(st["host"])
+    return {"CPPPATH": cpppath + _flat(env.get("CPPPATH")), "LIBS": libs + _flat(env.get("LIBS"))}
+
+
+# ---- the tool ------------------------------------------------------------------------------
+
+def generate(env) -> None:
+    """Adds the methods. Never fails and never overwrites a construction variable the user set;
+    problems (no Python, wrong version, no C compiler) are reported when a method is used."""
+    if "UTVM_PYTHON" not in env:
+        try:
+            python = _default_python()
+        except Exception:  # noqa: BLE001 (a tool's generate() must not fail)
+            python = ""
+        env.SetDefault(UTVM_PYTHON=python)
+    env.SetDefault(UTVM_DIR="utvm", UTVM_COMSTR="", UTVM_CRTCONFIGCOMSTR="Merging CRT configuration $TARGET",
+                   UTVM_VERSION=_VERSION)
+    env.Append(BUILDERS={"_UtvmCodegen": _CODEGEN})
+    env.AddMethod(UtvmModel, "UtvmModel")
+    env.AddMethod(UtvmCrt, "UtvmCrt")
+    env.AddMethod(UtvmUsage, "UtvmUsage")
+
+
+def exists(env):
+    """The Python that runs the code generator, if it imports utvm_build of this tool's version."""
+    python = env.get("UTVM_PYTHON") or _default_python()
+    return python if python and _probe(env.subst(python))[0] else False
