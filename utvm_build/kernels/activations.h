@@ -44,13 +44,4 @@ typedef struct {
   float alpha;
 } utvm_leaky_relu_f32_params;
 
-/* MultiplyByQuantizedMultiplier(int32); x * 2^left_shift wraps like the reference on overflow. */
-static inline int32_t utvm_act_requant(int32_t x, int32_t multiplier, int32_t shift) {
-  const int32_t left_shift = (shift > 0) ? shift : 0;
-  const int32_t right_shift = (shift > 0) ? 0 : -shift;
-  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
-  return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, multiplier),
-                                     right_shift);
-}
-
 #endif /* UTVM_KERNELS_ACTIVATIONS_H_ */

@@ -37,13 +37,15 @@ static inline int32_t utvm_rounding_divide_by_pot(int32_t x, int32_t exponent) {
   return (x >> exponent) + ((remainder > threshold) ? 1 : 0);
 }
 
-/* TFLite MultiplyByQuantizedMultiplier(int32): x * multiplier * 2^(shift - 31). */
+/* TFLite MultiplyByQuantizedMultiplier(int32): x * multiplier * 2^(shift - 31).
+ * Where x * 2^left_shift exceeds int32 the reference relies on two's complement wrap-around
+ * (undefined behaviour in C), so the shift wraps explicitly through uint32_t. */
 static inline int32_t utvm_mul_by_quantized_mul(int32_t x, int32_t multiplier, int32_t shift) {
   const int32_t left_shift = (shift > 0) ? shift : 0;
   const int32_t right_shift = (shift > 0) ? 0 : -shift;
-  return utvm_rounding_divide_by_pot(
-      utvm_sat_rounding_doubling_high_mul(x * (int32_t)((uint32_t)1 << left_shift), multiplier),
-      right_shift);
+  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
+  return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, multiplier),
+                                     right_shift);
 }
 
 /* TFLite MultiplyByQuantizedMultiplier(int64): used by the 16x8 kernels. */

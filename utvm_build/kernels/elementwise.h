@@ -113,14 +113,4 @@ static inline int32_t utvm_mul_by_quantized_mul_lt1(int32_t x, int32_t multiplie
   return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(x, multiplier), -shift);
 }
 
-/* MultiplyByQuantizedMultiplier(int32) where x * 2^left_shift may exceed int32: the TFLite
- * reference relies on two's complement wrap-around there (undefined in C), so wrap explicitly. */
-static inline int32_t utvm_mul_by_quantized_mul_wrap(int32_t x, int32_t multiplier, int32_t shift) {
-  const int32_t left_shift = (shift > 0) ? shift : 0;
-  const int32_t right_shift = (shift > 0) ? 0 : -shift;
-  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
-  return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, multiplier),
-                                     right_shift);
-}
-
 #endif /* UTVM_KERNELS_ELEMENTWISE_H_ */

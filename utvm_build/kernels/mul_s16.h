@@ -8,7 +8,7 @@
 static inline int16_t utvm_mul_s16_one(const utvm_mul_q_params* p, int32_t a, int32_t b) {
   const int32_t prod = (p->input1_offset + a) * (p->input2_offset + b);
   const int32_t raw = p->output_offset +
-                      utvm_mul_by_quantized_mul_wrap(prod, p->output_multiplier, p->output_shift);
+                      utvm_mul_by_quantized_mul(prod, p->output_multiplier, p->output_shift);
   return (int16_t)utvm_clamp_i32(raw, p->act_min, p->act_max);
 }
 
