@@ -7,8 +7,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from . import __version__
 from .errors import UtvmError
 from .options import INTERFACES, WORKSPACES, CompileOptions
@@ -120,6 +118,8 @@ def _manifest(a: argparse.Namespace) -> None:
 
 
 def _run(a: argparse.Namespace) -> None:
+    import numpy as np
+
     from .host import run_on_host
 
     inputs = None
