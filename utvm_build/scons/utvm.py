@@ -361,9 +361,9 @@ def _make_crt(env, target, config_base, what):
         suffix = cenv.subst("$OBJSUFFIX")
         return [cenv.Object(work.File(os.path.splitext(f)[0] + suffix), env.File(os.path.join(src, f))) for f in files]
 
-    target = target or st["dir"].File("utvm_crt")
+    target = target or os.path.join(st["dir"].get_abspath(), "utvm_crt")
     st["crt"] = cenv.StaticLibrary(target, objs([f for f in names if not f.startswith("platform_")]))
-    st["host"] = cenv.StaticLibrary(st["dir"].File("utvm_crt_host"), objs(["platform_host.c"])) \
+    st["host"] = cenv.StaticLibrary(os.path.join(st["dir"].get_abspath(), "utvm_crt_host"), objs(["platform_host.c"])) \
         if "platform_host.c" in names else None
     env.Clean(st["crt"], [work, st["dir"].Dir("crt_config")])
     return st["crt"]
@@ -403,11 +403,17 @@ def UtvmUsage(env, *models, crt=None, host_platform=False):
     libs += [node for node, _ in infos]
     if use_crt:
         cpppath.append(st["crt_include"])
-        libs += list(st["crt"])
+        crt_libs = list(st["crt"])
         if host_platform:
             if st["host"] is None:
                 raise _error("UtvmUsage: the C runtime has no host platform (platform_host.c)")
-            libs += list(st["host"])
+            crt_libs += list(st["host"])
+        libs += crt_libs
+        # The CRT calls back into packed models (TVMSystemLibEntryPoint): static libraries are
+        # searched in order, so those models and the CRT are listed once more.
+        packed = [node for node, i in infos if i["packed"]]
+        if packed:
+            libs += packed + crt_libs
     return {"CPPPATH": cpppath + _flat(env.get("CPPPATH")), "LIBS": libs + _flat(env.get("LIBS"))}
 
 

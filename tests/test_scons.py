@@ -1,0 +1,307 @@
+"""SCons integration: the `utvm` tool (utvm_build/scons/utvm.py) and the two examples (docs/scons.md).
+
+Runs SCons (`python -m SCons`, from the test extras), gcc, arm-none-eabi-gcc and qemu-system-arm in
+temporary copies of the examples. Nothing is skipped: a missing tool fails with what to install.
+
+The examples are built with the bundled digits model when this utvm-build supports all its
+operators, otherwise with hello_world_int8 (same program, meaningless labels). Set
+UTVM_SCONS_TEST_MODEL=/path/to.tflite to force a model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_MODELS
+
+import utvm_build
+from utvm_build.compiler import compile_bytes
+from utvm_build.errors import UtvmError
+
+REPO = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+TOOLPATH = REPO / "utvm_build" / "scons"
+DIGITS = REPO / "examples" / "models" / "digits" / "digits_int8.tflite"
+HELLO_INT8 = SHARED_MODELS / "examples" / "hello_world_int8.tflite"
+HELLO_FLOAT = SHARED_MODELS / "examples" / "hello_world_float.tflite"
+APT = {"gcc": "gcc", "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
+       "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
+
+
+def need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not found; install with: apt-get install -y "
+                    f"{' '.join(APT[t] for t in missing)}", pytrace=False)
+
+
+def scons_cmd(python: str = PYTHON) -> list[str]:
+    try:
+        import SCons  # noqa: F401
+    except ImportError:
+        pytest.fail("SCons is not installed; pip install scons (it is in the `test` extras)", pytrace=False)
+    return [python, "-m", "SCons"]
+
+
+def run(cmd: list, cwd: Path | None = None, ok: bool = True, timeout: float = 300,
+        env: dict | None = None) -> subprocess.CompletedProcess:
+    p = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    if ok and p.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, cmd))} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def scons(cwd: Path, *args: str, ok: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    return run([*scons_cmd(), "-Q", *args], cwd=cwd, ok=ok, env=env)
+
+
+_MODEL: list[Path] = []
+
+
+def example_model() -> Path:
+    """digits once this utvm-build supports all its operators, hello_world_int8 until then."""
+    if not _MODEL:
+        forced = os.environ.get("UTVM_SCONS_TEST_MODEL")
+        if forced:
+            _MODEL.append(Path(forced).resolve())
+        else:
+            try:
+                compile_bytes(DIGITS.read_bytes(), "digits")
+                _MODEL.append(DIGITS)
+            except UtvmError:
+                _MODEL.append(HELLO_INT8)
+    return _MODEL[0]
+
+
+def sample_lines(text: str) -> list[str]:
+    lines = [ln.strip() for ln in text.splitlines() if re.match(r"^sample \d", ln.strip())]
+    assert len(lines) == 4, text
+    if example_model() == DIGITS:
+        for ln in lines:
+            m = re.match(r"sample \d: label (\d) \(expected (\d)\) scores( -?\d+){10}$", ln)
+            assert m and m.group(1) == m.group(2), ln
+    return lines
+
+
+def copy_examples(dst: Path) -> Path:
+    """The examples tree (the SCons examples reuse C sources of cmake_host/ and cortex_m/)."""
+    shutil.copytree(REPO / "examples", dst / "examples",
+                    ignore=shutil.ignore_patterns("build", ".sconsign.dblite", "*.npy", "__pycache__"))
+    return dst / "examples"
+
+
+# ---- the examples --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def host_output(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    need("gcc")
+    ex = copy_examples(tmp_path_factory.mktemp("scons_host"))
+    out = scons(ex / "scons_host", "-j4", f"MODEL={example_model()}").stdout
+    assert "-m utvm_build compile" in out
+    return sample_lines(run([ex / "scons_host" / "build" / "digits_host"]).stdout)
+
+
+def test_host_example(host_output: list[str]) -> None:
+    """Builds and runs: the four samples, correct labels once digits is supported."""
+    assert len(host_output) == 4
+
+
+def test_cortex_m_example(tmp_path: Path, host_output: list[str]) -> None:
+    """The same firmware cross compiled for Cortex-M4 runs under QEMU and prints the host's lines."""
+    need("arm-none-eabi-gcc", "arm-none-eabi-nm", "qemu-system-arm")
+    d = copy_examples(tmp_path) / "scons_cortex_m"
+    out = scons(d, "-j4", f"MODEL={example_model()}").stdout
+    assert "arm-none-eabi-gcc" in out and "-mcpu=cortex-m4" in out
+    elf = d / "build" / "digits_firmware.elf"
+    qemu = run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-semihosting", "-kernel", elf], timeout=60)
+    assert sample_lines(qemu.stdout + qemu.stderr) == host_output
+    symbols = run(["arm-none-eabi-nm", elf]).stdout
+    assert "tvmgen_digits_run" in symbols
+    assert not re.search(r"TVMFunc|TVMMod|TVMBackend|Registry|TVMInitializeRuntime", symbols)  # "c": no CRT
+    headers = run(["arm-none-eabi-objdump", "-h", elf]).stdout
+    assert re.search(r"\.rodata\.tvm\s", headers) and re.search(r"\.bss\.noinit\.tvm\s", headers)
+    # `scons run` runs it too.
+    p = scons(d, "run", f"MODEL={example_model()}")
+    assert sample_lines(p.stdout + p.stderr) == host_output
+
+
+# ---- dependency tracking on a small project ------------------------------------------------
+
+MAIN = """\
+#include <stdint.h>
+#include <stdio.h>
+#include "tvmgen_net.h"
+static int32_t in[64], out[64];
+int main(void) {
+  struct tvmgen_net_inputs i = {in};
+  struct tvmgen_net_outputs o = {out};
+  int32_t status = tvmgen_net_run(&i, &o);
+  printf("status %d workspace %d\\n", (int)status, (int)TVMGEN_NET_WORKSPACE_SIZE);
+  return (int)status;
+}
+"""
+
+SCONSTRUCT = f"""\
+env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])
+net = env.UtvmModel('net', 'model.tflite', name='net', workspace_align=int(ARGUMENTS.get('ALIGN', 16)),
+                    optimize=['-O1'])
+env.Program('app', ['main.c'], **env.UtvmUsage(net))
+"""
+
+
+def project(root: Path, sconstruct: str = SCONSTRUCT, main: str = MAIN, model: Path = HELLO_INT8) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "SConstruct").write_text(sconstruct)
+    (root / "main.c").write_text(main)
+    shutil.copyfile(model, root / "model.tflite")
+    return root
+
+
+def files(d: Path) -> dict[str, int]:
+    """Relative path -> mtime of every file except SCons' own database."""
+    return {str(p.relative_to(d)): p.stat().st_mtime_ns for p in sorted(d.rglob("*"))
+            if p.is_file() and p.name != ".sconsign.dblite"}
+
+
+def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
+    need("gcc")
+    d = project(tmp_path / "p")
+    gen = d / "utvm" / "net"
+    out = scons(d, "-j8", "--random").stdout
+    assert "-m utvm_build compile model.tflite -o utvm/net --incremental --name=net" in out
+    assert "-O1" in out
+    assert run([d / "app"]).stdout.startswith("status 0")
+    # Every generated file is a target (declared from the manifest): SCons knows how to remake
+    # one that is missing, even one that nothing includes.
+    generated = sorted(files(gen))
+    assert "include/crt_config.h" in generated and "src/kernels/fully_connected_s8.h" in generated
+    (gen / "include" / "crt_config.h").unlink()
+    assert scons(d, "-q", "utvm/net/include/crt_config.h", ok=False).returncode == 1
+    scons(d, "utvm/net/include/crt_config.h")
+    assert sorted(files(gen)) == generated
+    # The model, the command line (options, UTVM_PYTHON) and the generator version are dependencies.
+    tree = run([*scons_cmd(), "-Q", "--tree=prune", "app"], cwd=d).stdout
+    assert "+-model.tflite" in tree and f"+-utvm_build {utvm_build.__version__}" in tree and f"+-{PYTHON}" in tree
+    # Unchanged: up to date, nothing runs (not even the manifest: it is cached).
+    before = files(d)
+    assert scons(d, "-q", ok=False).returncode == 0
+    assert scons(d).stdout.strip() == "scons: `.' is up to date."
+    assert files(d) == before
+    # Another model: regenerated (stale files removed), recompiled and relinked.
+    shutil.copyfile(HELLO_FLOAT, d / "model.tflite")
+    assert scons(d, "-q", ok=False).returncode == 1
+    out = scons(d, "-j8").stdout
+    assert "-m utvm_build compile" in out and re.search(r"^gcc -o app ", out, re.M)
+    assert any("f32" in k for k in files(gen)) and not any("s8" in k for k in files(gen))
+    assert run([d / "app"]).stdout.startswith("status 0")
+    assert scons(d, "-q", ok=False).returncode == 0
+    # Another option: regenerated as well.
+    out = scons(d, "ALIGN=64").stdout
+    assert "--workspace-align=64" in out and re.search(r"^gcc -o app ", out, re.M)
+    assert re.search(r"workspace (64|128)\b", run([d / "app"]).stdout)
+    # scons -c removes everything it built, generated code included.
+    scons(d, "-c", "ALIGN=64")
+    left = set(files(d))
+    assert left == {"SConstruct", "main.c", "model.tflite"}, left
+    assert not (d / "utvm").exists() or not any((d / "utvm").iterdir())
+
+
+def test_broken_model_fails_clearly(tmp_path: Path) -> None:
+    d = project(tmp_path / "p")
+    (d / "model.tflite").write_bytes(HELLO_INT8.read_bytes()[:100])
+    p = scons(d, ok=False)
+    assert p.returncode != 0
+    assert "utvm: UtvmModel('net'): code generation failed for" in p.stderr
+    assert "utvm-build: error: truncated or corrupted model" in p.stderr
+    assert re.search(r"called from .*SConstruct, line 2", p.stderr), p.stderr
+    assert not (d / "app").exists()
+    # Missing model, unknown option: one clear line each.
+    (d / "model.tflite").unlink()
+    assert "model file not found" in scons(d, ok=False).stderr
+    (d / "SConstruct").write_text(SCONSTRUCT.replace("optimize=", "optimise="))
+    shutil.copyfile(HELLO_INT8, d / "model.tflite")
+    assert "unknown option(s) optimise" in scons(d, ok=False).stderr
+
+
+def test_packed_model_crt_and_merged_config(tmp_path: Path) -> None:
+    """Two models, one "c" and one "packed", one CRT built with the environment's compiler and a
+    crt_config.h merged from the base (given) and the models' (maximum of each value)."""
+    need("gcc")
+    main = """\
+#include <stdint.h>
+#include <stdio.h>
+#include <tvm/runtime/c_runtime_api.h>
+#include <tvm/runtime/crt/crt.h>
+#include "tvmgen_a.h"
+#include "tvmgen_b.h"
+int main(void) {
+  static int8_t in[1], out[1];
+  struct tvmgen_a_inputs i = {in};
+  struct tvmgen_a_outputs o = {out};
+  static uint8_t ws[TVMGEN_A_WORKSPACE_SIZE] __attribute__((aligned(16)));
+  struct tvmgen_a_workspace_pools w = {ws};
+  TVMFunctionHandle syslib;
+  if (tvmgen_a_run(&i, &o, &w) != 0) return 1;
+  if (TVMInitializeRuntime() != 0) return 2;
+  if (TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0) return 3;
+  printf("ok\\n");
+  return 0;
+}
+"""
+    sconstruct = f"""\
+env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])
+crt = env.UtvmCrt(config_base='base_config.h')
+a = env.UtvmModel('a', 'model.tflite', name='a', workspace='user', constants_section='')
+b = env.UtvmModel('b', 'model.tflite', name='b', interface='packed')
+env.Program('app', ['main.c'], **env.UtvmUsage(a, b, host_platform=True))
+"""
+    d = project(tmp_path / "p", sconstruct, main)
+    (d / "base_config.h").write_text("#define TVM_CRT_MAX_ARGS 33\n#define TVM_CRT_LOG_LEVEL (1)\n")
+    scons(d, "-j8")
+    assert run([d / "app"]).stdout == "ok\n"
+    merged = (d / "utvm" / "crt_config" / "crt_config.h").read_text()
+    assert "#define TVM_CRT_MAX_ARGS 33\n" in merged and "#define TVM_CRT_LOG_LEVEL 1\n" in merged
+    assert "#define TVM_CRT_MAX_NDIM 6\n" in merged  # from the models
+    assert (d / "utvm" / "libutvm_crt.a").is_file() and (d / "utvm" / "libutvm_crt_host.a").is_file()
+    assert scons(d, "-q", ok=False).returncode == 0
+    # A second CRT in the same build is refused.
+    (d / "SConstruct").write_text(sconstruct + "env.UtvmCrt()\n")
+    assert "the C runtime of this build already exists" in scons(d, ok=False).stderr
+
+
+def test_scons_under_another_python(tmp_path: Path) -> None:
+    """SCons runs under a Python that cannot import utvm_build (no site-packages): the code
+    generator still runs, with UTVM_PYTHON; a wrong UTVM_PYTHON fails with a clear message."""
+    need("gcc")
+    import SCons
+
+    lib = tmp_path / "scons_only"
+    shutil.copytree(Path(SCons.__file__).parent, lib / "SCons", ignore=shutil.ignore_patterns("__pycache__"))
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    assert base.exists(), base
+    d = project(tmp_path / "p")
+    env = {**os.environ, "PYTHONPATH": str(lib)}
+    env.pop("UTVM_PYTHON", None)
+    cmd = [base, "-S", "-m", "SCons", "-Q"]
+    assert run([base, "-S", "-c", "import utvm_build"], cwd=d, ok=False, env=env).returncode != 0
+    # The tool's exists() tells whether the code generator can run.
+    (d / "probe.py").write_text(f"import SCons.Tool\ntool = SCons.Tool.Tool('utvm', toolpath=[{str(TOOLPATH)!r}])\n"
+                                "env = Environment(tools=[], UTVM_PYTHON=ARGUMENTS['P'])\n"
+                                "print('exists:', bool(tool.exists(env)))\n")
+    assert "exists: True" in run([*cmd, "-f", "probe.py", f"P={PYTHON}"], cwd=d, env=env).stdout
+    assert "exists: False" in run([*cmd, "-f", "probe.py", f"P={base}"], cwd=d, env=env).stdout
+    # UTVM_PYTHON from the OS environment.
+    run(cmd, cwd=d, env={**env, "UTVM_PYTHON": PYTHON})
+    assert run([d / "app"]).stdout.startswith("status 0")
+    # A Python without utvm_build.
+    shutil.rmtree(d / "utvm")
+    p = run(cmd, cwd=d, ok=False, env={**env, "UTVM_PYTHON": str(base)})
+    assert p.returncode != 0
+    assert f"UTVM_PYTHON '{base}' cannot import utvm_build" in p.stderr, p.stderr
+    assert "set UTVM_PYTHON" in p.stderr
