@@ -213,14 +213,18 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
 
 
 def test_broken_model_fails_clearly(tmp_path: Path) -> None:
+    need("gcc")
     d = project(tmp_path / "p")
+    scons(d)
     (d / "model.tflite").write_bytes(HELLO_INT8.read_bytes()[:100])
     p = scons(d, ok=False)
     assert p.returncode != 0
     assert "utvm: UtvmModel('net'): code generation failed for" in p.stderr
     assert "utvm-build: error: truncated or corrupted model" in p.stderr
     assert re.search(r"called from .*SConstruct, line 2", p.stderr), p.stderr
-    assert not (d / "app").exists()
+    # `scons -c` still removes what the last good build made.
+    scons(d, "-c")
+    assert set(files(d)) == {"SConstruct", "main.c", "model.tflite"}
     # Missing model, unknown option: one clear line each.
     (d / "model.tflite").unlink()
     assert "model file not found" in scons(d, ok=False).stderr

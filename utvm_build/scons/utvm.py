@@ -279,10 +279,20 @@ def UtvmModel(env, target, model, **kw):
     st["dirs"][out.get_abspath()] = what
 
     # The generated files, declared by the emitter.
-    generated = env._UtvmCodegen(
-        target=out.File("metadata.json"), source=model_node, UTVM_OUT=out,
-        UTVM_ARGS=[a.replace("$", "$$") for a in args], UTVM_ARGS_RAW=args, UTVM_PYTHON_RESOLVED=python,
-        UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what)
+    try:
+        generated = env._UtvmCodegen(
+            target=out.File("metadata.json"), source=model_node, UTVM_OUT=out,
+            UTVM_ARGS=[a.replace("$", "$$") for a in args], UTVM_ARGS_RAW=args, UTVM_PYTHON_RESOLVED=python,
+            UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what)
+    except SCons.Errors.UserError:
+        if not env.GetOption("clean"):
+            raise
+        # `scons -c` with a model that no longer compiles: still remove what an earlier build made.
+        lib = env.File(os.path.join(os.path.dirname(target), env.subst("$LIBPREFIX") + base + env.subst("$LIBSUFFIX")))
+        env.Clean(env.Dir("."), [lib, out, work])
+        lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "generated_dir": out,
+                                     "metadata": None, "state": st}
+        return SCons.Util.NodeList([lib])
     manifest = generated[0].attributes.utvm_manifest
     meta = manifest["metadata"]
     name = meta["name"]
