@@ -120,6 +120,8 @@ def test_bad_name_and_options(tmp_path: Path) -> None:
                       "power of two")
     assert_user_error(cli("compile", str(model), "-o", str(tmp_path / "o"), "--constants-section", 'x"); int'),
                       "section")
+    assert_user_error(cli("compile", str(model), "-o", str(tmp_path / "o"), "--interface", "packed", "--workspace",
+                          "user"), "workspace static")
 
 
 def test_random_corruption_never_crashes() -> None:

@@ -32,6 +32,9 @@ class CompileOptions:
             raise UtvmError(f"unknown interface '{self.interface}'; choose one of {', '.join(INTERFACES)}")
         if self.workspace not in WORKSPACES:
             raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
+        if self.interface == "packed" and self.workspace == "user":
+            raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
+                            "use --workspace static with --interface packed")
         for what, a in (("constants", self.constants_align), ("workspace", self.workspace_align)):
             if a < 1 or a > 4096 or a & (a - 1):
                 raise UtvmError(f"{what} alignment {a} is not a power of two between 1 and 4096")
