@@ -1,0 +1,58 @@
+/* utvm-build kernels: SOFTMAX, int16 (reference_ops::SoftmaxInt16 with two 513-entry LUTs made at
+ * code generation: exp on [-10, 0] and 1 / (1 + x) on [0, 1]). */
+#ifndef UTVM_KERNELS_SOFTMAX_S16_H_
+#define UTVM_KERNELS_SOFTMAX_S16_H_
+
+#include "softmax.h"
+
+/* TFLite LUTLookup(int16): 512 base values plus one for the last slope. */
+static inline int16_t utvm_lut_lookup_s16(int16_t value, const int16_t* lut) {
+  const int32_t index = 256 + ((int32_t)value >> 7);
+  const int32_t offset = (int32_t)value & 0x7f;
+  const int32_t base = lut[index];
+  const int32_t slope = (int32_t)(int16_t)(lut[index + 1] - lut[index]);
+  const int32_t delta = (slope * offset + 64) >> 7;
+  return (int16_t)(base + delta);
+}
+
+/* out doubles as the cache of exp values, as in the reference. */
+static void utvm_softmax_s16(const utvm_softmax_s16_params* p, const int16_t* exp_lut,
+                             const int16_t* one_over_one_plus_x_lut, const int16_t* in, int16_t* out) {
+  int32_t i;
+  int32_t c;
+  for (i = 0; i < p->outer; ++i) {
+    const int16_t* x = &in[i * p->depth];
+    int16_t* y = &out[i * p->depth];
+    int32_t max_in_row = -32768;
+    int32_t sum_of_exps = 0;
+    int32_t headroom_plus_one;
+    int32_t shifted_sum;
+    int32_t sym_shifted_sum;
+    int32_t reciprocal;
+    int32_t right_shift;
+    int64_t round;
+    for (c = 0; c < p->depth; ++c) {
+      max_in_row = utvm_max_i32(max_in_row, x[c]);
+    }
+    for (c = 0; c < p->depth; ++c) {
+      const int32_t input_diff = (int32_t)x[c] - max_in_row;
+      const int32_t scaled_diff = utvm_mul_by_quantized_mul(input_diff, p->input_multiplier,
+                                                            p->input_left_shift);
+      const int32_t sym_scaled_diff = utvm_clamp_i32(scaled_diff + 32767, -32768, 32767);
+      y[c] = utvm_lut_lookup_s16((int16_t)sym_scaled_diff, exp_lut);
+      sum_of_exps += y[c];
+    }
+    headroom_plus_one = utvm_clz_u32((uint32_t)sum_of_exps);
+    shifted_sum = (int32_t)((((int64_t)sum_of_exps << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+    sym_shifted_sum = utvm_clamp_i32(shifted_sum + (-((1 << 15) + (1 << 16))), -32768, 32767);
+    reciprocal = utvm_lut_lookup_s16((int16_t)sym_shifted_sum, one_over_one_plus_x_lut);
+    right_shift = 31 - headroom_plus_one;
+    round = (int64_t)1 << (right_shift - 1);
+    for (c = 0; c < p->depth; ++c) {
+      const int32_t result = (int32_t)(((int64_t)y[c] * (int64_t)reciprocal + round) >> right_shift);
+      y[c] = (int16_t)utvm_clamp_i32(result, 0, 32767);
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_SOFTMAX_S16_H_ */
