@@ -41,9 +41,14 @@ def pool_case(op: str, dtype: str, k: int, seed: int) -> Case:
         q = {"scale": float(np.float32(rng.uniform(0.005, 0.05))), "zero_point": int(rng.integers(-100, 100))}
     elif dtype == "int16":
         q = {"scale": float(np.float32(rng.uniform(5e-5, 5e-4))), "zero_point": 0}
+    qout = dict(q)
+    if dtype == "int8" and k % 9 == 8:
+        # pooling.cc only DCHECKs equal input/output quantization: the reference passes values
+        # through unchanged and clamps with the output's activation range
+        qout = {"scale": q["scale"] * 2, "zero_point": int(rng.integers(-100, 100))}
     mb = ModelBuilder()
     x = mb.tensor([n, h, w, c], dtype, **q)
-    y = mb.tensor([n, _out(h, fh, sh, padding), _out(w, fw, sw, padding), c], dtype, **q)
+    y = mb.tensor([n, _out(h, fh, sh, padding), _out(w, fw, sw, padding), c], dtype, **qout)
     opts = {"padding": padding, "stride_h": sh, "stride_w": sw, "filter_height": fh, "filter_width": fw,
             "fused_activation_function": act}
     mb.operator(op, [x], [y], opts)

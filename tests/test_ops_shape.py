@@ -77,6 +77,7 @@ def test_pad():
     for i, dtype in enumerate(DTYPES):
         cases += [pad_case(dtype, k, 100 * i + k) for k in range(32)]
         cases += [pad_case(dtype, k, 5000 + 100 * i + k, v2=True) for k in range(10)]
+    cases += [pad_case("int32", k, 9000 + k, v2=k % 2 == 1) for k in range(8)]
     _run(cases)
 
 
@@ -126,6 +127,7 @@ def test_concatenation():
     cases = []
     for i, dtype in enumerate(DTYPES):
         cases += [concat_case(dtype, k, 20000 + 100 * i + k) for k in range(32)]
+    cases += [concat_case("int32", k, 29000 + k) for k in range(8)]
     _run(cases)
 
 
@@ -200,6 +202,7 @@ def test_strided_slice():
     cases = []
     for i, dtype in enumerate(DTYPES):
         cases += [slice_case(dtype, k, 30000 + 1000 * i + k) for k in range(40)]
+    cases += [slice_case("int32", k, 39000 + k) for k in range(10)]
     _run(cases)
 
 
