@@ -18,6 +18,7 @@ typedef struct {
   int32_t shift;
   int32_t act_min;
   int32_t act_max;
+  int32_t acc32;   /* 16x8 without an int64 bias: int32 accumulator and MultiplyByQuantizedMultiplier */
 } utvm_fc_q_params;
 
 typedef struct {

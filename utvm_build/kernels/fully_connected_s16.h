@@ -4,7 +4,8 @@
 
 #include "fully_connected.h"
 
-/* 16x8: int16 activations (zero point 0), int8 weights, int64 bias (may be NULL). */
+/* 16x8: int16 activations (zero point 0), int8 weights, int64 bias (may be NULL; an int32 model bias
+ * is widened at code generation). p->acc32: see fully_connected.h. */
 static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* in, const int8_t* w,
                                      const int64_t* bias, int16_t* out) {
   int32_t b;
@@ -22,7 +23,11 @@ static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* i
       if (bias != NULL) {
         acc += bias[c];
       }
-      r = utvm_mul_by_quantized_mul64(acc, p->multiplier, p->shift);
+      if (p->acc32 != 0) {   /* the reference's int32 instantiation: int32 sums wrap */
+        r = utvm_mul_by_quantized_mul((int32_t)(uint32_t)acc, p->multiplier, p->shift);
+      } else {
+        r = utvm_mul_by_quantized_mul64(acc, p->multiplier, p->shift);
+      }
       out[b * p->out_depth + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
     }
   }

@@ -1,4 +1,14 @@
-"""FULLY_CONNECTED: int8, int16x8 and float32 (TFLite reference semantics)."""
+"""FULLY_CONNECTED: int8, int16x8 and float32 (TFLite reference semantics).
+
+16x8 with an int64 bias accumulates in int64 and rounds with the int64 MultiplyByQuantizedMultiplier;
+without a bias or with an int32 bias the reference instantiates its int32-bias template: int32 sums
+and the int32 (double rounding) MultiplyByQuantizedMultiplier, which differs by one in places.
+Per-tensor weights: the multiplier is ``float32(input_scale * filter_scale) / output_scale``
+(GetQuantizedConvolutionMultipler). Per-channel weights (quantized_dimension 0, one scale per output
+unit; tflite-runtime 2.14's reference runs FullyConnectedPerChannel for int8 and int16): one
+multiplier per output unit, ``double(input_scale) * double(filter_scale[c]) / double(output_scale)``
+as PopulateConvolutionQuantizationParams computes it for convolutions.
+"""
 
 from __future__ import annotations
 
@@ -28,9 +38,14 @@ def conv_multiplier(input_scale: float, filter_scale: float, output_scale: float
     return product / float(np.float32(output_scale))
 
 
+def acc32(dtype: str, bias) -> int:
+    """16x8 without an int64 bias: the reference's int32 instantiation (int32 sums, int32 rounding)."""
+    return int(dtype == "int16" and (bias is None or bias.dtype == "int32"))
+
+
 @register("FULLY_CONNECTED")
 class FullyConnected(OpHandler):
-    supported = "int8, int16 (16x8), float32; per-tensor weights"
+    supported = "int8, int16 (16x8), float32; per-tensor or per-channel (int8/int16) weights"
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, (2, 3))
@@ -59,9 +74,12 @@ class FullyConnected(OpHandler):
                 raise fail(op, f"bias has {bias.size} values, expected {out_depth}")
         if x.dtype != "float32":
             for t, role in ((x, "input"), (w, "weights"), (out, "output")):
-                expect_quant(op, t, role)
-            if w.quant.zp != 0:
+                expect_quant(op, t, role, per_channel_ok=role == "weights")
+            if np.any(w.quant.zero_point != 0):
                 raise fail(op, "weights must be symmetrically quantized (zero point 0)")
+            if w.quant.per_channel and (w.quant.axis != 0 or len(w.quant.scale) != out_depth):
+                raise fail(op, f"per-channel weights need one scale per output unit ({out_depth}) on "
+                               f"dimension 0, got {len(w.quant.scale)} on dimension {w.quant.axis}")
             if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
                 raise fail(op, "int16 activations must have zero point 0")
 
@@ -73,7 +91,8 @@ class FullyConnected(OpHandler):
         bias = g.input_tensor(op, 2)
         out_depth, depth = w.shape
         act = op.options.get("fused_activation_function", "NONE")
-        ctx.kernel(f"fully_connected_{dtype_suffix(x.dtype)}")
+        if not (x.dtype != "float32" and w.quant.per_channel):
+            ctx.kernel(f"fully_connected_{dtype_suffix(x.dtype)}")
         common = {"batches": x.size // depth, "accum_depth": depth, "out_depth": out_depth}
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
@@ -81,10 +100,13 @@ class FullyConnected(OpHandler):
             b = ctx.input(2) if bias is not None else "NULL"
             ctx.line(f"utvm_fully_connected_f32(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
             return
+        if w.quant.per_channel:
+            self._emit_per_channel(op, g, ctx, common, act)
+            return
         mult, shift = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s))
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
         fields = {**common, "output_offset": out.quant.zp, "multiplier": mult, "shift": shift,
-                  "act_min": lo, "act_max": hi}
+                  "act_min": lo, "act_max": hi, "acc32": acc32(x.dtype, bias)}
         p = ctx.param_struct("utvm_fc_q_params", fields)
         if x.dtype == "int8":
             folded = w.data.astype(np.int64).sum(axis=1) * -x.quant.zp
@@ -99,3 +121,29 @@ class FullyConnected(OpHandler):
             if bias is not None:
                 b = ctx.const("bias", bias.data.astype(np.int64), "int64_t")
             ctx.line(f"utvm_fully_connected_s16(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
+
+    def _emit_per_channel(self, op: Operator, g: Graph, ctx, common: dict, act: str) -> None:
+        from .conv import per_channel_multipliers
+
+        x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+        bias = g.input_tensor(op, 2)
+        mult, shift = per_channel_multipliers(x, w, out, w.shape[0])
+        lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
+        p = ctx.param_struct("utvm_fc_q_params", {**common, "output_offset": out.quant.zp, "multiplier": 0,
+                                                  "shift": 0, "act_min": lo, "act_max": hi,
+                                                  "acc32": acc32(x.dtype, bias)})
+        m = ctx.const("multipliers", mult, "int32_t")
+        sh = ctx.const("shifts", shift, "int32_t")
+        sfx = dtype_suffix(x.dtype)
+        ctx.kernel(f"fully_connected_{sfx}_pc")
+        if x.dtype == "int8":
+            folded = w.data.astype(np.int64).sum(axis=1) * -x.quant.zp
+            if bias is not None:
+                folded = folded + bias.data.astype(np.int64)
+            if np.any(np.abs(folded) >= 2**31):
+                raise fail(op, "the folded bias does not fit in int32")
+            b = ctx.const("bias", folded.astype(np.int32), "int32_t")
+        else:
+            b = "NULL" if bias is None else ctx.const("bias", bias.data.astype(np.int64), "int64_t")
+        ctx.line(f"utvm_fully_connected_{sfx}_pc(&{p}, {m}, {sh}, {ctx.input(0)}, {ctx.input(1)}, {b}, "
+                 f"{ctx.output(0)});")
