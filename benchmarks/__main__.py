@@ -1,0 +1,137 @@
+"""python -m benchmarks: build, run and measure every benchmark model on Cortex-M4 and -M55.
+
+Writes one JSON file per (model, configuration) and a Markdown summary to --results
+(default benchmarks/results/). Exit status 1 when a build or run fails or a Cortex-M output
+differs from the host's; the figures themselves are never judged here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks import qemu_plugin, reference
+from benchmarks.compare import outputs_match
+from benchmarks.models import REPO, get_models, model_names
+from benchmarks.report import render
+from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
+
+
+def _version(cmd: list[str]) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return "missing"
+    return out.splitlines()[0].strip() if out else "unknown"
+
+
+def environment() -> dict:
+    import utvm_build
+
+    return {
+        "utvm-build": utvm_build.__version__,
+        "arm-none-eabi-gcc": _version(["arm-none-eabi-gcc", "-dumpversion"]),
+        "host gcc": _version(["cc", "-dumpversion"]),
+        "qemu": _version(["qemu-system-arm", "--version"]).replace("QEMU emulator version ", ""),
+        "host": platform.machine(),
+    }
+
+
+def model_record(meta: dict, name: str, origin: str) -> dict:
+    return {
+        "model": name,
+        "origin": origin,
+        "macs": meta["macs"],
+        "operators": len(meta["operators"]),
+        "workspace_bytes": meta["workspace_bytes"],
+        "workspace_lower_bound_bytes": meta["workspace_lower_bound_bytes"],
+        "constants_bytes": meta["constants_bytes"],
+        "io_bytes": sum(t["bytes"] for t in meta["inputs"] + meta["outputs"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--models", nargs="*", help="model names (default: all)")
+    ap.add_argument("--cores", nargs="*", default=list(CORES), choices=list(CORES))
+    ap.add_argument("--opts", nargs="*", default=list(OPTS), choices=list(OPTS))
+    ap.add_argument("--work-dir", type=Path, default=REPO / "build" / "benchmarks")
+    ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per QEMU run")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="skip comparing the host outputs with the TFLite reference kernels")
+    args = ap.parse_args(argv)
+
+    t0 = time.monotonic()
+    names = model_names()
+    if args.models:
+        unknown = set(args.models) - set(names)
+        if unknown:
+            print(f"benchmarks: unknown model(s): {', '.join(sorted(unknown))}; "
+                  f"have {', '.join(names)}", file=sys.stderr)
+            return 2
+        names = [n for n in names if n in args.models]
+    models = get_models(names, args.work_dir)
+
+    failures: list[str] = []
+    records: list[dict] = []
+    try:
+        qemu_plugin.build_plugin()
+        host_dir = args.work_dir / "host-O2"
+        print(f"== host -O2: building {len(models)} models", flush=True)
+        build(models, None, "O2", host_dir)
+        host: dict[str, dict] = {}
+        metas: dict[str, dict] = {}
+        for m in models:
+            metas[m.name] = model_metadata(host_dir, m)
+            host[m.name] = measure_host(host_dir, m)
+            rec = model_record(metas[m.name], m.name, m.origin) | {"config": "host-O2"} | host[m.name]
+            if not args.no_reference:
+                rec["outputs_vs_reference"] = reference.check(m, metas[m.name], host[m.name]["outputs"])
+                if not rec["outputs_vs_reference"].startswith(("identical", "within", "no reference")):
+                    failures.append(f"{m.name} host: {rec['outputs_vs_reference']}")
+            records.append(rec)
+            print(f"   {m.name}: {rec.get('instructions', '-')} instructions (callgrind), "
+                  f"{rec.get('outputs_vs_reference', 'not checked')} vs reference", flush=True)
+        for core_name in args.cores:
+            core = CORES[core_name]
+            for opt in args.opts:
+                config = f"{core.name}-{opt}"
+                print(f"== {config}: building", flush=True)
+                build_dir = args.work_dir / config
+                build(models, core, opt, build_dir)
+                for m in models:
+                    r = measure_target(build_dir, m, core, args.timeout)
+                    dtypes = [t["dtype"] for t in metas[m.name]["outputs"]]
+                    ok, how = outputs_match(r["outputs"], host[m.name]["outputs"], dtypes)
+                    if not ok or r["rc"] != 0:
+                        failures.append(f"{m.name} {config}: rc {r['rc']}, {how}")
+                    rec = model_record(metas[m.name], m.name, m.origin) | {"config": config} | r
+                    rec["outputs_vs_host"] = how
+                    records.append(rec)
+                    print(f"   {m.name}: {r['instructions']} instructions, flash {r['flash_bytes']}, "
+                          f"stack {r['stack_bytes']}, outputs {how}", flush=True)
+    except (BenchError, qemu_plugin.InsnCountError) as e:
+        print(f"benchmarks: {e}", file=sys.stderr)
+        return 1
+
+    runs = args.results / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    for rec in records:
+        path = runs / f"{rec['model']}--{rec['config']}.json"
+        path.write_text(json.dumps(rec, indent=2, sort_keys=True) + "\n")
+    env = environment()
+    (args.results / "README.md").write_text(render(records, env) + "\n")
+    print(f"== wrote {len(records)} records to {args.results} in {time.monotonic() - t0:.0f} s")
+    for f in failures:
+        print(f"FAILED: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""The benchmark models: the real example models, the bundled digits model and our
+re-creations of the four MLPerf Tiny networks (generated, deterministic)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_EXAMPLES = REPO.parent / "shared" / "models" / "examples"
+
+#: the real models of ../shared/models/examples (name -> file name)
+EXAMPLE_MODELS = {
+    "hello_world_int8": "hello_world_int8.tflite",
+    "hello_world_float": "hello_world_float.tflite",
+    "micro_speech": "micro_speech_quantized.tflite",
+    "keyword_scrambled": "keyword_scrambled.tflite",
+    "keyword_scrambled_8bit": "keyword_scrambled_8bit.tflite",
+    "simple_add": "simple_add_model.tflite",
+}
+MLPERF_MODELS = ("kws_dscnn", "vww_mobilenet", "ic_resnet8", "ad_autoencoder")
+
+
+@dataclass(frozen=True)
+class BenchModel:
+    name: str
+    path: Path
+    origin: str  # "example", "bundled" or "mlperf-tiny (synthetic weights)"
+
+
+def model_names() -> list[str]:
+    """Names of every benchmark model that can be had here."""
+    return ([n for n, f in EXAMPLE_MODELS.items() if (SHARED_EXAMPLES / f).is_file()]
+            + ["digits", *MLPERF_MODELS])
+
+
+def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
+    """The named models, in the given order; MLPerf Tiny ones are generated into work_dir."""
+    models = []
+    for name in names:
+        if name in EXAMPLE_MODELS:
+            models.append(BenchModel(name, SHARED_EXAMPLES / EXAMPLE_MODELS[name], "example"))
+        elif name == "digits":
+            models.append(BenchModel(name, REPO / "examples" / "models" / "digits" / "digits_int8.tflite",
+                                     "bundled"))
+        else:
+            models.append(_mlperf_model(name, work_dir))
+    return models
+
+
+def _mlperf_model(name: str, work_dir: Path) -> BenchModel:
+    from benchmarks import mlperf_tiny  # needs the test extras (the TFLite schema package)
+
+    out = work_dir / "models"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.tflite"
+    data = mlperf_tiny.MODELS[name]()
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
+    return BenchModel(name, path, "mlperf-tiny (synthetic weights)")

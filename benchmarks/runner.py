@@ -1,0 +1,126 @@
+"""Build the benchmark firmware through our CMake integration, run it, and measure.
+
+One *configuration* is a core (or the host) and an optimization flag; one CMake build directory
+holds the programs of every model for it. On Cortex-M the program runs under QEMU with our
+instruction-counting plugin; on the host it runs natively (outputs) and under callgrind
+(instructions of tvmgen_<name>_run at -O2 on x86-64).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks import qemu_plugin
+from benchmarks.models import REPO, BenchModel
+from benchmarks.sizes import measure
+
+FIRMWARE_DIR = REPO / "benchmarks" / "firmware"
+TOOLCHAIN_FILE = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
+
+
+@dataclass(frozen=True)
+class Core:
+    name: str  # short name used in file names and tables
+    cpu: str  # -mcpu (the toolchain file's CORTEX_M_CPU)
+    machine: str  # QEMU board
+
+
+CORES = {
+    "m4": Core("m4", "cortex-m4", "mps2-an386"),
+    "m55": Core("m55", "cortex-m55", "mps3-an547"),
+}
+OPTS = ("Os", "O2")  # optimization levels: -Os and -O2
+
+
+class BenchError(Exception):
+    """A build or run failed; the message says which and shows the tool's output."""
+
+
+def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 900) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0:
+        raise BenchError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
+                         f"{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    return proc.stdout
+
+
+def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path) -> None:
+    """Configure and build every model's program for one core (None: the host) at -<opt>."""
+    cmd = ["cmake", "-S", str(FIRMWARE_DIR), "-B", str(build_dir),
+           f"-DBENCH_MODELS={';'.join(f'{m.name}={m.path}' for m in models)}",
+           f"-DBENCH_OPT=-{opt}", f"-DPython3_EXECUTABLE={sys.executable}"]
+    if shutil.which("ninja"):
+        cmd += ["-G", "Ninja"]
+    if core is not None:
+        cmd += [f"--toolchain={TOOLCHAIN_FILE}", f"-DCORTEX_M_CPU={core.cpu}"]
+    _run(cmd)
+    _run(["cmake", "--build", str(build_dir), "-j", str(os.cpu_count() or 2)])
+
+
+@dataclass
+class ProgramOutput:
+    rc: int
+    stack: int | None
+    outputs: list[str]  # hex
+
+
+def parse_program_output(text: str) -> ProgramOutput:
+    rc, stack, outputs = None, None, []
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "rc":
+            rc = int(value)
+        elif key == "stack":
+            stack = int(value)
+        elif key == "output":
+            outputs.append(value.split(" ", 1)[1] if " " in value else "")
+    if rc is None:
+        raise BenchError(f"the program printed no result:\n{text[-2000:]}")
+    return ProgramOutput(rc, stack, outputs)
+
+
+def model_metadata(build_dir: Path, model: BenchModel) -> dict:
+    return json.loads((build_dir / "utvm" / f"model_{model.name}" / "metadata.json").read_text())
+
+
+def measure_host(build_dir: Path, model: BenchModel) -> dict:
+    exe = build_dir / f"bench_{model.name}"
+    out = parse_program_output(_run([str(exe)], timeout=300))
+    record: dict = {"outputs": out.outputs, "rc": out.rc}
+    if shutil.which("valgrind"):
+        cg_file = build_dir / f"callgrind.{model.name}.out"
+        _run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg_file}",
+              f"--toggle-collect=tvmgen_{model.name}_run", str(exe)], timeout=1800)
+        for line in cg_file.read_text().splitlines():
+            if line.startswith("summary:"):
+                record["instructions"] = int(line.split()[1])
+    return record
+
+
+def measure_target(build_dir: Path, model: BenchModel, core: Core, timeout: float) -> dict:
+    elf = build_dir / f"bench_{model.name}.elf"
+    counted = qemu_plugin.count_instructions(elf, core.machine, timeout=timeout)
+    if counted.start_hits != 1 or counted.end_hits != 1:
+        raise BenchError(f"{elf}: markers hit {counted.start_hits}/{counted.end_hits} times, not once")
+    out = parse_program_output(counted.stdout)
+    sizes = measure(elf, build_dir / f"bench_{model.name}.map", f"libmodel_{model.name}.a")
+    return {
+        "rc": out.rc,
+        "outputs": out.outputs,
+        "instructions": counted.insns,
+        "stack_bytes": out.stack,
+        "flash_bytes": sizes.flash,
+        "flash_split": sizes.flash_by_origin,
+        "constants_section_bytes": sizes.constants,
+        "data_bss_bytes": sizes.data_bss,
+        "workspace_section_bytes": sizes.workspace_section,
+        "ram_bytes": sizes.data_bss + sizes.workspace_section + (out.stack or 0),
+        "sections": {k: v for k, v in sizes.sections.items()
+                     if not k.startswith((".debug", ".comment", ".ARM.attributes"))},
+    }
