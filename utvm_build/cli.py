@@ -59,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
                        "(writes nothing; for build systems)")
     m.add_argument("model", type=Path)
     _add_codegen_options(m)
+    s = sub.add_parser("syslib", help="one system library (TVMSystemLibEntryPoint) for several packed models "
+                       "(for build systems; compile each model with TVMGEN_<NAME>_NO_SYSTEM_LIB_ENTRY)")
+    s.add_argument("models", type=Path, nargs="+", metavar="DIR",
+                   help="directories generated with --interface packed (or their metadata.json)")
+    s.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.c",
+                   help="the C file to write (rewritten only when its content changes)")
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it")
     i.add_argument("model", type=Path)
     return p
@@ -92,6 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _manifest(a)
         elif a.command == "run":
             _run(a)
+        elif a.command == "syslib":
+            from .emit.system_lib import write_system_lib
+
+            names, written = write_system_lib(a.models, a.output)
+            print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
+                  f"{'' if written else ' (unchanged)'}")
         elif a.command == "info":
             from .info import model_info
 
