@@ -226,59 +226,83 @@ message(STATUS "workspace=${ws} dir=${dir}")
 
 
 def test_two_models_one_crt(tmp_path: Path) -> None:
-    # Model a: the typed "c" interface. Model b: packed, called through the one CRT.
+    # Model a: the typed "c" interface. Models b and c: packed, both in the build's one system
+    # library, called through the one CRT; their outputs equal the typed interface's.
     main = """\
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <tvm/runtime/c_runtime_api.h>
 #include <tvm/runtime/crt/crt.h>
 #include "crt_config.h"
 #include "tvmgen_a.h"
 #include "tvmgen_b.h"
+#include "tvmgen_c.h"
 static int8_t x[1] = {10}, ya[1], yb[1];
+static float xf[1] = {1.25f}, yc_typed[1], yc[1];
 static int64_t shape[2] = {1, 1};
-static void set(DLTensor* t, void* data) {
+static void set(DLTensor* t, void* data, uint8_t code, uint8_t bits) {
   t->data = data; t->device.device_type = kDLCPU; t->device.device_id = 0; t->ndim = 2;
-  t->dtype.code = (uint8_t)kDLInt; t->dtype.bits = 8; t->dtype.lanes = 1; t->shape = shape;
+  t->dtype.code = code; t->dtype.bits = bits; t->dtype.lanes = 1; t->shape = shape;
   t->strides = NULL; t->byte_offset = 0;
+}
+static int call(TVMModuleHandle mod, const char* name, void* in, void* out, uint8_t code, uint8_t bits) {
+  TVMFunctionHandle f = NULL;
+  TVMValue rv, args[2];
+  int rc = 0, codes[2] = {kTVMDLTensorHandle, kTVMDLTensorHandle};
+  DLTensor t[2];
+  set(&t[0], in, code, bits); set(&t[1], out, code, bits);
+  args[0].v_handle = &t[0]; args[1].v_handle = &t[1];
+  if (TVMModGetFunction(mod, name, 0, &f) != 0 || f == NULL) return 1;
+  return TVMFuncCall(f, args, codes, 2, &rv, &rc);
 }
 int main(void) {
   struct tvmgen_a_inputs ia = {x};
   struct tvmgen_a_outputs oa = {ya};
-  if (tvmgen_a_run(&ia, &oa) != 0) return 1;
-  TVMFunctionHandle syslib = NULL, run = NULL;
-  TVMValue rv, args[2];
-  int rc = 0, codes[2] = {kTVMDLTensorHandle, kTVMDLTensorHandle};
-  DLTensor t[2];
-  set(&t[0], x); set(&t[1], yb);
-  args[0].v_handle = &t[0]; args[1].v_handle = &t[1];
+  struct tvmgen_c_inputs ic = {xf};
+  struct tvmgen_c_outputs oc = {yc_typed};
+  TVMFunctionHandle syslib = NULL, none = NULL;
+  TVMValue rv;
+  int rc = 0;
+  if (tvmgen_a_run(&ia, &oa) != 0 || tvmgen_c_run(&ic, &oc) != 0) return 1;
   if (TVMInitializeRuntime() != 0 || TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0 ||
       TVMFuncCall(syslib, NULL, NULL, 0, &rv, &rc) != 0 ||
-      TVMModGetFunction(rv.v_handle, "tvmgen_b_run", 0, &run) != 0 || run == NULL ||
-      TVMFuncCall(run, args, codes, 2, &rv, &rc) != 0) {
+      call(rv.v_handle, "tvmgen_b_run", x, yb, (uint8_t)kDLInt, 8) != 0 ||
+      call(rv.v_handle, "tvmgen_c_run", xf, yc, (uint8_t)kDLFloat, 32) != 0) {
     printf("packed call failed: %s\\n", TVMGetLastError());
     return 2;
   }
-  printf("a=%d b=%d args=%d\\n", ya[0], yb[0], TVM_CRT_MAX_ARGS);
-  return ya[0] == yb[0] ? 0 : 3;
+  /* The "c" model is not in the system library. */
+  if (TVMModGetFunction(rv.v_handle, "tvmgen_a_run", 0, &none) != 0 || none != NULL) return 3;
+  printf("a=%d b=%d c=%g args=%d\\n", ya[0], yb[0], (double)yc[0], TVM_CRT_MAX_ARGS);
+  return ya[0] == yb[0] && memcmp(yc, yc_typed, sizeof yc) == 0 ? 0 : 4;
 }
 """
     src = project(tmp_path, f"""\
 utvm_add_crt()
 utvm_add_model(model_a MODEL "{HELLO_INT8}" NAME a)
 utvm_add_model(model_b MODEL "{HELLO_INT8}" NAME b INTERFACE packed CONSTANTS_SECTION "" WORKSPACE_ALIGN 64)
+utvm_add_model(model_c MODEL "{HELLO_FLOAT}" NAME c INTERFACE packed)
 add_executable(app main.c)
-target_link_libraries(app PRIVATE utvm::a utvm::b utvm::crt_host)
+target_link_libraries(app PRIVATE utvm::a utvm::b utvm::c utvm::crt_host)
 """, main=main)
     b = tmp_path / "b"
     configure(src, b)
     out = build(b, None)
     assert out.count("Linking C static library libutvm_crt.a") == 1
     r = run([b / "app"])
-    assert re.match(r"a=-?\d+ b=-?\d+ args=\d+", r.stdout)
+    assert re.match(r"a=-?\d+ b=-?\d+ c=0\.9\d* args=\d+", r.stdout), r.stdout
     config = (b / "utvm_crt_config" / "crt_config.h").read_text()
-    assert "models: a, b" in config and "#define TVM_CRT_MAX_ARGS" in config
+    assert "models: a, b, c" in config and "#define TVM_CRT_MAX_ARGS" in config
     assert "section" not in (b / "utvm" / "model_b" / "src" / "tvmgen_b_constants.c").read_text()
+    syslib = b / "utvm_system_lib" / "utvm_system_lib.c"
+    assert '"\\x02"\n    "tvmgen_b_run\\0"\n    "tvmgen_c_run\\0",' in syslib.read_text()
+    # A no-op reconfigure rewrites nothing (the system library's stamp: no Python start) and
+    # rebuilds nothing.
+    before = syslib.stat().st_mtime_ns
+    run(["cmake", b])
+    assert syslib.stat().st_mtime_ns == before
+    assert "ninja: no work to do" in build(b)
 
 
 def test_broken_model_fails_configure(tmp_path: Path) -> None:

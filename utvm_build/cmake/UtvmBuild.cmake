@@ -122,6 +122,66 @@ function(_utvm_write_crt_config)
   _utvm_write_if_changed("${config_dir}/crt_config.h" "${text}")
 endfunction()
 
+# _utvm_system_lib_add(<target> <name> <generated dir>): adds a packed model to the build's system
+# library, STATIC library `utvm_system_lib` (alias `utvm::system_lib`, EXCLUDE_FROM_ALL), created
+# with the first packed model. Its one source, <build>/utvm_system_lib/utvm_system_lib.c, holds the
+# registry of every packed model's `tvmgen_<name>_run` and TVMSystemLibEntryPoint; it is written by
+# `utvm-build syslib` at the end of the top-level CMakeLists.txt, when every model is known.
+function(_utvm_system_lib_add target name dir)
+  if(NOT TARGET utvm_system_lib)
+    add_library(utvm_system_lib STATIC EXCLUDE_FROM_ALL "${CMAKE_BINARY_DIR}/utvm_system_lib/utvm_system_lib.c")
+    add_library(utvm::system_lib ALIAS utvm_system_lib)
+    target_link_libraries(utvm_system_lib PRIVATE utvm_crt)
+    # The runtime calls TVMSystemLibEntryPoint, whose registry references every packed model (which
+    # calls the runtime): cycles between static libraries, which CMake resolves by repeating them on
+    # the link line.
+    target_link_libraries(utvm_crt INTERFACE utvm_system_lib)
+    set_property(GLOBAL PROPERTY UTVM_SYSTEM_LIB_MODELS "")
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _utvm_write_system_lib)
+  endif()
+  target_link_libraries(utvm_system_lib PRIVATE ${target})
+  set_property(GLOBAL APPEND PROPERTY UTVM_SYSTEM_LIB_MODELS "${name}" "${dir}")
+endfunction()
+
+# Write <build>/utvm_system_lib/utvm_system_lib.c with `utvm-build syslib` (which rewrites it only
+# when its content changes). Its content depends only on the names and the version: a stamp of
+# those skips the Python start on a no-op reconfigure.
+function(_utvm_write_system_lib)
+  get_property(models GLOBAL PROPERTY UTVM_SYSTEM_LIB_MODELS)
+  get_property(python GLOBAL PROPERTY UTVM_BUILD_PYTHON)
+  get_property(version GLOBAL PROPERTY UTVM_BUILD_VERSION)
+  set(file "${CMAKE_BINARY_DIR}/utvm_system_lib/utvm_system_lib.c")
+  set(stamp "${CMAKE_BINARY_DIR}/utvm_system_lib/.utvm_system_lib.utvm-stamp")
+  set(dirs "")
+  set(names "")
+  list(LENGTH models n)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE 0 ${last} 2)
+    math(EXPR j "${i} + 1")
+    list(GET models ${i} name)
+    list(GET models ${j} dir)
+    list(APPEND names "${name}")
+    list(APPEND dirs "${dir}")
+  endforeach()
+  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${models}" "")
+  set(old_key "")
+  if(EXISTS "${stamp}")
+    file(READ "${stamp}" old_key)
+  endif()
+  if(old_key STREQUAL key AND EXISTS "${file}")
+    return()
+  endif()
+  file(REMOVE "${stamp}")
+  execute_process(COMMAND "${python}" -m utvm_build syslib ${dirs} -o "${file}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT rc EQUAL 0)
+    string(STRIP "${stderr}" stderr)
+    list(JOIN names ", " names)
+    message(FATAL_ERROR "utvm_build: writing the system library of the packed models (${names}) failed\n${stderr}")
+  endif()
+  file(WRITE "${stamp}" "${key}")
+endfunction()
+
 # utvm_add_model(<target> MODEL <file.tflite> [NAME <c_name>]
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
@@ -259,9 +319,11 @@ function(utvm_add_model target)
   # linker takes none of it into the firmware.
   target_link_libraries(${target} PUBLIC utvm::crt)
   if(interface STREQUAL "packed")
-    # The runtime calls the model's TVMSystemLibEntryPoint: a cycle between two static libraries,
-    # which CMake resolves by repeating them on the link line.
-    target_link_libraries(utvm_crt INTERFACE ${target})
+    # The build's one system library (utvm_system_lib) defines TVMSystemLibEntryPoint for all
+    # packed models; the model's own definition is compiled out.
+    string(TOUPPER "tvmgen_${name}_NO_SYSTEM_LIB_ENTRY" no_entry)
+    target_compile_definitions(${target} PRIVATE ${no_entry})
+    _utvm_system_lib_add(${target} "${name}" "${out}")
   endif()
   if(ARG_OPTIMIZE)
     target_compile_options(${target} PRIVATE ${ARG_OPTIMIZE})
