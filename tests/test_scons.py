@@ -233,27 +233,58 @@ def test_broken_model_fails_clearly(tmp_path: Path) -> None:
     assert "unknown option(s) optimise" in scons(d, ok=False).stderr
 
 
-def test_packed_model_crt_and_merged_config(tmp_path: Path) -> None:
-    """Two models, one "c" and one "packed", one CRT built with the environment's compiler and a
-    crt_config.h merged from the base (given) and the models' (maximum of each value)."""
+def test_packed_models_crt_and_merged_config(tmp_path: Path) -> None:
+    """Three models, one "c" and two "packed", one CRT built with the environment's compiler and a
+    crt_config.h merged from the base (given) and the models' (maximum of each value). The packed
+    models share the program's system library: both are called through TVMFuncCall and give the
+    typed interface's outputs."""
     need("gcc")
     main = """\
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <tvm/runtime/c_runtime_api.h>
 #include <tvm/runtime/crt/crt.h>
 #include "tvmgen_a.h"
 #include "tvmgen_b.h"
+#include "tvmgen_c.h"
+static int64_t shape[2] = {1, 1};
+static int call(TVMModuleHandle mod, const char* name, void* in, void* out, uint8_t code, uint8_t bits) {
+  TVMFunctionHandle f = NULL;
+  TVMValue rv, args[2];
+  int rc = 0, codes[2] = {kTVMDLTensorHandle, kTVMDLTensorHandle};
+  DLTensor t[2];
+  int k;
+  for (k = 0; k < 2; ++k) {
+    t[k].data = k == 0 ? in : out; t[k].device.device_type = kDLCPU; t[k].device.device_id = 0;
+    t[k].ndim = 2; t[k].dtype.code = code; t[k].dtype.bits = bits; t[k].dtype.lanes = 1;
+    t[k].shape = shape; t[k].strides = NULL; t[k].byte_offset = 0;
+    args[k].v_handle = &t[k];
+  }
+  if (TVMModGetFunction(mod, name, 0, &f) != 0 || f == NULL) return 1;
+  return TVMFuncCall(f, args, codes, 2, &rv, &rc);
+}
 int main(void) {
-  static int8_t in[1], out[1];
+  static int8_t in[1] = {10}, out[1], out_b[1];
+  static float xf[1] = {1.25f}, yc_typed[1], yc[1];
   struct tvmgen_a_inputs i = {in};
   struct tvmgen_a_outputs o = {out};
+  struct tvmgen_c_inputs ic = {xf};
+  struct tvmgen_c_outputs oc = {yc_typed};
   static uint8_t ws[TVMGEN_A_WORKSPACE_SIZE] __attribute__((aligned(16)));
   struct tvmgen_a_workspace_pools w = {ws};
   TVMFunctionHandle syslib;
-  if (tvmgen_a_run(&i, &o, &w) != 0) return 1;
+  TVMValue rv;
+  int rc = 0;
+  if (tvmgen_a_run(&i, &o, &w) != 0 || tvmgen_c_run(&ic, &oc) != 0) return 1;
   if (TVMInitializeRuntime() != 0) return 2;
-  if (TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0) return 3;
+  if (TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0 || TVMFuncCall(syslib, NULL, NULL, 0, &rv, &rc) != 0 ||
+      call(rv.v_handle, "tvmgen_b_run", in, out_b, (uint8_t)kDLInt, 8) != 0 ||
+      call(rv.v_handle, "tvmgen_c_run", xf, yc, (uint8_t)kDLFloat, 32) != 0) {
+    printf("packed call failed: %s\\n", TVMGetLastError());
+    return 3;
+  }
+  if (out_b[0] != out[0] || memcmp(yc, yc_typed, sizeof yc) != 0) return 4;
   printf("ok\\n");
   return 0;
 }
@@ -263,7 +294,8 @@ env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])
 crt = env.UtvmCrt(config_base='base_config.h')
 a = env.UtvmModel('a', 'model.tflite', name='a', workspace='user', constants_section='')
 b = env.UtvmModel('b', 'model.tflite', name='b', interface='packed')
-env.Program('app', ['main.c'], **env.UtvmUsage(a, b, host_platform=True))
+c = env.UtvmModel('c', {str(HELLO_FLOAT)!r}, name='c', interface='packed')
+env.Program('app', ['main.c'], **env.UtvmUsage(a, b, c, host_platform=True))
 """
     d = project(tmp_path / "p", sconstruct, main)
     (d / "base_config.h").write_text("#define TVM_CRT_MAX_ARGS 33\n#define TVM_CRT_LOG_LEVEL (1)\n")
@@ -273,10 +305,16 @@ env.Program('app', ['main.c'], **env.UtvmUsage(a, b, host_platform=True))
     assert "#define TVM_CRT_MAX_ARGS 33\n" in merged and "#define TVM_CRT_LOG_LEVEL 1\n" in merged
     assert "#define TVM_CRT_MAX_NDIM 6\n" in merged  # from the models
     assert (d / "utvm" / "libutvm_crt.a").is_file() and (d / "utvm" / "libutvm_crt_host.a").is_file()
+    (syslib,) = (d / "utvm").glob("utvm_system_lib_*.build/utvm_system_lib.c")
+    assert '"\\x02"\n    "tvmgen_b_run\\0"\n    "tvmgen_c_run\\0",' in syslib.read_text()
     assert scons(d, "-q", ok=False).returncode == 0
     # A second CRT in the same build is refused.
     (d / "SConstruct").write_text(sconstruct + "env.UtvmCrt()\n")
     assert "the C runtime of this build already exists" in scons(d, ok=False).stderr
+    # scons -c removes the system library too.
+    (d / "SConstruct").write_text(sconstruct)
+    scons(d, "-c")
+    assert set(files(d)) == {"SConstruct", "main.c", "model.tflite", "base_config.h"}, set(files(d))
 
 
 def test_scons_under_another_python(tmp_path: Path) -> None:

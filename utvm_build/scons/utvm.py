@@ -7,7 +7,8 @@
     env.Program('firmware', ['main.c'], **env.UtvmUsage(kws))
 
 Methods: ``UtvmModel`` (a model's static library), ``UtvmCrt`` (the C runtime of the build),
-``UtvmUsage`` (CPPPATH and LIBS a program needs). Documentation: docs/scons.md.
+``UtvmUsage`` (CPPPATH and LIBS a program needs, with the system library of its packed models).
+Documentation: docs/scons.md.
 
 This file never imports ``utvm_build``: SCons may run under a Python that does not have it (or
 its numpy). The code generator runs as a subprocess of ``$UTVM_PYTHON``, the Python that owns
@@ -142,7 +143,8 @@ def _state(env) -> dict:
     states = env.fs.__dict__.setdefault("_utvm_states", {})
     d = env.Dir("$UTVM_DIR")
     return states.setdefault(d.get_abspath(), {"dir": d, "crt": None, "merged": None, "host": None,
-                                                "crt_include": None, "configs": [], "names": {}, "dirs": {}})
+                                                "crt_include": None, "configs": [], "names": {}, "dirs": {},
+                                                "syslibs": {}})
 
 
 def _paths_module():
@@ -319,6 +321,8 @@ def UtvmModel(env, target, model, **kw):
         menv.Append(CCFLAGS=_flat(kw["optimize"]))
     if overrides:
         menv.Replace(**overrides)
+    if packed:  # the program's system library (UtvmUsage) defines TVMSystemLibEntryPoint instead
+        menv.Append(CPPDEFINES=[f"{meta['prefix'].upper()}_NO_SYSTEM_LIB_ENTRY"])
     objects = []
     for rel in meta["sources"]:
         stem = os.path.splitext(os.path.basename(rel))[0]
@@ -326,7 +330,8 @@ def UtvmModel(env, target, model, **kw):
     lib = menv.StaticLibrary(target, objects)
     env.Clean(lib, [out, work])
     lib[0].attributes.utvm_model = {"name": name, "include_dirs": include_dirs, "packed": packed,
-                                    "generated_dir": out, "metadata": meta, "state": st}
+                                    "generated_dir": out, "metadata": meta, "state": st,
+                                    "metadata_node": out.File("metadata.json")}
     return lib
 
 
@@ -390,6 +395,29 @@ def UtvmCrt(env, target=None, config_base=None):
     return _make_crt(env, target, config_base, "UtvmCrt")
 
 
+def _system_lib(env, infos: list):
+    """The static library defining TVMSystemLibEntryPoint with one registry of the packed models
+    ``infos`` (written by ``utvm-build syslib``), one per set of models in the build."""
+    st = _state(env)
+    by_name = {i["name"]: i for i in infos}
+    names = sorted(by_name)
+    key = hashlib.sha256("\n".join(names).encode()).hexdigest()[:12]
+    if key not in st["syslibs"]:
+        work = st["dir"].Dir(f"utvm_system_lib_{key}.build")
+        source = env.Command(
+            work.File("utvm_system_lib.c"), [by_name[n]["metadata_node"] for n in names],
+            SCons.Action.Action([["$UTVM_PYTHON", "-m", "utvm_build", "syslib", "$SOURCES", "-o", "$TARGET"]],
+                                cmdstr="$UTVM_COMSTR"))
+        env.Depends(source, env.Value(f"utvm_build {_VERSION}"))
+        senv = env.Clone()
+        senv.Prepend(CPPPATH=[st["merged"].dir, st["crt_include"]])
+        obj = senv.Object(work.File("utvm_system_lib" + senv.subst("$OBJSUFFIX")), source)
+        lib = senv.StaticLibrary(os.path.join(st["dir"].get_abspath(), f"utvm_system_lib_{key}"), obj)
+        env.Clean(lib, work)
+        st["syslibs"][key] = lib
+    return st["syslibs"][key]
+
+
 def UtvmUsage(env, *models, crt=None, host_platform=False):
     """Construction variables for a program that uses ``models``: ``{'CPPPATH': [...], 'LIBS': [...]}``
     (the environment's own values included, so that ``env.Program(..., **usage)`` keeps them)."""
@@ -419,11 +447,12 @@ def UtvmUsage(env, *models, crt=None, host_platform=False):
                 raise _error("UtvmUsage: the C runtime has no host platform (platform_host.c)")
             crt_libs += list(st["host"])
         libs += crt_libs
-        # The CRT calls back into packed models (TVMSystemLibEntryPoint): static libraries are
-        # searched in order, so those models and the CRT are listed once more.
-        packed = [node for node, i in infos if i["packed"]]
+        # The CRT calls TVMSystemLibEntryPoint, in the system library of the packed models, whose
+        # registry references them: static libraries are searched in order, so the system library
+        # comes after the CRT, then the packed models and the CRT once more.
+        packed = [(node, i) for node, i in infos if i["packed"]]
         if packed:
-            libs += packed + crt_libs
+            libs += list(_system_lib(env, [i for _, i in packed])) + [node for node, _ in packed] + crt_libs
     return {"CPPPATH": cpppath + _flat(env.get("CPPPATH")), "LIBS": libs + _flat(env.get("LIBS"))}
 
 
