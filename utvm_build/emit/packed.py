@@ -61,8 +61,8 @@ def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Po
               f"    {prefix}_funcs,", "};", f"static const TVMModule {prefix}_module = {{&{prefix}_registry}};", "",
               f"const TVMModule* {prefix}_get_module(void);", "",
               f"const TVMModule* {prefix}_get_module(void) {{ return &{prefix}_module; }}", "",
-              "/* With several packed models in one firmware, define this macro for all but one of them and",
-              f" * register the others with TVMModCreateFromCModule({prefix}_get_module(), ...). */",
+              "/* With several packed models in one firmware, define this macro for all of them and link one",
+              " * system library of them all (`utvm-build syslib`; the CMake and SCons integrations do both). */",
               f"#ifndef {up}_NO_SYSTEM_LIB_ENTRY",
               f"const TVMModule* TVMSystemLibEntryPoint(void) {{ return &{prefix}_module; }}", "#endif", ""]
     return "\n".join(lines)
