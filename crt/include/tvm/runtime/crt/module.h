@@ -48,7 +48,8 @@ typedef struct TVMModule {
 tvm_crt_error_t TVMModCreateFromCModule(const TVMModule* mod, TVMModuleHandle* out_handle);
 
 /*!
- * \brief Entry point for the system library module (supplied by the generated model).
+ * \brief Entry point for the system library module (supplied by the generated packed model, or,
+ *        for several packed models, by the file `utvm-build syslib` writes).
  * Called the first time runtime.SystemLib is called.
  * \return the system library module, or NULL when there is none.
  */
