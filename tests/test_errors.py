@@ -124,9 +124,13 @@ def test_bad_name_and_options(tmp_path: Path) -> None:
                           "user"), "workspace static")
 
 
-def test_random_corruption_never_crashes() -> None:
+DIGITS = Path(__file__).resolve().parent.parent / "examples" / "models" / "digits" / "digits_int8.tflite"
+
+
+@pytest.mark.parametrize("which", ["fc", "digits"])
+def test_random_corruption_never_crashes(which: str) -> None:
     """Flip bytes all over a valid model: every result is a model or a UtvmError, never a crash."""
-    data = bytearray(fc_model())
+    data = bytearray(fc_model() if which == "fc" else DIGITS.read_bytes())
     rng = np.random.default_rng(1234)
     outcomes = {"ok": 0, "error": 0}
     for _ in range(400):
