@@ -1,5 +1,5 @@
-/* utvm-build kernels: RELU / RELU6 / LEAKY_RELU parameter structs
- * (kernels: activations_relu_{s8,s16,f32}.h, activations_leaky_{s8,s16,f32}.h).
+/* utvm-build kernels: RELU / RELU6 / LEAKY_RELU parameter structs of the quantized kernels
+ * (activations_relu_{s8,s16}.h, activations_leaky_{s8,s16}.h; the float32 kernels have their own).
  *
  * Quantized RELU/RELU6 follow TFLite's QuantizedReluX + ReluX: requantize to the output scale,
  * then clamp to [zp + round(0 / s_out), zp + round(6 / s_out)] within the type range.
@@ -23,12 +23,6 @@ typedef struct {
 
 typedef struct {
   int32_t size;
-  float act_min;
-  float act_max;
-} utvm_relu_f32_params;
-
-typedef struct {
-  int32_t size;
   int32_t input_offset;
   int32_t output_offset;
   int32_t multiplier_identity;
@@ -38,10 +32,5 @@ typedef struct {
   int32_t qmin;
   int32_t qmax;
 } utvm_leaky_relu_q_params;
-
-typedef struct {
-  int32_t size;
-  float alpha;
-} utvm_leaky_relu_f32_params;
 
 #endif /* UTVM_KERNELS_ACTIVATIONS_H_ */

@@ -4,7 +4,13 @@
 
 #include <math.h>
 
-#include "activations.h"
+#include "common.h"
+
+typedef struct {
+  int32_t size;
+  float act_min;
+  float act_max;
+} utvm_relu_f32_params;
 
 static void utvm_relu_f32(const utvm_relu_f32_params* p, const float* in, float* out) {
   int32_t i;

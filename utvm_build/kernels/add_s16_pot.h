@@ -8,7 +8,17 @@
 #ifndef UTVM_KERNELS_ADD_S16_POT_H_
 #define UTVM_KERNELS_ADD_S16_POT_H_
 
-#include "elementwise.h"
+#include "common.h"
+
+/* ADD / SUB int16 power-of-two-scale path (reference_ops::Add int16 / Sub16): one input is
+ * rounding-shifted right, then a saturating int16 add or subtract. */
+typedef struct {
+  int32_t input1_shift; /* right shifts >= 0 (at most one is non-zero) */
+  int32_t input2_shift;
+  int32_t subtract;     /* 0: in1 + in2, 1: in1 - in2 */
+  int32_t act_min;
+  int32_t act_max;
+} utvm_add_s16_pot_params;
 
 static void utvm_add_s16_pot(const utvm_add_s16_pot_params* p, int32_t size, const int16_t* in1,
                              const int16_t* in2, int16_t* out) {
@@ -16,7 +26,13 @@ static void utvm_add_s16_pot(const utvm_add_s16_pot_params* p, int32_t size, con
   for (i = 0; i < size; ++i) {
     const int32_t a = utvm_rounding_divide_by_pot(in1[i], p->input1_shift);
     const int32_t b = utvm_rounding_divide_by_pot(in2[i], p->input2_shift);
-    const int32_t sum = utvm_clamp_i32(p->subtract ? (a - b) : (a + b), INT16_MIN, INT16_MAX);
+    int32_t sum;
+    if (p->subtract != 0) {
+      sum = a - b;
+    } else {
+      sum = a + b;
+    }
+    sum = utvm_clamp_i32(sum, INT16_MIN, INT16_MAX);
     out[i] = (int16_t)utvm_clamp_i32(sum, p->act_min, p->act_max);
   }
 }

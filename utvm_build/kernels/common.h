@@ -7,6 +7,7 @@
 #ifndef UTVM_KERNELS_COMMON_H_
 #define UTVM_KERNELS_COMMON_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,25 @@ static inline int32_t utvm_clamp_i32(int32_t x, int32_t lo, int32_t hi) {
   return utvm_min_i32(utvm_max_i32(x, lo), hi);
 }
 
+/* 2^e as int32_t, 0 <= e <= 30 (the shift is done on uint32_t: MISRA C essential types). */
+static inline int32_t utvm_pow2_i32(int32_t e) {
+  const uint32_t v = (uint32_t)1 << (uint32_t)e;
+  return (int32_t)v;
+}
+
+/* 2^e as int64_t, 0 <= e <= 62. */
+static inline int64_t utvm_pow2_i64(int32_t e) {
+  const uint64_t v = (uint64_t)1 << (uint32_t)e;
+  return (int64_t)v;
+}
+
+/* x * 2^s with two's complement wrap-around (as the reference's int32 left shift in practice),
+ * 0 <= s <= 31: the shift is done on uint32_t, where it is defined. */
+static inline int32_t utvm_shl_wrap_i32(int32_t x, int32_t s) {
+  const uint32_t v = (uint32_t)x << (uint32_t)s;
+  return (int32_t)v;
+}
+
 /* (a * b * 2) >> 32, rounded to nearest, saturating the single overflow case. */
 static inline int32_t utvm_sat_rounding_doubling_high_mul(int32_t a, int32_t b) {
   int32_t result;
@@ -23,17 +43,20 @@ static inline int32_t utvm_sat_rounding_doubling_high_mul(int32_t a, int32_t b) 
     result = INT32_MAX;
   } else {
     const int64_t ab = (int64_t)a * (int64_t)b;
-    const int64_t nudge = (ab >= 0) ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-    result = (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    /* nudge: 2^30 or 1 - 2^30; divisor: 2^31 */
+    const int64_t nudge = (ab >= 0) ? INT64_C(1073741824) : (INT64_C(1) - INT64_C(1073741824));
+    result = (int32_t)((ab + nudge) / INT64_C(2147483648));
   }
   return result;
 }
 
-/* x / 2^exponent, rounded to nearest, ties away from zero. */
+/* x / 2^exponent, rounded to nearest, ties away from zero; 0 <= exponent <= 31. The remainder
+ * (the low bits of x in two's complement) and the threshold are non-negative, so they are computed
+ * on uint32_t; x >> exponent is an arithmetic shift (see the top of this file). */
 static inline int32_t utvm_rounding_divide_by_pot(int32_t x, int32_t exponent) {
-  const int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
-  const int32_t remainder = x & mask;
-  const int32_t threshold = (mask >> 1) + ((x < 0) ? 1 : 0);
+  const uint32_t mask = ((uint32_t)1 << (uint32_t)exponent) - 1u;
+  const uint32_t remainder = (uint32_t)x & mask;
+  const uint32_t threshold = (mask >> 1u) + ((x < 0) ? 1u : 0u);
   return (x >> exponent) + ((remainder > threshold) ? 1 : 0);
 }
 
@@ -43,7 +66,7 @@ static inline int32_t utvm_rounding_divide_by_pot(int32_t x, int32_t exponent) {
 static inline int32_t utvm_mul_by_quantized_mul(int32_t x, int32_t multiplier, int32_t shift) {
   const int32_t left_shift = (shift > 0) ? shift : 0;
   const int32_t right_shift = (shift > 0) ? 0 : -shift;
-  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
+  const int32_t shifted = utvm_shl_wrap_i32(x, left_shift);
   return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, multiplier),
                                      right_shift);
 }
@@ -52,8 +75,8 @@ static inline int32_t utvm_mul_by_quantized_mul(int32_t x, int32_t multiplier, i
 static inline int32_t utvm_mul_by_quantized_mul64(int64_t x, int32_t multiplier, int32_t shift) {
   const int32_t reduced = (multiplier < 0x7FFF0000) ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
   const int32_t total_shift = 15 - shift;
-  const int64_t round = (int64_t)1 << (total_shift - 1);
-  const int64_t result = (x * (int64_t)reduced + round) >> total_shift;
+  const int64_t round = utvm_pow2_i64(total_shift - 1);
+  const int64_t result = ((x * (int64_t)reduced) + round) >> total_shift;
   return (int32_t)result;
 }
 

@@ -26,8 +26,9 @@ static void utvm_concatenation(const utvm_concat_params* p, const void* const* i
     for (i = 0; i < p->count; ++i) {
       const size_t n = (size_t)block_bytes[i];
       if (n > 0u) {
-        (void)memcpy(dst, (const uint8_t*)ins[i] + (size_t)o * n, n);
-        dst += n;
+        const uint8_t* src = (const uint8_t*)ins[i];
+        (void)memcpy(dst, &src[(size_t)o * n], n);
+        dst = &dst[n];
       }
     }
   }

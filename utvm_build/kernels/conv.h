@@ -52,7 +52,7 @@ typedef struct {
 } utvm_conv_f32_params;
 
 /* True when input row y / column x lies inside the image. */
-static inline int utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t x) {
+static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t x) {
   return (y >= 0) && (y < g->in_h) && (x >= 0) && (x < g->in_w);
 }
 

@@ -44,8 +44,9 @@ static inline void utvm_ew_iter_next(const utvm_ew_shape* sh, utvm_ew_iter* it) 
   for (d = UTVM_EW_MAX_DIMS - 2; d >= 0; --d) {
     it->o1 += sh->stride1[d];
     it->o2 += sh->stride2[d];
-    if (++it->idx[d] < sh->dims[d]) {
-      return;
+    it->idx[d] += 1;
+    if (it->idx[d] < sh->dims[d]) {
+      break;
     }
     it->idx[d] = 0;
     it->o1 -= sh->stride1[d] * sh->dims[d];
@@ -56,7 +57,7 @@ static inline void utvm_ew_iter_next(const utvm_ew_shape* sh, utvm_ew_iter* it) 
 /* Rows of the innermost dimension in a broadcast walk. */
 static inline int32_t utvm_ew_rows(const utvm_ew_shape* sh) {
   const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
-  return (n > 0) ? sh->size / n : 0;
+  return (n > 0) ? (sh->size / n) : 0;
 }
 
 /* ADD / SUB, int8 and int16 general-scale path (TFLite reference AddElementwise /
@@ -76,22 +77,6 @@ typedef struct {
   int32_t act_max;
 } utvm_add_q_params;
 
-/* ADD / SUB int16 power-of-two-scale path (reference_ops::Add int16 / Sub16): one input is
- * rounding-shifted right, then a saturating int16 add or subtract. */
-typedef struct {
-  int32_t input1_shift; /* right shifts >= 0 (at most one is non-zero) */
-  int32_t input2_shift;
-  int32_t subtract;     /* 0: in1 + in2, 1: in1 - in2 */
-  int32_t act_min;
-  int32_t act_max;
-} utvm_add_s16_pot_params;
-
-typedef struct {
-  int32_t subtract; /* 0: in1 + in2, 1: in1 - in2 */
-  float act_min;
-  float act_max;
-} utvm_add_f32_params;
-
 /* MUL int8/int16 (reference_integer_ops::MulElementwise). */
 typedef struct {
   int32_t input1_offset;
@@ -102,11 +87,6 @@ typedef struct {
   int32_t act_min;
   int32_t act_max;
 } utvm_mul_q_params;
-
-typedef struct {
-  float act_min;
-  float act_max;
-} utvm_mul_f32_params;
 
 /* MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0). */
 static inline int32_t utvm_mul_by_quantized_mul_lt1(int32_t x, int32_t multiplier, int32_t shift) {

@@ -1,4 +1,5 @@
-/* utvm-build kernels: FULLY_CONNECTED parameter structs (kernels: fully_connected_{s8,s16,f32}.h).
+/* utvm-build kernels: FULLY_CONNECTED integer parameter struct
+ * (kernels: fully_connected_{s8,s8_pc,s16,s16_pc}.h; fully_connected_f32.h has its own).
  *
  * out[b][c] = act(requant(bias[c] + sum_d w[c][d] * (x[b][d] + input_offset)))
  * The int8 kernel receives a bias with input_offset * sum_d w[c][d] already folded in (computed at
@@ -20,13 +21,5 @@ typedef struct {
   int32_t act_max;
   int32_t acc32;   /* 16x8 without an int64 bias: int32 accumulator and MultiplyByQuantizedMultiplier */
 } utvm_fc_q_params;
-
-typedef struct {
-  int32_t batches;
-  int32_t accum_depth;
-  int32_t out_depth;
-  float act_min;
-  float act_max;
-} utvm_fc_f32_params;
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_H_ */

@@ -2,7 +2,15 @@
 #ifndef UTVM_KERNELS_FULLY_CONNECTED_F32_H_
 #define UTVM_KERNELS_FULLY_CONNECTED_F32_H_
 
-#include "fully_connected.h"
+#include "common.h"
+
+typedef struct {
+  int32_t batches;
+  int32_t accum_depth;
+  int32_t out_depth;
+  float act_min;
+  float act_max;
+} utvm_fc_f32_params;
 
 static void utvm_fully_connected_f32(const utvm_fc_f32_params* p, const float* in, const float* w,
                                      const float* bias, float* out) {
@@ -18,7 +26,7 @@ static void utvm_fully_connected_f32(const utvm_fc_f32_params* p, const float* i
         total += x[d] * wc[d];
       }
       total += (bias != NULL) ? bias[c] : 0.0f;
-      out[b * p->out_depth + c] = utvm_clamp_f32(total, p->act_min, p->act_max);
+      out[(b * p->out_depth) + c] = utvm_clamp_f32(total, p->act_min, p->act_max);
     }
   }
 }

@@ -18,7 +18,8 @@ static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* i
       int64_t acc = 0;
       int32_t r;
       for (d = 0; d < p->accum_depth; ++d) {
-        acc += (int64_t)((int32_t)wc[d] * (int32_t)x[d]);
+        const int32_t prod = (int32_t)wc[d] * (int32_t)x[d];
+        acc += (int64_t)prod;
       }
       if (bias != NULL) {
         acc += bias[c];
@@ -28,7 +29,7 @@ static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* i
       } else {
         r = utvm_mul_by_quantized_mul64(acc, p->multiplier, p->shift);
       }
-      out[b * p->out_depth + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
+      out[(b * p->out_depth) + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
     }
   }
 }

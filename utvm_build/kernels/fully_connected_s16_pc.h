@@ -20,7 +20,8 @@ static void utvm_fully_connected_s16_pc(const utvm_fc_q_params* p, const int32_t
       int64_t acc = 0;
       int32_t r;
       for (d = 0; d < p->accum_depth; ++d) {
-        acc += (int64_t)((int32_t)wc[d] * (int32_t)x[d]);
+        const int32_t prod = (int32_t)wc[d] * (int32_t)x[d];
+        acc += (int64_t)prod;
       }
       if (bias != NULL) {
         acc += bias[c];
@@ -30,7 +31,7 @@ static void utvm_fully_connected_s16_pc(const utvm_fc_q_params* p, const int32_t
       } else {
         r = utvm_mul_by_quantized_mul64(acc, multipliers[c], shifts[c]);
       }
-      out[b * p->out_depth + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
+      out[(b * p->out_depth) + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
     }
   }
 }

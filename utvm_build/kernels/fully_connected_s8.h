@@ -19,7 +19,7 @@ static void utvm_fully_connected_s8(const utvm_fc_q_params* p, const int8_t* in,
         acc += (int32_t)wc[d] * (int32_t)x[d];
       }
       acc = utvm_mul_by_quantized_mul(acc, p->multiplier, p->shift) + p->output_offset;
-      out[b * p->out_depth + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
+      out[(b * p->out_depth) + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
     }
   }
 }

@@ -21,7 +21,7 @@ static void utvm_fully_connected_s8_pc(const utvm_fc_q_params* p, const int32_t*
         acc += (int32_t)wc[d] * (int32_t)x[d];
       }
       acc = utvm_mul_by_quantized_mul(acc, multipliers[c], shifts[c]) + p->output_offset;
-      out[b * p->out_depth + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
+      out[(b * p->out_depth) + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
     }
   }
 }

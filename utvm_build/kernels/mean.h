@@ -1,4 +1,5 @@
-/* utvm-build kernels: MEAN parameter structs (kernels: mean_{s8,s16,f32}.h).
+/* utvm-build kernels: MEAN shared walk and integer parameter struct (kernels: mean_{s8,s16,f32}.h;
+ * the float32 struct is in mean_f32.h).
  *
  * The input (up to 6-D, row-major) is walked in order; element i adds to output
  * sum_d index[d] * out_strides[d] (stride 0 on reduced axes), so every output sums its inputs in
@@ -28,34 +29,28 @@ typedef struct {
   int32_t out_max;
 } utvm_mean_q_params;
 
-typedef struct {
-  int32_t rank;
-  int32_t in_dims[UTVM_MEAN_MAX_RANK];
-  int32_t out_strides[UTVM_MEAN_MAX_RANK];
-  int32_t in_size;
-  int32_t out_size;
-  int32_t count;
-} utvm_mean_f32_params;
-
 /* Advance a row-major multi-index; returns the output offset of the new index. */
 static inline int32_t utvm_mean_next(int32_t rank, const int32_t* dims, const int32_t* out_strides,
                                      int32_t* index, int32_t offset) {
+  int32_t o = offset;
   int32_t d;
   for (d = rank - 1; d >= 0; --d) {
     index[d] += 1;
-    offset += out_strides[d];
+    o += out_strides[d];
     if (index[d] < dims[d]) {
       break;
     }
-    offset -= index[d] * out_strides[d];
+    o -= index[d] * out_strides[d];
     index[d] = 0;
   }
-  return offset;
+  return o;
 }
 
 /* The finishing step of the integer kernels: sum -> output value. */
 static inline int32_t utvm_mean_finish(const utvm_mean_q_params* p, int32_t sum) {
-  const int32_t shifted = (int32_t)((uint32_t)sum + (uint32_t)p->sum_offset);
+  /* sum - zp_in * count wraps like the reference's int32 arithmetic */
+  const uint32_t wrapped = (uint32_t)sum + (uint32_t)p->sum_offset;
+  const int32_t shifted = (int32_t)wrapped;
   const int32_t r = utvm_mul_by_quantized_mul(shifted, p->multiplier, p->shift) + p->output_zero_point;
   return utvm_clamp_i32(r, p->out_min, p->out_max);
 }

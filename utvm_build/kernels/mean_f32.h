@@ -4,6 +4,15 @@
 
 #include "mean.h"
 
+typedef struct {
+  int32_t rank;
+  int32_t in_dims[UTVM_MEAN_MAX_RANK];
+  int32_t out_strides[UTVM_MEAN_MAX_RANK];
+  int32_t in_size;
+  int32_t out_size;
+  int32_t count;
+} utvm_mean_f32_params;
+
 static void utvm_mean_f32(const utvm_mean_f32_params* p, const float* in, float* out) {
   int32_t index[UTVM_MEAN_MAX_RANK] = {0, 0, 0, 0, 0, 0};
   int32_t o = 0;

@@ -15,7 +15,7 @@ static inline int8_t utvm_mul_s8_one(const utvm_mul_q_params* p, int32_t a, int3
 static void utvm_mul_s8(const utvm_mul_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
                         const int8_t* in2, int8_t* out) {
   int32_t i;
-  if (!sh->broadcast) {
+  if (sh->broadcast == 0) {
     for (i = 0; i < sh->size; ++i) {
       out[i] = utvm_mul_s8_one(p, in1[i], in2[i]);
     }
@@ -25,11 +25,13 @@ static void utvm_mul_s8(const utvm_mul_q_params* p, const utvm_ew_shape* sh, con
     const int32_t s2 = sh->stride2[UTVM_EW_MAX_DIMS - 1];
     const int32_t rows = utvm_ew_rows(sh);
     int32_t r;
+    int8_t* dst = out;
     utvm_ew_iter it;
     utvm_ew_iter_init(&it);
     for (r = 0; r < rows; ++r) {
       for (i = 0; i < n; ++i) {
-        *out++ = utvm_mul_s8_one(p, in1[it.o1 + i * s1], in2[it.o2 + i * s2]);
+        *dst = utvm_mul_s8_one(p, in1[it.o1 + (i * s1)], in2[it.o2 + (i * s2)]);
+        ++dst;
       }
       utvm_ew_iter_next(sh, &it);
     }

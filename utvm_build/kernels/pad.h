@@ -31,20 +31,24 @@ static void utvm_pad(const utvm_pad_params* p, const void* in, void* out, const 
   for (i = 0; i < p->out_count; ++i) {
     (void)memcpy(&dst[(size_t)i * es], pad_value, es);
   }
-  if (row == 0u) {
-    return;
-  }
-  for (i0 = 0; i0 < p->in_dims[0]; ++i0) {
-    for (i1 = 0; i1 < p->in_dims[1]; ++i1) {
-      for (i2 = 0; i2 < p->in_dims[2]; ++i2) {
-        for (i3 = 0; i3 < p->in_dims[3]; ++i3) {
-          size_t o = (size_t)(i0 + p->left[0]);
-          o = o * (size_t)p->out_dims[1] + (size_t)(i1 + p->left[1]);
-          o = o * (size_t)p->out_dims[2] + (size_t)(i2 + p->left[2]);
-          o = o * (size_t)p->out_dims[3] + (size_t)(i3 + p->left[3]);
-          o = o * (size_t)p->out_dims[4] + (size_t)p->left[4];
-          (void)memcpy(&dst[o * es], src, row);
-          src += row;
+  if (row > 0u) {
+    for (i0 = 0; i0 < p->in_dims[0]; ++i0) {
+      for (i1 = 0; i1 < p->in_dims[1]; ++i1) {
+        for (i2 = 0; i2 < p->in_dims[2]; ++i2) {
+          for (i3 = 0; i3 < p->in_dims[3]; ++i3) {
+            /* output coordinates (index + leading padding) are >= 0 */
+            const int32_t o0 = i0 + p->left[0];
+            const int32_t o1 = i1 + p->left[1];
+            const int32_t o2 = i2 + p->left[2];
+            const int32_t o3 = i3 + p->left[3];
+            size_t o = (size_t)o0;
+            o = (o * (size_t)p->out_dims[1]) + (size_t)o1;
+            o = (o * (size_t)p->out_dims[2]) + (size_t)o2;
+            o = (o * (size_t)p->out_dims[3]) + (size_t)o3;
+            o = (o * (size_t)p->out_dims[4]) + (size_t)p->left[4];
+            (void)memcpy(&dst[o * es], src, row);
+            src = &src[row];
+          }
         }
       }
     }

@@ -26,11 +26,11 @@ static void utvm_avg_pool_f32(const utvm_pool_f32_params* p, const float* in, fl
           float count = 0.0f;
           for (fy = fy0; fy < fy1; ++fy) {
             for (fx = fx0; fx < fx1; ++fx) {
-              total += in[((b * p->in_h + iy + fy) * p->in_w + ix + fx) * p->channels + c];
+              total += in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * p->channels) + c];
               count += 1.0f;
             }
           }
-          out[((b * p->out_h + oy) * p->out_w + ox) * p->channels + c] = utvm_clamp_f32(total / count, p->act_min, p->act_max);
+          out[(((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels) + c] = utvm_clamp_f32(total / count, p->act_min, p->act_max);
         }
       }
     }

@@ -26,14 +26,14 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
           int32_t count = 0;
           for (fy = fy0; fy < fy1; ++fy) {
             for (fx = fx0; fx < fx1; ++fx) {
-              acc += (int32_t)in[((b * p->in_h + iy + fy) * p->in_w + ix + fx) * p->channels + c];
+              acc += (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * p->channels) + c];
               ++count;
             }
           }
           /* count > 0: checked at code generation. Rounds half away from zero (C division
            * truncates, as in the reference). */
-          acc = (acc > 0) ? (acc + count / 2) / count : (acc - count / 2) / count;
-          out[((b * p->out_h + oy) * p->out_w + ox) * p->channels + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
+          acc = (acc > 0) ? ((acc + (count / 2)) / count) : ((acc - (count / 2)) / count);
+          out[(((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels) + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
         }
       }
     }

@@ -27,11 +27,11 @@ static void utvm_max_pool_f32(const utvm_pool_f32_params* p, const float* in, fl
           float m = -FLT_MAX;
           for (fy = fy0; fy < fy1; ++fy) {
             for (fx = fx0; fx < fx1; ++fx) {
-              const float v = in[((b * p->in_h + iy + fy) * p->in_w + ix + fx) * p->channels + c];
+              const float v = in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * p->channels) + c];
               m = (m < v) ? v : m; /* std::max(m, v) */
             }
           }
-          out[((b * p->out_h + oy) * p->out_w + ox) * p->channels + c] = utvm_clamp_f32(m, p->act_min, p->act_max);
+          out[(((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels) + c] = utvm_clamp_f32(m, p->act_min, p->act_max);
         }
       }
     }

@@ -25,10 +25,10 @@ static void utvm_max_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
           int32_t m = INT8_MIN;
           for (fy = fy0; fy < fy1; ++fy) {
             for (fx = fx0; fx < fx1; ++fx) {
-              m = utvm_max_i32(m, (int32_t)in[((b * p->in_h + iy + fy) * p->in_w + ix + fx) * p->channels + c]);
+              m = utvm_max_i32(m, (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * p->channels) + c]);
             }
           }
-          out[((b * p->out_h + oy) * p->out_w + ox) * p->channels + c] = (int8_t)utvm_clamp_i32(m, p->act_min, p->act_max);
+          out[(((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels) + c] = (int8_t)utvm_clamp_i32(m, p->act_min, p->act_max);
         }
       }
     }

@@ -10,10 +10,19 @@
 
 #include "quantize.h"
 
+/* int8/int16 -> float32 (reference_ops::Dequantize). */
+typedef struct {
+  int32_t size;
+  int32_t in_bits;
+  int32_t zero_point;
+  float scale;
+} utvm_dequantize_params;
+
 static void utvm_dequantize(const utvm_dequantize_params* p, const void* in, float* out) {
   int32_t i;
   for (i = 0; i < p->size; ++i) {
-    out[i] = p->scale * (float)(utvm_q_load(in, p->in_bits, i) - p->zero_point);
+    const int32_t q = utvm_q_load(in, p->in_bits, i) - p->zero_point;
+    out[i] = p->scale * (float)q;
   }
 }
 

@@ -13,6 +13,16 @@
 
 #include "quantize.h"
 
+/* float32 -> int8/int16 (reference_ops::AffineQuantize). */
+typedef struct {
+  int32_t size;
+  int32_t out_bits;
+  float scale; /* output scale, float32 as in the reference's static_cast<float>(scale) */
+  int32_t zero_point;
+  int32_t qmin;
+  int32_t qmax;
+} utvm_quantize_f32_params;
+
 static void utvm_quantize_f32(const utvm_quantize_f32_params* p, const float* in, void* out) {
   int32_t i;
   for (i = 0; i < p->size; ++i) {

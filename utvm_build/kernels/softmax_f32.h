@@ -5,7 +5,13 @@
 #include <float.h>
 #include <math.h>
 
-#include "softmax.h"
+#include "common.h"
+
+typedef struct {
+  int32_t outer;
+  int32_t depth;
+  float beta;
+} utvm_softmax_f32_params;
 
 static void utvm_softmax_f32(const utvm_softmax_f32_params* p, const float* in, float* out) {
   int32_t i;

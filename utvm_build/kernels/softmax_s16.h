@@ -5,13 +5,20 @@
 
 #include "softmax.h"
 
+typedef struct {
+  int32_t outer;
+  int32_t depth;
+  int32_t input_multiplier;
+  int32_t input_left_shift;
+} utvm_softmax_s16_params;
+
 /* TFLite LUTLookup(int16): 512 base values plus one for the last slope. */
 static inline int16_t utvm_lut_lookup_s16(int16_t value, const int16_t* lut) {
   const int32_t index = 256 + ((int32_t)value >> 7);
   const int32_t offset = (int32_t)value & 0x7f;
   const int32_t base = lut[index];
   const int32_t slope = (int32_t)(int16_t)(lut[index + 1] - lut[index]);
-  const int32_t delta = (slope * offset + 64) >> 7;
+  const int32_t delta = ((slope * offset) + 64) >> 7;
   return (int16_t)(base + delta);
 }
 
@@ -44,12 +51,12 @@ static void utvm_softmax_s16(const utvm_softmax_s16_params* p, const int16_t* ex
     }
     headroom_plus_one = utvm_clz_u32((uint32_t)sum_of_exps);
     shifted_sum = (int32_t)((((int64_t)sum_of_exps << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
-    sym_shifted_sum = utvm_clamp_i32(shifted_sum + (-((1 << 15) + (1 << 16))), -32768, 32767);
+    sym_shifted_sum = utvm_clamp_i32(shifted_sum - 98304, -32768, 32767);  /* 98304 = (1 << 15) + (1 << 16) */
     reciprocal = utvm_lut_lookup_s16((int16_t)sym_shifted_sum, one_over_one_plus_x_lut);
     right_shift = 31 - headroom_plus_one;
-    round = (int64_t)1 << (right_shift - 1);
+    round = utvm_pow2_i64(right_shift - 1);
     for (c = 0; c < p->depth; ++c) {
-      const int32_t result = (int32_t)(((int64_t)y[c] * (int64_t)reciprocal + round) >> right_shift);
+      const int32_t result = (int32_t)((((int64_t)y[c] * (int64_t)reciprocal) + round) >> right_shift);
       y[c] = (int16_t)utvm_clamp_i32(result, 0, 32767);
     }
   }

@@ -32,15 +32,16 @@ static void utvm_strided_slice(const utvm_strided_slice_params* p, const void* i
     for (b = 0; b < p->count[1]; ++b) {
       for (c = 0; c < p->count[2]; ++c) {
         for (d = 0; d < p->count[3]; ++d) {
-          const int32_t row = p->base + a * p->step[0] + b * p->step[1] + c * p->step[2] + d * p->step[3];
+          const int32_t row = p->base + (a * p->step[0]) + (b * p->step[1]) + (c * p->step[2]) + (d * p->step[3]);
           if (p->step[4] == 1) {
             const size_t n = (size_t)p->count[4] * es;
             (void)memcpy(dst, &src[(size_t)row * es], n);
-            dst += n;
+            dst = &dst[n];
           } else {
             for (e = 0; e < p->count[4]; ++e) {
-              (void)memcpy(dst, &src[(size_t)(row + e * p->step[4]) * es], es);
-              dst += es;
+              const int32_t index = row + (e * p->step[4]);  /* >= 0: resolved at code generation */
+              (void)memcpy(dst, &src[(size_t)index * es], es);
+              dst = &dst[es];
             }
           }
         }

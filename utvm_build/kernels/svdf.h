@@ -1,4 +1,5 @@
-/* utvm-build kernels: SVDF parameter structs (kernels: svdf_{s8,s8_s8,f32}.h).
+/* utvm-build kernels: SVDF integer parameter struct (kernels: svdf_{s8,s8_s8}.h; svdf_f32.h
+ * has its own struct and follows the same state layout).
  *
  * state[b][f][0 .. memory_size) is a variable tensor that persists between runs. Each run shifts it
  * left by one element (as std::copy over the whole buffer in the reference; the last element of
@@ -28,17 +29,5 @@ typedef struct {
   int32_t multiplier_2;     /* state * weights_time -> output */
   int32_t shift_2;
 } utvm_svdf_q_params;
-
-typedef struct {
-  int32_t batches;
-  int32_t input_size;
-  int32_t num_filters;
-  int32_t memory_size;
-  int32_t rank;
-  int32_t num_units;
-  int32_t activation;       /* 0 none, 1 tanh, 2 clamp to [act_min, act_max] */
-  float act_min;
-  float act_max;
-} utvm_svdf_f32_params;
 
 #endif /* UTVM_KERNELS_SVDF_H_ */

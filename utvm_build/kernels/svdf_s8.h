@@ -10,12 +10,13 @@
 static void utvm_svdf_s8(const utvm_svdf_q_params* p, const int8_t* in, const int8_t* weights_feature,
                          const int16_t* weights_time, const int32_t* bias, int16_t* state, int8_t* out) {
   const int32_t row = p->memory_size * p->num_filters;
+  const int32_t moved = (p->batches * row) - 1;  /* state elements shifted one place left */
   int32_t b;
   int32_t f;
   int32_t u;
   int32_t r;
   int32_t i;
-  (void)memmove(state, &state[1], (size_t)(p->batches * row - 1) * sizeof(int16_t));
+  (void)memmove(state, &state[1], (size_t)moved * sizeof(int16_t));
   for (b = 0; b < p->batches; ++b) {
     const int8_t* x = &in[b * p->input_size];
     for (f = 0; f < p->num_filters; ++f) {
@@ -25,24 +26,27 @@ static void utvm_svdf_s8(const utvm_svdf_q_params* p, const int8_t* in, const in
         dot += (int32_t)w[i] * ((int32_t)x[i] + p->input_offset);
       }
       dot = utvm_mul_by_quantized_mul(dot, p->multiplier_1, p->shift_1);
-      state[b * row + f * p->memory_size + p->memory_size - 1] = (int16_t)utvm_clamp_i32(dot, -32768, 32767);
+      state[(b * row) + (f * p->memory_size) + p->memory_size - 1] = (int16_t)utvm_clamp_i32(dot, -32768, 32767);
     }
   }
   for (b = 0; b < p->batches; ++b) {
     for (u = 0; u < p->num_units; ++u) {
-      int32_t acc = (bias != NULL) ? bias[u] : 0;
+      /* the int32 sums wrap: accumulated modulo 2^32 in uint32_t, where that is defined */
+      uint32_t acc = (bias != NULL) ? (uint32_t)bias[u] : 0u;
+      int32_t v;
       for (r = 0; r < p->rank; ++r) {
-        const int32_t filter = u * p->rank + r;
+        const int32_t filter = (u * p->rank) + r;
         const int16_t* wt = &weights_time[filter * p->memory_size];
-        const int16_t* s = &state[b * row + filter * p->memory_size];
-        int32_t total = 0;
+        const int16_t* s = &state[(b * row) + (filter * p->memory_size)];
+        uint32_t total = 0u;
         for (i = 0; i < p->memory_size; ++i) {
-          total = (int32_t)((uint32_t)total + (uint32_t)((int32_t)wt[i] * (int32_t)s[i]));
+          const int32_t prod = (int32_t)wt[i] * (int32_t)s[i];
+          total += (uint32_t)prod;
         }
-        acc = (int32_t)((uint32_t)acc + (uint32_t)total);
+        acc += total;
       }
-      acc = utvm_mul_by_quantized_mul(acc, p->multiplier_2, p->shift_2) + p->output_offset;
-      out[b * p->num_units + u] = (int8_t)utvm_clamp_i32(acc, -128, 127);
+      v = utvm_mul_by_quantized_mul((int32_t)acc, p->multiplier_2, p->shift_2) + p->output_offset;
+      out[(b * p->num_units) + u] = (int8_t)utvm_clamp_i32(v, -128, 127);
     }
   }
 }

@@ -1,4 +1,5 @@
-/* utvm-build kernels: TRANSPOSE_CONV parameter structs (kernels: transpose_conv_{s8,s16,f32}.h).
+/* utvm-build kernels: TRANSPOSE_CONV geometry and integer parameter struct
+ * (kernels: transpose_conv_{s8,s16,f32}.h; the float32 struct is in transpose_conv_f32.h).
  *
  * Layouts are TFLite's: input [N][H][W][IC], weights [OC][KH][KW][IC], output [N][OH][OW][OC].
  * Like the reference kernels (internal/reference/transpose_conv.h and
@@ -36,15 +37,9 @@ typedef struct {
   int32_t act_max;
 } utvm_tconv_q_params;
 
-typedef struct {
-  utvm_tconv_geom g;
-  float act_min;
-  float act_max;
-} utvm_tconv_f32_params;
-
 /* Offset of output element (b, y, x, c). */
 static inline int32_t utvm_tconv_out_index(const utvm_tconv_geom* g, int32_t b, int32_t y, int32_t x, int32_t c) {
-  return ((b * g->out_h + y) * g->out_w + x) * g->out_c + c;
+  return (((((b * g->out_h) + y) * g->out_w) + x) * g->out_c) + c;
 }
 
 #endif /* UTVM_KERNELS_TRANSPOSE_CONV_H_ */

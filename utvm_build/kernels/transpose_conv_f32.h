@@ -5,6 +5,12 @@
 
 #include "transpose_conv.h"
 
+typedef struct {
+  utvm_tconv_geom g;
+  float act_min;
+  float act_max;
+} utvm_tconv_f32_params;
+
 static void utvm_transpose_conv_f32(const utvm_tconv_f32_params* p, const float* in, const float* w,
                                     const float* bias, float* out) {
   const utvm_tconv_geom* g = &p->g;
@@ -24,9 +30,9 @@ static void utvm_transpose_conv_f32(const utvm_tconv_f32_params* p, const float*
     for (iy = 0; iy < g->in_h; ++iy) {
       for (ix = 0; ix < g->in_w; ++ix) {
         for (ic = 0; ic < g->in_c; ++ic) {
-          const int32_t ox0 = ix * g->stride_w - g->pad_w;
-          const int32_t oy0 = iy * g->stride_h - g->pad_h;
-          const float xv = in[((b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic];
+          const int32_t ox0 = (ix * g->stride_w) - g->pad_w;
+          const int32_t oy0 = (iy * g->stride_h) - g->pad_h;
+          const float xv = in[(((((b * g->in_h) + iy) * g->in_w) + ix) * g->in_c) + ic];
           for (fy = 0; fy < g->filter_h; ++fy) {
             const int32_t oy = oy0 + fy;
             if ((oy < 0) || (oy >= g->out_h)) {
@@ -38,7 +44,7 @@ static void utvm_transpose_conv_f32(const utvm_tconv_f32_params* p, const float*
                 continue;
               }
               for (oc = 0; oc < g->out_c; ++oc) {
-                const float wv = w[((oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c + ic];
+                const float wv = w[(((((oc * g->filter_h) + fy) * g->filter_w) + fx) * g->in_c) + ic];
                 out[utvm_tconv_out_index(g, b, oy, ox, oc)] += xv * wv;
               }
             }

@@ -28,9 +28,9 @@ static void utvm_transpose_conv_s16(const utvm_tconv_q_params* p, const int16_t*
     for (iy = 0; iy < g->in_h; ++iy) {
       for (ix = 0; ix < g->in_w; ++ix) {
         for (ic = 0; ic < g->in_c; ++ic) {
-          const int32_t ox0 = ix * g->stride_w - g->pad_w;
-          const int32_t oy0 = iy * g->stride_h - g->pad_h;
-          const int32_t xv = (int32_t)in[((b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic];
+          const int32_t ox0 = (ix * g->stride_w) - g->pad_w;
+          const int32_t oy0 = (iy * g->stride_h) - g->pad_h;
+          const int32_t xv = (int32_t)in[(((((b * g->in_h) + iy) * g->in_w) + ix) * g->in_c) + ic];
           for (fy = 0; fy < g->filter_h; ++fy) {
             const int32_t oy = oy0 + fy;
             if ((oy < 0) || (oy >= g->out_h)) {
@@ -42,8 +42,9 @@ static void utvm_transpose_conv_s16(const utvm_tconv_q_params* p, const int16_t*
                 continue;
               }
               for (oc = 0; oc < g->out_c; ++oc) {
-                const int32_t wv = (int32_t)w[((oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c + ic];
-                acc[utvm_tconv_out_index(g, b, oy, ox, oc)] += (int64_t)(xv * wv);
+                const int32_t wv = (int32_t)w[(((((oc * g->filter_h) + fy) * g->filter_w) + fx) * g->in_c) + ic];
+                const int32_t prod = xv * wv;
+                acc[utvm_tconv_out_index(g, b, oy, ox, oc)] += (int64_t)prod;
               }
             }
           }
