@@ -65,9 +65,9 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
     files[hdr] = _public_header(g, plan, name, prefix, banner, inputs, outputs, opts)
-    files[f"src/{prefix}_internal.h"] = _internal_header(prefix, banner, pool, op_funcs, opts)
+    files[f"src/{prefix}_internal.h"] = _internal_header(prefix, banner, pool, op_funcs, opts, plan)
     files[f"src/{prefix}_ops.c"] = _ops_file(prefix, banner, op_funcs, kernels)
-    files[f"src/{prefix}_constants.c"] = _constants_file(prefix, banner, pool)
+    files[f"src/{prefix}_constants.c"] = _constants_file(prefix, banner, pool, op_funcs)
     files[f"src/{prefix}.c"] = _entry_file(g, plan, prefix, banner, inputs, outputs, op_funcs, opts)
     needs = CrtNeeds(max_args=len(inputs) + len(outputs),
                      max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
@@ -156,22 +156,26 @@ def _port_comment(p: Port) -> str:
     return c_comment(text, 150)
 
 
-def _attr_macros(prefix: str, opts: CompileOptions) -> list[str]:
+def _attr_macros(prefix: str, opts: CompileOptions, constants: bool, static_workspace: bool) -> list[str]:
+    """Placement macros, only those the model uses (an unused macro is a MISRA C 2.5 finding)."""
     up = prefix.upper()
 
     def attr(section: str) -> str:
         sec = f", section(\"{section}\")" if section else ""
         return f"__attribute__((aligned(a){sec}))"
 
+    macros = [(f"{up}_CONST_ATTR", opts.constants_section)] if constants else []
+    macros += [(f"{up}_WORKSPACE_ATTR", opts.workspace_section)] if static_workspace else []
+    if not macros:
+        return []
     return [
         "/* Placement of constants and workspace (GCC/Clang syntax; adapt for other compilers). */",
         "#if defined(__GNUC__) || defined(__clang__)",
-        f"#define {up}_CONST_ATTR(a) {attr(opts.constants_section)}",
-        f"#define {up}_WORKSPACE_ATTR(a) {attr(opts.workspace_section)}",
+        *[f"#define {m}(a) {attr(section)}" for m, section in macros],
         "#else",
-        f"#define {up}_CONST_ATTR(a)",
-        f"#define {up}_WORKSPACE_ATTR(a)",
+        *[f"#define {m}(a)" for m, _ in macros],
         "#endif",
+        "",
     ]
 
 
@@ -183,12 +187,14 @@ def _signature(ctx: OpContext) -> str:
 
 
 def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpContext],
-                     opts: CompileOptions) -> str:
+                     opts: CompileOptions, plan: MemoryPlan) -> str:
     guard = f"{prefix.upper()}_INTERNAL_H_"
     lines = [banner, "/* Declarations shared by the generated files of this model (not a public API). */",
              f"#ifndef {guard}", f"#define {guard}", "", "#include <stddef.h>", "#include <stdint.h>", ""]
-    lines += _attr_macros(prefix, opts) + [""]
-    lines += pool.declarations() + [""]
+    lines += _attr_macros(prefix, opts, constants=bool(pool.constants),
+                          static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0)
+    if pool.constants:
+        lines += pool.declarations() + [""]
     lines += [_signature(ctx) + ";" for ctx in ops]
     lines += ["", f"#endif /* {guard} */", ""]
     return "\n".join(lines)
@@ -200,22 +206,26 @@ def _ops_file(prefix: str, banner: str, ops: list[OpContext], kernels: set[str])
     lines += [f'#include "kernels/{k}.h"' for k in sorted(kernels)] + [""]
     for ctx in ops:
         lines.append(f"/* {describe(ctx.g, ctx.op)} */")
-        lines += ctx.statics
         lines.append(_signature(ctx) + " {")
+        # parameter structs at block scope: each is used by its operator's function only
+        for static in ctx.statics:
+            lines += [f"  {text}" for text in static.split("\n")]
         lines += [f"  {text}" for text in ctx.body]
         lines += ["}", ""]
     return "\n".join(lines)
 
 
-def _constants_file(prefix: str, banner: str, pool: ConstantPool) -> str:
+def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpContext]) -> str:
     lines = [banner, "/* Weights, biases and precomputed quantization parameters, in flash. */", "",
              f'#include "{prefix}_internal.h"']
     if any(c.ctype == "float" for c in pool.constants):
         lines.append("#include <math.h>")
     lines.append("")
     lines += pool.definitions(f"{prefix.upper()}_CONST_ATTR")
-    if not pool.constants:
-        lines.append(f"typedef int {prefix}_no_constants;  /* ISO C forbids an empty translation unit */")
+    if not pool.constants and not ops:
+        # ISO C forbids an empty translation unit; otherwise the operator declarations of the
+        # internal header make it non-empty
+        lines.append(f"typedef int {prefix}_no_constants;")
     return "\n".join(lines) + "\n"
 
 
@@ -226,8 +236,6 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
     lines = [banner, "/* The entry point: workspace, buffer pointers, one call per operator. */", "",
              "#include <stddef.h>", "#include <string.h>", f'#include "{prefix}.h"',
              f'#include "{prefix}_internal.h"', ""]
-    if opts.workspace == "static" and ws > 0:
-        lines += [f"static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});", ""]
     states = sorted({loc.index: t for t, loc in plan.locations.items() if loc.kind == "state"}.items())
     for k, t in states:
         tensor = g.tensors[g.storage_root(t)]
@@ -245,29 +253,36 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
     if opts.workspace == "user":
         args.append(f"struct {prefix}_workspace_pools* workspace_pools")
     lines.append(f"int32_t {prefix}_run(" + ", ".join(args) + ") {")
+    if opts.workspace == "static" and ws > 0:
+        # block scope: only the entry point uses the workspace
+        lines.append(f"  static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});")
+    lines.append("  int32_t status = 0;")
     checks = ["inputs == NULL", "outputs == NULL"]
     checks += [f"inputs->{p.c_name} == NULL" for p in inputs] + [f"outputs->{p.c_name} == NULL" for p in outputs]
     if opts.workspace == "user":
         checks += ["workspace_pools == NULL", "workspace_pools->global_workspace == NULL"]
-    lines.append("  if (" + " ||\n      ".join(checks) + ") {")
-    lines += ["    return -1;", "  }"]
+    lines.append("  if (" + " ||\n      ".join(f"({c})" for c in checks) + ") {")
+    lines += ["    status = -1;"]
     if opts.workspace == "user":
-        lines += [f"  if (((uintptr_t)workspace_pools->global_workspace % {opts.workspace_align}u) != 0u) {{",
-                  "    return -2;", "  }"]
+        lines += [f"  }} else if (((uintptr_t)workspace_pools->global_workspace % {opts.workspace_align}u) != 0u) {{",
+                  "    status = -2;"]
+    lines.append("  } else {")
+    body: list[str] = []
+    if opts.workspace == "user":
         if ws > 0:
-            lines.append("  uint8_t* workspace = (uint8_t*)workspace_pools->global_workspace;")
+            body.append("  uint8_t* workspace = (uint8_t*)workspace_pools->global_workspace;")
     elif ws > 0:
-        lines.append(f"  uint8_t* workspace = {prefix}_workspace;")
+        body.append(f"  uint8_t* workspace = {prefix}_workspace;")
     if states:
-        lines += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset_state();", "  }"]
-    names = _tensor_exprs(g, plan, prefix, inputs, outputs, lines)
+        body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset_state();", "  }"]
+    names = _tensor_exprs(g, plan, prefix, inputs, outputs, body)
     for ctx in ops:
         args = [names[int(t)] for _, t in ctx.params]
         if ctx.has_scratch:
             args.append(f"&workspace[{plan.scratch[ctx.position]}]")
-        call = f"  {op_function_name(prefix, ctx.position, ctx.op)}({', '.join(args)});"
-        lines.append(call)
-    lines += ["  return 0;", "}", ""]
+        body.append(f"  {op_function_name(prefix, ctx.position, ctx.op)}({', '.join(args)});")
+    lines += [f"  {text}" for text in body]
+    lines += ["  }", "  return status;", "}", ""]
     return "\n".join(lines)
 
 

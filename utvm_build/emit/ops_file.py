@@ -74,7 +74,8 @@ class OpContext:
         self.body.append(text)
 
     def param_struct(self, ctype: str, fields: dict[str, int | float | str], hint: str = "params") -> str:
-        """Emit ``static const <ctype> op<i>_<hint> = {.field = value, ...};``; returns its name."""
+        """Emit ``static const <ctype> op<i>_<hint> = {.field = value, ...};`` (at block scope in the
+        operator's function); returns its name."""
         name = f"op{self.position}_{hint}"
         items = []
         for key, value in fields.items():

@@ -74,15 +74,17 @@ def render_system_lib(names: list[str]) -> str:
     for p in prefixes:
         lines.append(f"int {p}_run_packed(TVMValue* args, int* type_codes, int num_args, TVMValue* out_ret_value, "
                      "int* out_ret_tcode, void* resource_handle);")
-    lines += ["", "/* Function registry: count byte, names each ending in NUL, one extra NUL (string end). */",
-              f"static const TVMBackendPackedCFunc utvm_system_lib_funcs[{len(prefixes)}] = {{"]
+    # The registry and the module at block scope: only the entry point refers to them.
+    lines += ["", "const TVMModule* TVMSystemLibEntryPoint(void) {",
+              "  /* Function registry: count byte, names each ending in NUL, one extra NUL (string end). */",
+              f"  static const TVMBackendPackedCFunc utvm_system_lib_funcs[{len(prefixes)}] = {{"]
     lines += [f"    &{p}_run_packed," for p in prefixes]
-    lines += ["};", "static const TVMFuncRegistry utvm_system_lib_registry = {", f'    "\\x{len(prefixes):02x}"']
+    lines += ["  };", "  static const TVMFuncRegistry utvm_system_lib_registry = {", f'    "\\x{len(prefixes):02x}"']
     lines += [f'    "{p}_run\\0"' for p in prefixes]
     lines[-1] += ","
-    lines += ["    utvm_system_lib_funcs,", "};",
-              "static const TVMModule utvm_system_lib_module = {&utvm_system_lib_registry};", "",
-              "const TVMModule* TVMSystemLibEntryPoint(void) { return &utvm_system_lib_module; }", ""]
+    lines += ["    utvm_system_lib_funcs,", "  };",
+              "  static const TVMModule utvm_system_lib_module = {&utvm_system_lib_registry};",
+              "  return &utvm_system_lib_module;", "}", ""]
     return "\n".join(lines)
 
 
