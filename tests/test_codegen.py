@@ -128,6 +128,22 @@ def test_sections_and_alignment(tmp_path: Path) -> None:
             assert line.split()[-1] == "2**5", line   # 32-byte alignment
 
 
+def test_workspace_align_raised_to_element_size() -> None:
+    """--workspace-align 1 on a float model would make misaligned float views: raised to 4."""
+    mb = ModelBuilder()
+    x = mb.tensor([1, 3], "float32")
+    h = mb.tensor([1, 3], "float32")
+    y = mb.tensor([1, 3], "float32")
+    mb.operator("RELU", [x], [h])
+    mb.operator("RELU6", [h], [y])
+    float_model = mb.build([x], [y])
+    compiled = compile_bytes(float_model, "m", CompileOptions(workspace_align=1))
+    assert compiled.metadata["options"]["workspace_align"] == 4
+    assert "TVMGEN_M_WORKSPACE_ATTR(4)" in compiled.files["src/tvmgen_m.c"].decode()
+    int8_model = chain_model([f"t{i}" for i in range(13)])
+    assert compile_bytes(int8_model, "m", CompileOptions(workspace_align=1)).metadata["options"]["workspace_align"] == 1
+
+
 def test_model_with_only_reshape_copies(tmp_path: Path) -> None:
     """Reshapes between intermediates are aliases: no code, no workspace."""
     mb = ModelBuilder()

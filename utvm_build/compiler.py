@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from .emit.model import render
 from .emit.output import update_directory, write_directory
 from .errors import UnsupportedError, UtvmError
 from .frontend.tflite import read_tflite
-from .graph import Graph
+from .graph import ITEM_SIZE, Graph
 from .ops import handler_for, supported_operators
 from .options import CompileOptions
 from .passes import run_passes
@@ -74,6 +75,22 @@ def check_io(g: Graph) -> None:
         raise UnsupportedError("the model lists the same tensor twice among its inputs or outputs")
 
 
+def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: list[int]) -> CompileOptions:
+    """Raise the workspace alignment to the largest element the workspace holds.
+
+    Buffers are typed views into the byte workspace: a float32 or int32 tensor at an offset that
+    is not a multiple of 4 would be undefined behaviour in C and faults on cores without
+    unaligned access. Scratch buffers may hold int64 accumulators, hence 8 when there is one.
+    """
+    produced = {o for op in g.operators for o in op.outputs}
+    in_workspace = [g.tensors[t] for t in produced
+                    if t not in g.outputs and not g.tensors[t].is_const]
+    need = max([ITEM_SIZE[t.dtype] for t in in_workspace] + [8 if any(scratch) else 1])
+    if opts.workspace_align >= need:
+        return opts
+    return dataclasses.replace(opts, workspace_align=need)
+
+
 def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
                   source_name: str = "model.tflite") -> Compiled:
     opts = options or CompileOptions()
@@ -87,6 +104,7 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     for op in g.operators:
         handler_for(op.op).validate(op, g)
     scratch = [handler_for(op.op).scratch_bytes(op, g) for op in g.operators]
+    opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_memory(g, scratch, opts.workspace_align)
     sha = hashlib.sha256(data).hexdigest()
     files = render(g, plan, name, opts, sha, source_name)
