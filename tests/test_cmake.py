@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED_MODELS
+from system_tools import need
 
 from utvm_build.compiler import compile_bytes
 from utvm_build.errors import UtvmError
@@ -33,15 +34,6 @@ CMAKE_DIR = REPO / "utvm_build" / "cmake"
 TOOLCHAIN = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
 BOARDS = {"cortex-m4": "mps2-an386", "cortex-m55": "mps3-an547"}
 GENERATOR_TOOL = {"Ninja": "ninja", "Ninja Multi-Config": "ninja", "Unix Makefiles": "make"}
-APT = {"cmake": "cmake", "ninja": "ninja-build", "make": "make", "arm-none-eabi-gcc": "gcc-arm-none-eabi",
-       "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
-
-
-def need(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} not found; install with: apt-get install -y "
-                    f"{' '.join(APT[t] for t in missing)} libnewlib-arm-none-eabi", pytrace=False)
 
 
 def run(cmd: list, cwd: Path | None = None, ok: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -7,11 +7,11 @@ seconds. Nothing is skipped: a missing tool fails with the package to install.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from system_tools import need
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
@@ -26,16 +26,6 @@ from benchmarks.qemu_plugin import (  # noqa: E402
     parse_result,
     validate,
 )
-
-APT = {"cc": "gcc", "make": "make", "arm-none-eabi-gcc": "gcc-arm-none-eabi",
-       "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
-
-
-def need(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} not found; install with: apt-get install -y "
-                    f"{' '.join(APT[t] for t in missing)} libnewlib-arm-none-eabi", pytrace=False)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED_MODELS
+from system_tools import need
 
 import utvm_build
 from utvm_build.compiler import compile_bytes
@@ -30,15 +31,6 @@ TOOLPATH = REPO / "utvm_build" / "scons"
 DIGITS = REPO / "examples" / "models" / "digits" / "digits_int8.tflite"
 HELLO_INT8 = SHARED_MODELS / "examples" / "hello_world_int8.tflite"
 HELLO_FLOAT = SHARED_MODELS / "examples" / "hello_world_float.tflite"
-APT = {"gcc": "gcc", "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
-       "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
-
-
-def need(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        pytest.fail(f"{', '.join(missing)} not found; install with: apt-get install -y "
-                    f"{' '.join(APT[t] for t in missing)}", pytrace=False)
 
 
 def scons_cmd(python: str = PYTHON) -> list[str]:
