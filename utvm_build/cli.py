@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import UtvmError
-from .options import INTERFACES, WORKSPACES, CompileOptions
+from .options import INTERFACES, IO_PLACEMENTS, WORKSPACES, CompileOptions
 
 _PKG = Path(__file__).resolve().parent
 
@@ -27,12 +27,15 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
                    help=f"linker section of the workspace (default {d.workspace_section}; '' = none)")
     p.add_argument("--constants-align", type=int, default=d.constants_align, metavar="BYTES")
     p.add_argument("--workspace-align", type=int, default=d.workspace_align, metavar="BYTES")
+    p.add_argument("--io", choices=IO_PLACEMENTS, default=d.io,
+                   help="caller: inputs/outputs are the caller's buffers; workspace: planned in the "
+                        "workspace (less RAM)")
 
 
 def _options(a: argparse.Namespace) -> CompileOptions:
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
-                          constants_align=a.constants_align, workspace_align=a.workspace_align)
+                          constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -83,8 +83,9 @@ def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: list[int]
     unaligned access. Scratch buffers may hold int64 accumulators, hence 8 when there is one.
     """
     produced = {o for op in g.operators for o in op.outputs}
-    in_workspace = [g.tensors[t] for t in produced
-                    if t not in g.outputs and not g.tensors[t].is_const]
+    io = set(g.inputs) | set(g.outputs) if opts.io == "workspace" else set()
+    in_workspace = [g.tensors[t] for t in produced | io
+                    if (t in io or t not in g.outputs) and not g.tensors[t].is_const]
     need = max([ITEM_SIZE[t.dtype] for t in in_workspace] + [8 if any(scratch) else 1])
     if opts.workspace_align >= need:
         return opts
@@ -105,7 +106,7 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
         handler_for(op.op).validate(op, g)
     scratch = [handler_for(op.op).scratch_bytes(op, g) for op in g.operators]
     opts = with_safe_workspace_align(opts, g, scratch)
-    plan = plan_memory(g, scratch, opts.workspace_align)
+    plan = plan_memory(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     sha = hashlib.sha256(data).hexdigest()
     files = render(g, plan, name, opts, sha, source_name)
     return Compiled(name=name, graph=g, plan=plan, files=files)

@@ -8,6 +8,7 @@ from .errors import UtvmError
 
 INTERFACES = ("c", "packed")
 WORKSPACES = ("static", "user")
+IO_PLACEMENTS = ("caller", "workspace")
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,17 @@ class CompileOptions:
     constants_align: int = 16
     #: Alignment in bytes of the workspace and of every buffer inside it.
     workspace_align: int = 16
+    #: "caller": inputs and outputs are the caller's buffers; "workspace": they are planned in the
+    #: workspace too (less RAM; ``tvmgen_<name>_map_inputs/outputs`` give their addresses).
+    io: str = "caller"
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
             raise UtvmError(f"unknown interface '{self.interface}'; choose one of {', '.join(INTERFACES)}")
         if self.workspace not in WORKSPACES:
             raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
+        if self.io not in IO_PLACEMENTS:
+            raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
         if self.interface == "packed" and self.workspace == "user":
             raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
                             "use --workspace static with --interface packed")

@@ -1,10 +1,11 @@
 """Static memory planning: where every tensor lives, and one workspace for the intermediates.
 
-Model inputs and outputs are the caller's buffers, constants live in flash, variable tensors
-(e.g. SVDF state) in their own zero-initialized RAM. Every other tensor (after aliasing) gets an
-offset in one workspace: liveness runs from the step of its first write to its last read, in
-execution order, and buffers whose lifetimes overlap never overlap in memory. Scratch buffers of
-kernels live for their operator's step only.
+Model inputs and outputs are the caller's buffers (or, with ``io_in_workspace``, workspace buffers
+too: an input lives from the start to its last read, an output from its first write to the end),
+constants live in flash, variable tensors (e.g. SVDF state) in their own zero-initialized RAM.
+Every other tensor (after aliasing) gets an offset in one workspace: liveness runs from the step of
+its first write to its last read, in execution order, and buffers whose lifetimes overlap never
+overlap in memory. Scratch buffers of kernels live for their operator's step only.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
 
 
-def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16) -> MemoryPlan:
+def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
+                io_in_workspace: bool = False) -> MemoryPlan:
     """Place every tensor; ``scratch_sizes[i]`` is operator i's scratch need in bytes."""
     if alignment < 1 or alignment & (alignment - 1):
         raise ValueError("alignment must be a power of two")
@@ -51,9 +53,9 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16) -> Memo
     states: dict[int, int] = {}
 
     def place_root(root: int) -> Location | None:
-        if root in g.inputs:
+        if root in g.inputs and not io_in_workspace:
             return Location("input", g.inputs.index(root))
-        if root in g.outputs:
+        if root in g.outputs and not io_in_workspace:
             return Location("output", g.outputs.index(root))
         t = g.tensors[root]
         if t.is_variable:
@@ -75,6 +77,17 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16) -> Memo
             if buf is None:
                 buf = roots[root] = Buffer(("tensor", root), g.tensors[root].nbytes, step, step)
             buf.first, buf.last = min(buf.first, step), max(buf.last, step)
+    if io_in_workspace:   # the caller writes inputs before the run and reads outputs after it
+        for t in g.inputs + g.outputs:   # even one that no operator reads keeps its place
+            root = g.storage_root(t)
+            if place_root(root) is None and root not in roots:
+                roots[root] = Buffer(("tensor", root), g.tensors[root].nbytes, 0, 0)
+        for t in g.inputs:
+            if g.storage_root(t) in roots:
+                roots[g.storage_root(t)].first = 0
+        for t in g.outputs:
+            if g.storage_root(t) in roots:
+                roots[g.storage_root(t)].last = len(g.operators) - 1
     buffers = list(roots.values())
     buffers += [Buffer(("scratch", step), size, step, step)
                 for step, size in enumerate(scratch_sizes) if size > 0]

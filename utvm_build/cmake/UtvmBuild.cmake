@@ -185,14 +185,14 @@ endfunction()
 # utvm_add_model(<target> MODEL <file.tflite> [NAME <c_name>]
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
-#                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>]
+#                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
-  set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN
+  set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
           OUTPUT_DIR)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE")
   set(fn "utvm_add_model(${target})")
@@ -218,7 +218,7 @@ function(utvm_add_model target)
   if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
     list(APPEND options "--name=${ARG_NAME}")
   endif()
-  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN)
+  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO)
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
     # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".

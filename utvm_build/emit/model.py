@@ -84,7 +84,8 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     meta = {
         "name": name, "prefix": prefix, "generator_version": __version__, "model_sha256": model_sha256,
         "options": opts.as_dict(),
-        "inputs": [p.metadata() for p in inputs], "outputs": [p.metadata() for p in outputs],
+        "inputs": [_port_meta(p, t, plan) for p, t in zip(inputs, g.inputs)],
+        "outputs": [_port_meta(p, t, plan) for p, t in zip(outputs, g.outputs)],
         "workspace_bytes": plan.workspace_bytes, "workspace_lower_bound_bytes": plan.lower_bound_bytes,
         "state_bytes": sum(g.tensors[t].nbytes for t, loc in plan.locations.items() if loc.kind == "state"),
         "constants_bytes": pool.total_bytes,
@@ -94,6 +95,14 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     }
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
+
+
+def _port_meta(p: Port, t: int, plan: MemoryPlan) -> dict:
+    meta = p.metadata()
+    loc = plan.locations.get(t)
+    if loc is not None and loc.kind == "workspace":   # --io workspace
+        meta["workspace_offset"] = loc.index
+    return meta
 
 
 def _kernel_text(name: str) -> str:
@@ -141,6 +150,16 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
     lines += ["/*!", f" * \\brief Run one inference of {c_comment(name)}.",
               " * \\return 0 on success, -1 if a pointer is NULL, -2 if the workspace is misaligned.", " */",
               f"int32_t {prefix}_run(" + ",\n    ".join(args) + ");", ""]
+    if opts.io == "workspace":
+        pools = f"struct {prefix}_workspace_pools* workspace_pools, " if opts.workspace == "user" else ""
+        lines += ["/*!",
+                  " * \\brief Point *inputs / *outputs at the model's inputs and outputs, which live in the",
+                  " * workspace (--io workspace). Write the inputs there and pass these structs to",
+                  f" * {prefix}_run: no copies. Other buffers given to {prefix}_run are copied in and",
+                  " * out. The workspace is reused during the run: an input's bytes do not survive it.",
+                  " */",
+                  f"void {prefix}_map_inputs({pools}struct {prefix}_inputs* inputs);",
+                  f"void {prefix}_map_outputs({pools}struct {prefix}_outputs* outputs);", ""]
     if any(loc.kind == "state" for loc in plan.locations.values()):
         lines += ["/*! \\brief Reset the model's internal state (variable tensors) to its initial value. */",
                   f"void {prefix}_reset_state(void);", ""]
@@ -249,11 +268,17 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
             value = tensor.quant.zp if tensor.dtype == "int8" and tensor.quant is not None else 0
             lines.append(f"  (void)memset({prefix}_state{k}, {value}, sizeof({prefix}_state{k}));")
         lines += [f"  {prefix}_state_ready = 1u;", "}", ""]
+    io_ws = opts.io == "workspace"
+    if io_ws and opts.workspace == "static" and ws > 0:
+        # file scope: the entry point and the map functions use it
+        lines += [f"static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});", ""]
+    if io_ws:
+        lines += _map_functions(g, plan, prefix, inputs, outputs, opts)
     args = [f"struct {prefix}_inputs* inputs", f"struct {prefix}_outputs* outputs"]
     if opts.workspace == "user":
         args.append(f"struct {prefix}_workspace_pools* workspace_pools")
     lines.append(f"int32_t {prefix}_run(" + ", ".join(args) + ") {")
-    if opts.workspace == "static" and ws > 0:
+    if opts.workspace == "static" and ws > 0 and not io_ws:
         # block scope: only the entry point uses the workspace
         lines.append(f"  static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});")
     lines.append("  int32_t status = 0;")
@@ -275,20 +300,51 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
         body.append(f"  uint8_t* workspace = {prefix}_workspace;")
     if states:
         body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset_state();", "  }"]
-    names = _tensor_exprs(g, plan, prefix, inputs, outputs, body)
+    referenced = {int(t) for ctx in ops for _, t in ctx.params}
+    names = _tensor_exprs(g, plan, prefix, inputs, outputs, body, referenced)
+    if io_ws:   # buffers other than the mapped ones: copy in (memmove: they may be anywhere)
+        for p, t in zip(inputs, g.inputs):
+            off = plan.locations[t].index
+            body += [f"  if (inputs->{p.c_name} != (void*)&workspace[{off}]) {{",
+                     f"    (void)memmove(&workspace[{off}], inputs->{p.c_name}, {p.tensor.nbytes}u);", "  }"]
     for ctx in ops:
         args = [names[int(t)] for _, t in ctx.params]
         if ctx.has_scratch:
             args.append(f"&workspace[{plan.scratch[ctx.position]}]")
         body.append(f"  {op_function_name(prefix, ctx.position, ctx.op)}({', '.join(args)});")
+    if io_ws:
+        for p, t in zip(outputs, g.outputs):
+            off = plan.locations[t].index
+            body += [f"  if (outputs->{p.c_name} != (void*)&workspace[{off}]) {{",
+                     f"    (void)memmove(outputs->{p.c_name}, &workspace[{off}], {p.tensor.nbytes}u);", "  }"]
     lines += [f"  {text}" for text in body]
     lines += ["  }", "  return status;", "}", ""]
     return "\n".join(lines)
 
 
+def _map_functions(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
+                   opts: CompileOptions) -> list[str]:
+    """tvmgen_<name>_map_inputs / _map_outputs (--io workspace)."""
+    lines: list[str] = []
+    user = opts.workspace == "user"
+    for kind, group, tensors in (("inputs", inputs, g.inputs), ("outputs", outputs, g.outputs)):
+        pools = f"struct {prefix}_workspace_pools* workspace_pools, " if user else ""
+        lines.append(f"void {prefix}_map_{kind}({pools}struct {prefix}_{kind}* {kind}) {{")
+        cond = f"{kind} != NULL"
+        if user:
+            cond = f"({cond}) && (workspace_pools != NULL) && (workspace_pools->global_workspace != NULL)"
+        lines.append(f"  if ({cond}) {{")
+        src = "(uint8_t*)workspace_pools->global_workspace" if user else f"{prefix}_workspace"
+        lines.append(f"    uint8_t* workspace = {src};")
+        for p, t in zip(group, tensors):
+            lines.append(f"    {kind}->{p.c_name} = &workspace[{plan.locations[t].index}];")
+        lines += ["  }", "}", ""]
+    return lines
+
+
 def _tensor_exprs(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
-                  lines: list[str]) -> dict[int, str]:
-    """Declare one typed pointer per workspace tensor; return the C expression of every tensor."""
+                  lines: list[str], referenced: set[int]) -> dict[int, str]:
+    """Declare a typed pointer per workspace tensor an operator uses; return every tensor's C expression."""
     names: dict[int, str] = {}
     for t, loc in sorted(plan.locations.items()):
         tensor = g.tensors[t]
@@ -298,7 +354,7 @@ def _tensor_exprs(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], o
             names[t] = f"outputs->{outputs[loc.index].c_name}"
         elif loc.kind == "state":
             names[t] = f"{prefix}_state{loc.index}"
-        elif loc.kind == "workspace":
+        elif loc.kind == "workspace" and t in referenced:
             var = f"t{t}"
             producer = g.producer(t)
             origin = f" ({producer.op} #{producer.index})" if producer else ""

@@ -42,6 +42,7 @@ _CODEGEN_OPTIONS = {
     "workspace_section": "--workspace-section",
     "constants_align": "--constants-align",
     "workspace_align": "--workspace-align",
+    "io": "--io",
 }
 _BUILD_OPTIONS = ("optimize", "output_dir")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
