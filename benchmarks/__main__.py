@@ -51,7 +51,10 @@ def model_record(meta: dict, name: str, origin: str) -> dict:
         "workspace_bytes": meta["workspace_bytes"],
         "workspace_lower_bound_bytes": meta["workspace_lower_bound_bytes"],
         "constants_bytes": meta["constants_bytes"],
-        "io_bytes": sum(t["bytes"] for t in meta["inputs"] + meta["outputs"]),
+        "io": meta["options"]["io"],
+        # the caller's input and output buffers (in .bss here); none with --io workspace
+        "io_bytes": 0 if meta["options"]["io"] == "workspace" else sum(
+            t["bytes"] for t in meta["inputs"] + meta["outputs"]),
     }
 
 
@@ -60,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", nargs="*", help="model names (default: all)")
     ap.add_argument("--cores", nargs="*", default=list(CORES), choices=list(CORES))
     ap.add_argument("--opts", nargs="*", default=list(OPTS), choices=list(OPTS))
+    ap.add_argument("--io-opts", nargs="*", default=["Os"], choices=list(OPTS),
+                    help="optimization levels also measured with --io workspace (default: Os)")
     ap.add_argument("--work-dir", type=Path, default=REPO / "build" / "benchmarks")
     ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per QEMU run")
@@ -98,24 +103,24 @@ def main(argv: list[str] | None = None) -> int:
             records.append(rec)
             print(f"   {m.name}: {rec.get('instructions', '-')} instructions (callgrind), "
                   f"{rec.get('outputs_vs_reference', 'not checked')} vs reference", flush=True)
-        for core_name in args.cores:
-            core = CORES[core_name]
-            for opt in args.opts:
-                config = f"{core.name}-{opt}"
-                print(f"== {config}: building", flush=True)
-                build_dir = args.work_dir / config
-                build(models, core, opt, build_dir)
-                for m in models:
-                    r = measure_target(build_dir, m, core, args.timeout)
-                    dtypes = [t["dtype"] for t in metas[m.name]["outputs"]]
-                    ok, how = outputs_match(r["outputs"], host[m.name]["outputs"], dtypes)
-                    if not ok or r["rc"] != 0:
-                        failures.append(f"{m.name} {config}: rc {r['rc']}, {how}")
-                    rec = model_record(metas[m.name], m.name, m.origin) | {"config": config} | r
-                    rec["outputs_vs_host"] = how
-                    records.append(rec)
-                    print(f"   {m.name}: {r['instructions']} instructions, flash {r['flash_bytes']}, "
-                          f"stack {r['stack_bytes']}, outputs {how}", flush=True)
+        configs = [(CORES[c], opt, "caller") for c in args.cores for opt in args.opts]
+        configs += [(CORES[c], opt, "workspace") for c in args.cores for opt in args.io_opts]
+        for core, opt, io in configs:
+            config = f"{core.name}-{opt}" + ("-io" if io == "workspace" else "")
+            print(f"== {config}: building", flush=True)
+            build_dir = args.work_dir / config
+            build(models, core, opt, build_dir, io)
+            for m in models:
+                r = measure_target(build_dir, m, core, args.timeout)
+                dtypes = [t["dtype"] for t in metas[m.name]["outputs"]]
+                ok, how = outputs_match(r["outputs"], host[m.name]["outputs"], dtypes)
+                if not ok or r["rc"] != 0:
+                    failures.append(f"{m.name} {config}: rc {r['rc']}, {how}")
+                rec = model_record(model_metadata(build_dir, m), m.name, m.origin) | {"config": config} | r
+                rec["outputs_vs_host"] = how
+                records.append(rec)
+                print(f"   {m.name}: {r['instructions']} instructions, flash {r['flash_bytes']}, "
+                      f"stack {r['stack_bytes']}, outputs {how}", flush=True)
     except (BenchError, qemu_plugin.InsnCountError) as e:
         print(f"benchmarks: {e}", file=sys.stderr)
         return 1

@@ -75,15 +75,20 @@ def render(records: list[dict], environment: dict) -> str:
                 "weights; ours are re-created architectures with synthetic weights, the same layer "
                 "shapes). Flash overhead = flash minus weights and biases (ours: minus the whole constants "
                 "section, which also holds the per-channel requantization tables).", "",
+                "RAM = data + bss + workspace + stack, the model's input and output buffers included "
+                "(TFLM keeps them in its arena; ours with `--io workspace` do too).", "",
                 "| model | instr, ours | TFLM + CMSIS-NN | TFLM reference | ours / CMSIS-NN "
-                "| flash overhead, ours | TFLM + CMSIS-NN | RAM, ours | TFLM |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                "| flash overhead, ours | TFLM + CMSIS-NN | RAM, ours | ours, --io workspace | TFLM "
+                "| stack, ours | TFLM + CMSIS-NN |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for m, r in tflm:
             t = TFLM_M4_OS[m]
             overhead = r["flash_bytes"] - r["flash_split"]["constants"]
+            io = by_key.get((m, "m4-Os-io"))
+            ram_io = f"{_n(io['ram_bytes'])} ({io['ram_bytes'] / t['ram']:.2f}x)" if io else "-"
             out.append(f"| {m} | {_m(r['instructions'])} | {_m(int(t['instr_cmsis']))} | "
                        f"{_m(int(t['instr_ref']))} | {r['instructions'] / t['instr_cmsis']:.2f}x | "
                        f"{_n(overhead)} | {_n(int(t['flash'] - t['weights']))} | {_n(r['ram_bytes'])} | "
-                       f"{_n(int(t['ram']))} |")
+                       f"{ram_io} | {_n(int(t['ram']))} | {_n(r['stack_bytes'])} | 1 148 |")
         out.append("")
     return "\n".join(out)

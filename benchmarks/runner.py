@@ -50,11 +50,12 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 900) -> str:
     return proc.stdout
 
 
-def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path) -> None:
-    """Configure and build every model's program for one core (None: the host) at -<opt>."""
+def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path, io: str = "caller") -> None:
+    """Configure and build every model's program for one core (None: the host) at -<opt>, with the
+    models' inputs and outputs in the caller's buffers or in the workspace (``io``)."""
     cmd = ["cmake", "-S", str(FIRMWARE_DIR), "-B", str(build_dir),
            f"-DBENCH_MODELS={';'.join(f'{m.name}={m.path}' for m in models)}",
-           f"-DBENCH_OPT=-{opt}", f"-DPython3_EXECUTABLE={sys.executable}"]
+           f"-DBENCH_OPT=-{opt}", f"-DBENCH_IO={io}", f"-DPython3_EXECUTABLE={sys.executable}"]
     if shutil.which("ninja"):
         cmd += ["-G", "Ninja"]
     if core is not None:

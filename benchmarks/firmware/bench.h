@@ -10,7 +10,7 @@
 enum bench_fill { BENCH_FILL_BYTES = 0, BENCH_FILL_FLOAT32 = 1 };
 
 typedef struct {
-  uint8_t* data;
+  uint8_t* data; /* set by setup() when the model's I/O lives in its workspace (--io workspace) */
   uint32_t bytes;
   enum bench_fill fill; /* how bench_main fills an input */
 } bench_buffer_t;
@@ -21,6 +21,7 @@ typedef struct {
   const bench_buffer_t* inputs;
   uint32_t num_outputs;
   const bench_buffer_t* outputs;
+  void (*setup)(void);  /* called once before the inputs are filled */
   int32_t (*run)(void); /* one call of tvmgen_<name>_run on the buffers above */
 } bench_model_t;
 

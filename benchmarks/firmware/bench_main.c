@@ -125,6 +125,7 @@ static uintptr_t lowest_used_stack(void) {
 #endif
 
 int main(void) {
+  bench_model.setup();
   for (uint32_t i = 0; i < bench_model.num_inputs; ++i) {
     fill_input(&bench_model.inputs[i]);
   }
