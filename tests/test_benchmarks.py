@@ -35,5 +35,8 @@ def test_harness_runs_digits_on_m4(tmp_path: Path) -> None:
     assert 0 < m4["stack_bytes"] < 16384
     assert m4["workspace_section_bytes"] >= m4["workspace_bytes"]
     assert m4["ram_bytes"] == m4["data_bss_bytes"] + m4["workspace_section_bytes"] + m4["stack_bytes"]
+    io = json.loads((results / "runs" / "digits--m4-Os-io.json").read_text())  # --io workspace
+    assert io["outputs"] == host["outputs"] and io["io"] == "workspace" and io["io_bytes"] == 0
+    assert io["ram_bytes"] < m4["ram_bytes"]  # the 74 bytes of I/O buffers are gone
     table = (results / "README.md").read_text()
     assert "| digits |" in table and "## m4-Os" in table
