@@ -36,16 +36,19 @@ static inline int32_t utvm_shl_wrap_i32(int32_t x, int32_t s) {
   return (int32_t)v;
 }
 
-/* (a * b * 2) >> 32, rounded to nearest, saturating the single overflow case. */
+/* (a * b * 2) >> 32, rounded to nearest, saturating the single overflow case.
+ * gemmlowp: (ab + nudge) / 2^31 truncated, nudge 2^30 (ab >= 0) or 1 - 2^30 (ab < 0). Both cases
+ * equal floor((ab + 2^30) / 2^31) (for ab < 0: trunc(v / 2^31) = floor((v + 2^31 - 1) / 2^31)
+ * with v = ab + 1 - 2^30 < 0), which fits int32 except in the saturated case; its low 32 bits are
+ * bits 31..62 of ab + 2^30, taken here from the uint64_t sum (one multiply-accumulate). */
 static inline int32_t utvm_sat_rounding_doubling_high_mul(int32_t a, int32_t b) {
   int32_t result;
   if ((a == b) && (a == INT32_MIN)) {
     result = INT32_MAX;
   } else {
     const int64_t ab = (int64_t)a * (int64_t)b;
-    /* nudge: 2^30 or 1 - 2^30; divisor: 2^31 */
-    const int64_t nudge = (ab >= 0) ? INT64_C(1073741824) : (INT64_C(1) - INT64_C(1073741824));
-    result = (int32_t)((ab + nudge) / INT64_C(2147483648));
+    const uint64_t sum = (uint64_t)ab + UINT64_C(1073741824);
+    result = (int32_t)(uint32_t)(sum >> 31u);
   }
   return result;
 }
