@@ -284,6 +284,68 @@ def test_edge_cases(dtype: str) -> None:
         assert res["bit_exact"] == len(EDGES)
 
 
+# ---- int8 CONV_2D: the blocked kernel (kernels/conv2d_s8.h) and the generic one --------------------
+# (input NHWC, filter [OC, KH, KW, C], stride, dilation, padding, input zero point, per-channel, bias)
+S8_BLOCKS = [
+    ([1, 2, 2, 3], [5, 3, 3, 3], (1, 1), (1, 1), "SAME", -128, True, True),   # every pixel on the border
+    ([1, 1, 4, 2], [3, 3, 5, 2], (1, 1), (1, 1), "SAME", 127, False, True),   # filter larger than the image
+    ([1, 3, 3, 5], [7, 3, 3, 5], (1, 1), (1, 1), "VALID", 127, True, False),  # one interior pixel, unpaired
+    ([1, 3, 3, 5], [7, 3, 3, 5], (1, 1), (1, 1), "SAME", -128, False, True),  # one interior pixel among borders
+    ([2, 5, 5, 3], [1, 1, 1, 3], (2, 2), (1, 1), "SAME", -7, True, True),     # 1x1 stride 2, odd width: pairs
+    ([1, 7, 5, 9], [6, 1, 1, 9], (2, 2), (1, 1), "VALID", 0, False, False),   # across rows and batches; zp 0
+    ([1, 6, 5, 300], [3, 2, 2, 300], (1, 1), (1, 1), "SAME", -128, True, True),  # long rows, odd channels
+    ([3, 4, 7, 1], [9, 2, 3, 1], (1, 2), (1, 1), "SAME", 50, False, True),    # in_c 1; 9 = 2 x 4 + 1 channels
+    ([1, 9, 6, 4], [5, 3, 2, 4], (1, 1), (3, 1), "SAME", -100, True, True),   # dilation_h only: blocked kernel
+    ([1, 8, 8, 2], [4, 3, 3, 2], (4, 4), (1, 1), "SAME", 20, True, False),    # stride larger than the filter
+    ([1, 10, 10, 8], [16, 3, 3, 8], (1, 1), (1, 1), "SAME", -128, True, True),  # ResNet-like
+    ([1, 49, 10, 1], [8, 10, 4, 1], (2, 2), (1, 1), "SAME", 83, True, True),  # DS-CNN's first layer
+    ([2, 4, 4, 3], [2, 4, 4, 3], (1, 1), (1, 1), "VALID", -1, False, True),   # one pixel per image, paired
+    ([1, 6, 6, 3], [5, 3, 3, 3], (1, 1), (1, 2), "SAME", -128, True, True),   # width-dilated: generic kernel
+    ([1, 5, 5, 4], [6, 3, 3, 2], (1, 1), (1, 1), "SAME", 127, True, False),   # 2 groups: generic kernel
+    ([2, 3, 5, 7], [1, 3, 3, 7], (1, 1), (1, 1), "SAME", 127, False, False),  # one output channel, no bias
+]
+
+
+def _s8_block_case(rng: np.random.Generator, k: int) -> tuple[Case, bytes]:
+    ishape, wshape, (sh, sw), (dh, dw), padding, zp, per_channel, with_bias = S8_BLOCKS[k]
+    oc = wshape[0]
+    oh, _ = window(padding, ishape[1], wshape[1], sh, dh)
+    ow, _ = window(padding, ishape[2], wshape[2], sw, dw)
+    oshape = [ishape[0], oh, ow, oc]
+    opts = {"padding": padding, "stride_h": sh, "stride_w": sw, "dilation_h_factor": dh, "dilation_w_factor": dw,
+            "fused_activation_function": ACTS[k % 4]}
+    taps = wshape[1] * wshape[2] * wshape[3]
+    s_in = 0.02
+    ws = rng.uniform(0.002, 0.02, oc if per_channel else 1).astype(np.float32)
+    w = rng.integers(-127, 128, wshape)
+    x = rng.integers(-128, 128, ishape).astype(np.int8)
+    acc_std = np.sqrt(taps) * 73.0 * 74.0
+    bias = rng.integers(-3 * int(acc_std), 3 * int(acc_std), oc)
+    out_scale = float(s_in * np.mean(ws) * acc_std / 50.0)
+
+    def build(zero_bias: bool) -> bytes:
+        mb = ModelBuilder()
+        ti = mb.tensor(ishape, "int8", scale=s_in, zero_point=zp)
+        tw = mb.tensor(wshape, "int8", data=w, scale=ws, zero_point=[0] * len(ws), quantized_dimension=0)
+        ins = [ti, tw]
+        if with_bias or zero_bias:
+            ins.append(mb.tensor([oc], "int32", data=bias if with_bias else np.zeros(oc, np.int64),
+                                 scale=(np.float32(s_in) * ws).astype(np.float32), zero_point=[0] * len(ws)))
+        to = mb.tensor(oshape, "int8", scale=out_scale, zero_point=-5)
+        mb.operator("CONV_2D", ins, [to], opts)
+        return mb.build([ti], [to])
+
+    return _pair(build, "CONV_2D", not with_bias, [x], f"int8 blocks {k}: {S8_BLOCKS[k]} {ACTS[k % 4]}")
+
+
+def test_int8_conv_blocks() -> None:
+    """The pairing of interior pixels (across rows and images), the border pixels, the channel
+    blocks and their remainders, 1x1 convolutions, and the generic kernel's geometries."""
+    rng = np.random.default_rng(11)
+    res = _check([_s8_block_case(rng, k) for k in range(len(S8_BLOCKS))])
+    assert res["bit_exact"] == len(S8_BLOCKS)
+
+
 # ---- rejections ----------------------------------------------------------------------------------
 def _reject(op: str, dtype: str = "int8", wdtype: str = "int8", options: dict | None = None,
             per_channel_axis: int | None = None, w_zp: int = 0, out_shape: list[int] | None = None,

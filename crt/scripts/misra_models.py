@@ -99,12 +99,16 @@ def synthetic_models():
     mb.operator("RESHAPE", [y, mb.tensor([1], "int32", data=np.array([6]))], [yc])
     models["ops_float"] = mb.build(inputs=[x, y], outputs=[dq, sv, yc])
 
-    # int8: relu, leaky relu, mul, logistic, tanh, concatenation, mean, transpose conv (per-channel),
-    # fully connected (per-tensor), dequantize
+    # int8: grouped conv, relu, leaky relu, mul, logistic, tanh, concatenation, mean, transpose conv
+    # (per-channel), fully connected (per-tensor), dequantize
     mb = ModelBuilder("utvm-build MISRA coverage model, int8")
     x = mb.tensor([1, 4, 4, 2], "int8", scale=0.05, zero_point=-3)
+    gw = mb.tensor([2, 3, 3, 1], "int8", data=_q(rng, [2, 3, 3, 1]), scale=[0.02, 0.03], zero_point=[0, 0])
+    gc = mb.tensor([1, 4, 4, 2], "int8", scale=0.08, zero_point=-2)
+    mb.operator("CONV_2D", [x, gw, mb.tensor([2], "int32", data=rng.integers(-500, 500, 2))], [gc],
+                {"padding": "SAME", "stride_w": 1, "stride_h": 1})  # 2 groups: conv2d_s8_generic.h
     r = mb.tensor([1, 4, 4, 2], "int8", scale=0.03, zero_point=-128)
-    mb.operator("RELU", [x], [r])
+    mb.operator("RELU", [gc], [r])
     lr = mb.tensor([1, 4, 4, 2], "int8", scale=0.04, zero_point=5)
     mb.operator("LEAKY_RELU", [x], [lr], {"alpha": 0.3})
     m = mb.tensor([1, 4, 4, 2], "int8", scale=0.06, zero_point=1)

@@ -1,59 +1,203 @@
-/* utvm-build kernels: CONV_2D, int8 (per-channel or per-tensor weights; TFLite ConvPerChannel). */
+/* utvm-build kernels: CONV_2D, int8 (per-channel or per-tensor weights; TFLite ConvPerChannel),
+ * one group and dilation_w 1 (any strides, padding and dilation_h); grouped and width-dilated
+ * convolutions use conv2d_s8_generic.h (the generator chooses).
+ *
+ * The taps of one filter row are contiguous in the input and in the weights (NHWC,
+ * [OC][KH][KW][C]), so a window is one dot product per filter row (dot_s8.h: every loaded byte
+ * feeds two or four multiply-accumulates).
+ * - Interior pixels (every tap inside the image) are taken in pairs, in output order across rows
+ *   (a 1x1 convolution is a matrix product), two output channels at a time; a last unpaired one
+ *   four channels at a time. They start from the folded bias (bias - input_zp * sum of the
+ *   channel's weights).
+ * - Border pixels (some taps outside) visit only the taps inside, rows [ky0, ky1) and columns
+ *   [kx0, kx1), four channels at a time, adding the input offset (-input_zp) to every input value
+ *   and starting from the model's own bias (border_bias): the reference's sum itself, so the
+ *   skipped taps need no correction.
+ */
 #ifndef UTVM_KERNELS_CONV2D_S8_H_
 #define UTVM_KERNELS_CONV2D_S8_H_
 
 #include "conv.h"
+#include "dot_s8.h"
+
+/* The arguments every block needs (one per call of the kernel). */
+typedef struct {
+  const utvm_conv_q_params* p;
+  const int8_t* w;
+  const int32_t* bias;        /* folded */
+  const int32_t* border_bias; /* the model's */
+  const int32_t* mult;
+  const int32_t* shift;
+} utvm_conv2d_s8_args;
+
+/* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
+static inline void utvm_conv2d_s8_range(int32_t start, int32_t dilation, int32_t filter, int32_t size,
+                                        int32_t* k0, int32_t* k1) {
+  int32_t lo = 0;
+  int32_t hi = 0;
+  if (start < 0) {
+    lo = ((-start) + dilation - 1) / dilation;
+  }
+  if (size > start) {
+    hi = ((size - start) + dilation - 1) / dilation;
+  }
+  lo = utvm_min_i32(lo, filter);
+  hi = utvm_max_i32(utvm_min_i32(hi, filter), lo);
+  *k0 = lo;
+  *k1 = hi;
+}
+
+/* Requantizes acc[0..n) into output channels oc..oc+n-1 of pixel y. */
+static void utvm_conv2d_s8_out(const utvm_conv2d_s8_args* a, int8_t* y, int32_t oc, int32_t n,
+                               const int32_t* acc) {
+  /* locals: for the compiler, the int8 stores could alias the parameters */
+  const int32_t zp = a->p->output_offset;
+  const int32_t lo = a->p->act_min;
+  const int32_t hi = a->p->act_max;
+  const int32_t* mult = a->mult;
+  const int32_t* shift = a->shift;
+  int32_t j;
+  for (j = 0; j < n; ++j) {
+    const int32_t c = oc + j;
+    const int32_t v = utvm_mul_by_quantized_mul(acc[j], mult[c], shift[c]) + zp;
+    y[c] = (int8_t)utvm_clamp_i32(v, lo, hi);
+  }
+}
+
+/* Every output channel of one pixel, four channels at a time (channels left over one at a time,
+ * as four copies of one weight row). in_b: the pixel's image; (iy0, ix0): its window's top left
+ * tap, possibly outside the image. */
+static UTVM_DOT_S8_NOINLINE void utvm_conv2d_s8_one(const utvm_conv2d_s8_args* a, const int8_t* in_b,
+                                                    int32_t iy0, int32_t ix0, int8_t* y) {
+  const utvm_conv_geom* g = &a->p->g;
+  const int32_t seg = g->filter_w * g->in_c;
+  const int32_t fsize = g->filter_h * seg;
+  const int32_t x_step = g->dilation_h * g->in_w * g->in_c;
+  const int32_t* bias = a->bias;
+  const int8_t* x = in_b; /* first tap inside the image (none: not read) */
+  int32_t off = 0;
+  int32_t ky0;
+  int32_t ky1;
+  int32_t kx0;
+  int32_t kx1;
+  int32_t rows = 0;
+  int32_t w_off = 0;
+  int32_t oc = 0;
+  utvm_conv2d_s8_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_conv2d_s8_range(ix0, 1, g->filter_w, g->in_w, &kx0, &kx1);
+  if ((ky0 != 0) || (ky1 != g->filter_h) || (kx0 != 0) || (kx1 != g->filter_w)) {
+    bias = a->border_bias;
+    off = -a->p->pad_value;
+  }
+  if ((kx1 > kx0) && (ky1 > ky0)) {
+    rows = ky1 - ky0;
+    w_off = (ky0 * seg) + (kx0 * g->in_c);
+    x = &in_b[((((iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0) + kx0) * g->in_c];
+  }
+  while (oc < g->out_c) {
+    const int8_t* wc = &a->w[(oc * fsize) + w_off];
+    int32_t n = 1;
+    int32_t ws = 0;
+    int32_t acc[4];
+    int32_t j;
+    int32_t r;
+    if ((g->out_c - oc) >= 4) {
+      n = 4;
+      ws = fsize;
+    }
+    for (j = 0; j < 4; ++j) {
+      acc[j] = bias[oc + utvm_min_i32(j, n - 1)];
+    }
+    for (r = 0; r < rows; ++r) {
+      utvm_dot_s8_4x1(&wc[r * seg], ws, &x[r * x_step], off, (kx1 - kx0) * g->in_c, &acc[0], &acc[2]);
+    }
+    utvm_conv2d_s8_out(a, y, oc, n, acc);
+    oc += n;
+  }
+}
+
+/* Every output channel of two interior pixels (windows starting at xa and xb), two channels at a
+ * time (an odd last channel is computed as a pair with itself and stored once). */
+static UTVM_DOT_S8_NOINLINE void utvm_conv2d_s8_two(const utvm_conv2d_s8_args* a, const int8_t* xa,
+                                                    int8_t* ya, const int8_t* xb, int8_t* yb) {
+  const utvm_conv_geom* g = &a->p->g;
+  const int32_t seg = g->filter_w * g->in_c;
+  const int32_t fsize = g->filter_h * seg;
+  const int32_t x_step = g->dilation_h * g->in_w * g->in_c;
+  int32_t oc;
+  for (oc = 0; oc < g->out_c; oc += 2) {
+    const int32_t n = utvm_min_i32(2, g->out_c - oc);
+    const int8_t* w0 = &a->w[oc * fsize];
+    const int8_t* w1 = &a->w[(oc + n - 1) * fsize];
+    int32_t acc_a[2];
+    int32_t acc_b[2];
+    int32_t r;
+    acc_a[0] = a->bias[oc];
+    acc_a[1] = a->bias[oc + n - 1];
+    acc_b[0] = acc_a[0];
+    acc_b[1] = acc_a[1];
+    for (r = 0; r < g->filter_h; ++r) {
+      const int32_t xs = r * x_step;
+      utvm_dot_s8_2x2(&w0[r * seg], &w1[r * seg], &xa[xs], &xb[xs], seg, acc_a, acc_b);
+    }
+    utvm_conv2d_s8_out(a, ya, oc, n, acc_a);
+    utvm_conv2d_s8_out(a, yb, oc, n, acc_b);
+  }
+}
 
 /* bias: folded bias (bias - input_zp * sum of all weights of the channel), never NULL.
+ * border_bias: the model's bias itself (zeros when the model has none), used for the pixels that
+ * have taps outside the image; NULL when no pixel has any.
  * mult/shift: per output channel requantization (TFLite QuantizeMultiplier). */
 static void utvm_conv2d_s8(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
-                           const int32_t* bias, const int32_t* mult, const int32_t* shift,
-                           int8_t* out) {
+                           const int32_t* bias, const int32_t* border_bias, const int32_t* mult,
+                           const int32_t* shift, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t filters_per_group = g->out_c / (g->in_c / g->filter_in_c);
+  /* window rows / columns that stay inside the image: iy0 in [0, last_y], ix0 in [0, last_x] */
+  const int32_t last_y = g->in_h - 1 - ((g->filter_h - 1) * g->dilation_h);
+  const int32_t last_x = g->in_w - g->filter_w;
+  /* an interior pixel waiting for its pair: image, window origin, output */
+  const int8_t* pend_in = in;
+  int32_t pend_iy0 = 0;
+  int32_t pend_ix0 = 0;
+  int8_t* pend_y = out;
+  bool pending = false;
+  utvm_conv2d_s8_args a;
   int32_t b;
   int32_t oy;
   int32_t ox;
-  int32_t oc;
-  int32_t ky;
-  int32_t kx;
-  int32_t c;
+  a.p = p;
+  a.w = w;
+  a.bias = bias;
+  a.border_bias = border_bias;
+  a.mult = mult;
+  a.shift = shift;
   for (b = 0; b < g->batches; ++b) {
+    const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
     for (oy = 0; oy < g->out_h; ++oy) {
       const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+      const bool rows_in = (iy0 >= 0) && (iy0 <= last_y);
       for (ox = 0; ox < g->out_w; ++ox) {
         const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-        for (oc = 0; oc < g->out_c; ++oc) {
-          const int32_t c0 = (oc / filters_per_group) * g->filter_in_c;
-          int32_t acc = bias[oc];
-          for (ky = 0; ky < g->filter_h; ++ky) {
-            const int32_t iy = iy0 + (ky * g->dilation_h);
-            for (kx = 0; kx < g->filter_w; ++kx) {
-              const int32_t ix = ix0 + (kx * g->dilation_w);
-              const int8_t* wp = &w[((((oc * g->filter_h) + ky) * g->filter_w) + kx) * g->filter_in_c];
-              if (utvm_conv_inside(g, iy, ix)) {
-                const int8_t* xp = &in[(((((b * g->in_h) + iy) * g->in_w) + ix) * g->in_c) + c0];
-                for (c = 0; c < g->filter_in_c; ++c) {
-                  acc += (int32_t)wp[c] * (int32_t)xp[c];
-                }
-              } else if (p->pad_value != 0) {
-                /* skipped tap: cancel its share of the folded input offset */
-                int32_t wsum = 0;
-                for (c = 0; c < g->filter_in_c; ++c) {
-                  wsum += (int32_t)wp[c];
-                }
-                acc += wsum * p->pad_value;
-              } else {
-                /* skipped tap with input zero point 0: nothing was folded in */
-              }
-            }
-          }
-          acc = utvm_mul_by_quantized_mul(acc, mult[oc], shift[oc]) + p->output_offset;
-          out[(((((b * g->out_h) + oy) * g->out_w) + ox) * g->out_c) + oc] =
-              (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
+        int8_t* y = &out[((((b * g->out_h) + oy) * g->out_w) + ox) * g->out_c];
+        if (!rows_in || (ix0 < 0) || (ix0 > last_x)) {
+          utvm_conv2d_s8_one(&a, in_b, iy0, ix0, y);
+        } else if (pending) {
+          utvm_conv2d_s8_two(&a, &pend_in[((pend_iy0 * g->in_w) + pend_ix0) * g->in_c], pend_y,
+                             &in_b[((iy0 * g->in_w) + ix0) * g->in_c], y);
+          pending = false;
+        } else {
+          pend_in = in_b;
+          pend_iy0 = iy0;
+          pend_ix0 = ix0;
+          pend_y = y;
+          pending = true;
         }
       }
     }
+  }
+  if (pending) {
+    utvm_conv2d_s8_one(&a, pend_in, pend_iy0, pend_ix0, pend_y);
   }
 }
 

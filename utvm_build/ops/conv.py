@@ -11,6 +11,9 @@ Prepare work done here at compile time, as TFLite's conv.cc / depthwise_conv.cc 
   to the kernel, so a 16x8 model whose option disagrees with the shapes is rejected;
 - int8: ``-input_zero_point * sum(weights)`` is folded into the bias; the kernels compensate the
   taps that the reference skips at the borders (see kernels/conv.h), so this is exact everywhere;
+  CONV_2D with one group and dilation_w 1 (kernels/conv2d_s8.h) instead computes its border pixels
+  from the model's own bias and the input offset, as the reference does (``border_bias``); grouped
+  or width-dilated CONV_2D uses kernels/conv2d_s8_generic.h;
 - 16x8 CONV_2D with an int32 bias: the reference then accumulates in int32 and requantizes with
   the int32 (double rounding) ``MultiplyByQuantizedMultiplier``; with an int64 bias (or none) it
   uses the int64 overload.
@@ -173,8 +176,12 @@ class _ConvBase(OpHandler):
         bias = g.input_tensor(op, 2)
         geo = self.geometry(op, g)
         act = op.options.get("fused_activation_function", "NONE")
-        fn = f"utvm_{self.family}_{dtype_suffix(x.dtype)}"
-        ctx.kernel(f"{self.family}_{dtype_suffix(x.dtype)}")
+        kernel = f"{self.family}_{dtype_suffix(x.dtype)}"
+        fast_s8 = x.dtype == "int8" and not self.depthwise and geo.filter_in_c == geo.in_c and geo.dilation_w == 1
+        if x.dtype == "int8" and not self.depthwise and not fast_s8:
+            kernel += "_generic"  # grouped or width-dilated (kernels/conv2d_s8_generic.h)
+        fn = f"utvm_{kernel}"
+        ctx.kernel(kernel)
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
             p = ctx.param_struct("utvm_conv_f32_params", {"g": geo.c_init(), "act_min": lo, "act_max": hi})
@@ -195,6 +202,8 @@ class _ConvBase(OpHandler):
                 raise fail(op, "the folded bias does not fit in int32")
             fields["pad_value"] = x.quant.zp
             b = ctx.const("bias", folded.astype(np.int32), "int32_t")
+            if fast_s8:
+                b += ", " + self.border_bias(geo, x.quant.zp, bias, b, ctx)
         else:
             b = "NULL"
             if bias is not None:
@@ -202,6 +211,23 @@ class _ConvBase(OpHandler):
                 b = ctx.const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")
         p = ctx.param_struct("utvm_conv_q_params", fields)
         ctx.line(f"{fn}(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {m}, {s}, {ctx.output(0)});")
+
+    @staticmethod
+    def border_bias(geo: _Geom, zp: int, bias: Tensor | None, folded: str, ctx) -> str:
+        """int8 CONV_2D (kernels/conv2d_s8.h): the bias of the pixels with taps outside the image,
+        which the kernel computes without the folded input offset: the model's own bias (zeros
+        without one), or NULL when no window leaves the image. With input zero point 0 nothing
+        is folded, so it is the folded bias."""
+        def leaves(size: int, filt: int, stride: int, dil: int, pad: int, out: int) -> bool:
+            return pad > 0 or (out - 1) * stride - pad + (filt - 1) * dil + 1 > size
+
+        if not (leaves(geo.in_h, geo.filter_h, geo.stride_h, geo.dilation_h, geo.pad_h, geo.out_h)
+                or leaves(geo.in_w, geo.filter_w, geo.stride_w, geo.dilation_w, geo.pad_w, geo.out_w)):
+            return "NULL"
+        if zp == 0:
+            return folded
+        data = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+        return ctx.const("border_bias", data, "int32_t")
 
     def weight_sums(self, w: np.ndarray) -> np.ndarray:
         """Sum of every output channel's weights (int64)."""
