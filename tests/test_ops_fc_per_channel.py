@@ -1,5 +1,5 @@
-"""FULLY_CONNECTED with per-channel weights (int8, 16x8), and 16x8 bias variants (int64, int32,
-none), against TFLite's reference kernels."""
+"""FULLY_CONNECTED with per-channel weights (int8, 16x8), 16x8 bias variants (int64, int32, none),
+and the int8 kernel's blocks of batch rows and output units, against TFLite's reference kernels."""
 
 from __future__ import annotations
 
@@ -17,15 +17,18 @@ def _scale(rng: np.random.Generator, lo: float, hi: float) -> float:
     return float(F32(np.exp(rng.uniform(np.log(lo), np.log(hi)))))
 
 
-def fc_case(dtype: str, k: int, seed: int, per_channel: bool = True) -> Case:
+def fc_case(dtype: str, k: int, seed: int, per_channel: bool = True, shape: tuple | None = None,
+            zp: int | None = None) -> Case:
     rng = np.random.default_rng(seed)
-    in_shape, units = SHAPES[k % len(SHAPES)]
+    in_shape, units = shape or SHAPES[k % len(SHAPES)]
     depth = in_shape[-1]
     batches = int(np.prod(in_shape)) // depth
     act = ACTS[k % len(ACTS)]
     with_bias = k % 5 != 4
     s_in = _scale(rng, 0.01, 0.1) if dtype == "int8" else _scale(rng, 1e-4, 1e-3)
     zp_in = int(rng.integers(-100, 100)) if dtype == "int8" else 0
+    if zp is not None:
+        zp_in = zp
     w_scales = [_scale(rng, 0.001, 0.05) for _ in range(units if per_channel else 1)]
     typical = np.sqrt(depth) * 75 * (75 if dtype == "int8" else 10000) * s_in * float(np.median(w_scales))
     s_out = float(F32(typical / rng.uniform(20, 120 if dtype == "int8" else 20000)))
@@ -53,6 +56,20 @@ def test_fully_connected_per_channel(dtype):
     cases = [fc_case(dtype, k, (1 if dtype == "int8" else 2) * 1000 + k) for k in range(36)]
     res = check_against_oracle(cases)
     print(f"{len(cases)} cases, {res['bit_exact']} bit-exact")
+    assert res["bit_exact"] == len(cases)
+
+
+# int8 blocks (kernels/fully_connected_s8_rows.h): 2 batch rows x 2 units, 1 row x 4 units, and
+# what is left over of both; depth 1 and long rows
+S8_BLOCKS = [((1, 1), 1), ((1, 9), 3), ((1, 5), 4), ((1, 700), 9), ((2, 3), 1), ((2, 33), 5),
+             ((3, 17), 6), ((5, 2), 7), ((4, 1), 2), ((1, 2, 3, 8), 8), ((3, 300), 13), ((7, 16), 4)]
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_fully_connected_s8_blocks(per_channel):
+    zps = (-128, 127, 0)
+    cases = [fc_case("int8", k, 4000 + k, per_channel, shape, zps[k % 3]) for k, shape in enumerate(S8_BLOCKS)]
+    res = check_against_oracle(cases)
     assert res["bit_exact"] == len(cases)
 
 

@@ -1,27 +1,13 @@
-/* utvm-build kernels: FULLY_CONNECTED, int8. */
+/* utvm-build kernels: FULLY_CONNECTED, int8 (per-tensor weights). */
 #ifndef UTVM_KERNELS_FULLY_CONNECTED_S8_H_
 #define UTVM_KERNELS_FULLY_CONNECTED_S8_H_
 
-#include "fully_connected.h"
+#include "fully_connected_s8_rows.h"
 
 /* bias: folded bias (never NULL: the generator always provides one). */
 static void utvm_fully_connected_s8(const utvm_fc_q_params* p, const int8_t* in, const int8_t* w,
                                     const int32_t* bias, int8_t* out) {
-  int32_t b;
-  int32_t c;
-  int32_t d;
-  for (b = 0; b < p->batches; ++b) {
-    const int8_t* x = &in[b * p->accum_depth];
-    for (c = 0; c < p->out_depth; ++c) {
-      const int8_t* wc = &w[c * p->accum_depth];
-      int32_t acc = bias[c];
-      for (d = 0; d < p->accum_depth; ++d) {
-        acc += (int32_t)wc[d] * (int32_t)x[d];
-      }
-      acc = utvm_mul_by_quantized_mul(acc, p->multiplier, p->shift) + p->output_offset;
-      out[(b * p->out_depth) + c] = (int8_t)utvm_clamp_i32(acc, p->act_min, p->act_max);
-    }
-  }
+  utvm_fully_connected_s8_rows(p, &p->multiplier, &p->shift, 0, in, w, bias, out);
 }
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_S8_H_ */
