@@ -9,7 +9,8 @@
  * int8: the generator folds -input_zero_point * sum(weights) into the bias. That sum includes the
  * taps that fall outside the image at the borders, which the reference skips; the kernels undo
  * them by adding w * pad_value (pad_value = input zero point) for every skipped tap, so the result
- * equals the reference exactly at every output position.
+ * equals the reference exactly at every output position. (conv2d_s8.h instead computes its border
+ * pixels as the reference does, from the model's own bias and the input offset.)
  */
 #ifndef UTVM_KERNELS_CONV_H_
 #define UTVM_KERNELS_CONV_H_
