@@ -47,20 +47,30 @@ static inline void utvm_conv2d_s8_range(int32_t start, int32_t dilation, int32_t
   *k1 = hi;
 }
 
-/* Requantizes acc[0..n) into output channels oc..oc+n-1 of pixel y. */
-static void utvm_conv2d_s8_out(const utvm_conv2d_s8_args* a, int8_t* y, int32_t oc, int32_t n,
-                               const int32_t* acc) {
+/* Requantizes acc_a[0..n) into output channels oc..oc+n-1 of pixel ya and, when yb is not NULL,
+ * acc_b[0..n) into those of pixel yb (TFLite MultiplyByQuantizedMultiplier, as
+ * utvm_mul_by_quantized_mul, with each channel's shifts derived once for both pixels). */
+static void utvm_conv2d_s8_out(const utvm_conv2d_s8_args* a, int8_t* ya, int8_t* yb, int32_t oc,
+                               int32_t n, const int32_t* acc_a, const int32_t* acc_b) {
   /* locals: for the compiler, the int8 stores could alias the parameters */
   const int32_t zp = a->p->output_offset;
   const int32_t lo = a->p->act_min;
   const int32_t hi = a->p->act_max;
-  const int32_t* mult = a->mult;
-  const int32_t* shift = a->shift;
   int32_t j;
   for (j = 0; j < n; ++j) {
     const int32_t c = oc + j;
-    const int32_t v = utvm_mul_by_quantized_mul(acc[j], mult[c], shift[c]) + zp;
-    y[c] = (int8_t)utvm_clamp_i32(v, lo, hi);
+    const int32_t m = a->mult[c];
+    const int32_t s = a->shift[c];
+    const int32_t left = utvm_max_i32(s, 0);
+    const int32_t right = utvm_max_i32(-s, 0);
+    int32_t v = utvm_rounding_divide_by_pot(
+        utvm_sat_rounding_doubling_high_mul(utvm_shl_wrap_i32(acc_a[j], left), m), right);
+    ya[c] = (int8_t)utvm_clamp_i32(v + zp, lo, hi);
+    if (yb != NULL) {
+      v = utvm_rounding_divide_by_pot(
+          utvm_sat_rounding_doubling_high_mul(utvm_shl_wrap_i32(acc_b[j], left), m), right);
+      yb[c] = (int8_t)utvm_clamp_i32(v + zp, lo, hi);
+    }
   }
 }
 
@@ -111,7 +121,7 @@ static UTVM_DOT_S8_NOINLINE void utvm_conv2d_s8_one(const utvm_conv2d_s8_args* a
     for (r = 0; r < rows; ++r) {
       utvm_dot_s8_4x1(&wc[r * seg], ws, &x[r * x_step], off, (kx1 - kx0) * g->in_c, &acc[0], &acc[2]);
     }
-    utvm_conv2d_s8_out(a, y, oc, n, acc);
+    utvm_conv2d_s8_out(a, y, NULL, oc, n, acc, acc);
     oc += n;
   }
 }
@@ -140,8 +150,7 @@ static UTVM_DOT_S8_NOINLINE void utvm_conv2d_s8_two(const utvm_conv2d_s8_args* a
       const int32_t xs = r * x_step;
       utvm_dot_s8_2x2(&w0[r * seg], &w1[r * seg], &xa[xs], &xb[xs], seg, acc_a, acc_b);
     }
-    utvm_conv2d_s8_out(a, ya, oc, n, acc_a);
-    utvm_conv2d_s8_out(a, yb, oc, n, acc_b);
+    utvm_conv2d_s8_out(a, ya, yb, oc, n, acc_a, acc_b);
   }
 }
 
