@@ -182,3 +182,21 @@ def check_against_oracle(cases: Sequence[Case], float_rtol: float = 1e-5) -> dic
     assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n" + "\n".join(failures[:20])
     record(len(cases), exact)
     return {"cases": len(cases), "bit_exact": exact}
+
+
+KERNELS = Path(__file__).resolve().parents[1] / "utvm_build" / "kernels"
+
+
+def run_kernel_check(tmp_path: Path, source: str, opt: str = "-O1", timeout: float = 600) -> str:
+    """Build a C program that includes kernel headers directly (with UBSan/ASan) and run it; it must
+    exit 0 and print a line starting with "ok". Returns its output."""
+    src = tmp_path / "check.c"
+    src.write_text(source)
+    exe = tmp_path / "check"
+    flags = [f for f in STRICT_CFLAGS if f != "-Werror"] + [opt] + SANITIZE
+    build = subprocess.run(host_cc() + flags + ["-I", str(KERNELS), str(src), "-o", str(exe)],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
+    return run.stdout

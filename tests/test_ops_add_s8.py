@@ -10,16 +10,11 @@ largest and smallest shifts.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from harness import SANITIZE
+from harness import run_kernel_check
 from system_tools import need
 from test_ops_elementwise import ACTS, _run, binary_case
-
-from utvm_build.host import STRICT_CFLAGS, host_cc
-
-KERNELS = Path(__file__).resolve().parents[1] / "utvm_build" / "kernels"
 
 EXHAUSTIVE = r"""
 #include <stdio.h>
@@ -111,15 +106,7 @@ int main(void) {
 def test_add_s8_fast_matches_reference_arithmetic(tmp_path: Path) -> None:
     """Every (a, b) in int8 x int8 for 1500 parameter sets (98 M elements), with UBSan."""
     need("cc")
-    src = tmp_path / "add.c"
-    src.write_text(EXHAUSTIVE)
-    exe = tmp_path / "add"
-    flags = [f for f in STRICT_CFLAGS if f != "-Werror"] + ["-O2"] + SANITIZE
-    build = subprocess.run(host_cc() + flags + ["-I", str(KERNELS), str(src), "-o", str(exe)],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
+    run_kernel_check(tmp_path, EXHAUSTIVE, "-O2", timeout=600)
 
 
 def test_add_sub_s8_shift_extremes() -> None:

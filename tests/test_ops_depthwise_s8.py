@@ -14,18 +14,14 @@ kernels/common.h's over edge and random accumulators, multipliers and shifts.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
-from harness import SANITIZE, Case, check_against_oracle
+from harness import Case, check_against_oracle, run_kernel_check
 from system_tools import need
 from tflite_writer import ModelBuilder
 
-from utvm_build.host import STRICT_CFLAGS, host_cc
 from utvm_build.ops.conv import window
-
-KERNELS = Path(__file__).resolve().parents[1] / "utvm_build" / "kernels"
 
 # (label, input NHWC, filter (h, w), depth multiplier, padding, stride (h, w), dilation (h, w),
 #  input zero point, output zero point, activation, bias, output scale factor)
@@ -175,12 +171,4 @@ def test_depthwise_s8_requantize_matches_common(tmp_path: Path) -> None:
     accumulators over the whole int32 range and its edges, QuantizeMultiplier multipliers
     (0 and [2^30, 2^31)) and shifts -31..31, with UBSan (no signed overflow or bad shift)."""
     need("cc")
-    src = tmp_path / "requant.c"
-    src.write_text(REQUANT_TEST)
-    exe = tmp_path / "requant"
-    flags = [f for f in STRICT_CFLAGS if f != "-Werror"] + ["-O1"] + SANITIZE
-    build = subprocess.run(host_cc() + flags + ["-I", str(KERNELS), str(src), "-o", str(exe)],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0 and run.stdout.startswith("ok"), run.stdout + run.stderr
+    run_kernel_check(tmp_path, REQUANT_TEST, "-O1", timeout=300)
