@@ -82,11 +82,11 @@ def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: list[int]
     is not a multiple of 4 would be undefined behaviour in C and faults on cores without
     unaligned access. Scratch buffers may hold int64 accumulators, hence 8 when there is one.
     """
-    produced = {o for op in g.operators for o in op.outputs}
-    io = set(g.inputs) | set(g.outputs) if opts.io == "workspace" else set()
-    in_workspace = [g.tensors[t] for t in produced | io
-                    if (t in io or t not in g.outputs) and not g.tensors[t].is_const]
-    need = max([ITEM_SIZE[t.dtype] for t in in_workspace] + [8 if any(scratch) else 1])
+    in_workspace = {o for op in g.operators for o in op.outputs} - set(g.outputs)
+    if opts.io == "workspace":
+        in_workspace |= set(g.inputs) | set(g.outputs)
+    sizes = [ITEM_SIZE[g.tensors[t].dtype] for t in in_workspace if not g.tensors[t].is_const]
+    need = max(sizes + [8 if any(scratch) else 1])
     if opts.workspace_align >= need:
         return opts
     return dataclasses.replace(opts, workspace_align=need)
