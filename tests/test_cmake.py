@@ -308,7 +308,10 @@ def test_broken_model_fails_configure(tmp_path: Path) -> None:
     assert p.returncode != 0
     assert "utvm_add_model(net): code generation failed for" in p.stderr
     assert "utvm-build: error:" in p.stderr  # the compiler's own message
-    assert not (b / "utvm" / "net").exists()  # no stale output
+    # The previous output stays whole (the generator replaces it only on success); the failed
+    # configure means no build compiles it until the model is fixed.
+    assert (b / "utvm" / "net" / "metadata.json").is_file()
+    assert run(["cmake", b], ok=False).returncode != 0   # the stamp went: the generator runs again
 
 
 def test_output_identical_across_build_dirs(tmp_path: Path) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
 from .errors import UtvmError
 from .options import INTERFACES, IO_PLACEMENTS, WORKSPACES, CompileOptions
+from .text import printable
 
 _PKG = Path(__file__).resolve().parent
 
@@ -57,6 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--input", type=Path, action="append", default=[], metavar="X.npy",
                    help="one per model input, in model order (default: zeros)")
     r.add_argument("--output-dir", type=Path, help="write output_<i>.npy here")
+    r.add_argument("--input-fill", default="zero", metavar="zero|min|max|random:SEED",
+                   help="inputs when no --input is given: zeros, the type's minimum or maximum, or random "
+                        "values from SEED (default zero)")
+    r.add_argument("--sanitize", action="store_true",
+                   help="build with -fsanitize=address,undefined and fail on any report")
     _add_codegen_options(r)
     m = sub.add_parser("manifest", help="print, as JSON, the files `compile` would write and the metadata "
                        "(writes nothing; for build systems)")
@@ -74,48 +81,66 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit status: 0 success, 2 a problem the user can act on (one line on stderr), 3 a bug in
+    utvm-build (one line too; never a traceback), 130 interrupted."""
     parser = _parser()
     a = parser.parse_args(argv)
     try:
-        if a.version:
-            print(__version__)
-        elif a.cmake_dir:
-            print(_PKG / "cmake")
-        elif a.crt_dir:
-            from .paths import crt_dir
-
-            try:
-                print(crt_dir())
-            except FileNotFoundError as e:
-                raise UtvmError(str(e)) from None
-        elif a.scons_toolpath:
-            print(_PKG / "scons")
-        elif a.command == "compile":
-            from .compiler import compile_model
-
-            compiled = compile_model(a.model, a.output, _options(a), incremental=a.incremental)
-            m = compiled.metadata
-            print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
-                  f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
-        elif a.command == "manifest":
-            _manifest(a)
-        elif a.command == "run":
-            _run(a)
-        elif a.command == "syslib":
-            from .emit.system_lib import write_system_lib
-
-            names, written = write_system_lib(a.models, a.output)
-            print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
-                  f"{'' if written else ' (unchanged)'}")
-        elif a.command == "info":
-            from .info import model_info
-
-            print(model_info(a.model))
-        else:
-            parser.print_help()
-            return 2
+        with warnings.catch_warnings():
+            # A NumPy overflow or invalid-value warning while compiling means arithmetic went wrong:
+            # it stops the run (as an internal error) instead of printing lines and going on.
+            warnings.simplefilter("ignore")
+            warnings.simplefilter("error", RuntimeWarning)
+            return _command(parser, a)
     except UtvmError as e:
-        print(f"utvm-build: error: {e}", file=sys.stderr)
+        print(f"utvm-build: error: {printable(str(e))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("utvm-build: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - the promise is one line, never a traceback
+        print(f"utvm-build: internal error (a bug in utvm-build {__version__}; please report it with the "
+              f"model): {type(e).__name__}: {printable(str(e))}", file=sys.stderr)
+        return 3
+
+
+def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
+    if a.version:
+        print(__version__)
+    elif a.cmake_dir:
+        print(_PKG / "cmake")
+    elif a.crt_dir:
+        from .paths import crt_dir
+
+        try:
+            print(crt_dir())
+        except FileNotFoundError as e:
+            raise UtvmError(str(e)) from None
+    elif a.scons_toolpath:
+        print(_PKG / "scons")
+    elif a.command == "compile":
+        from .compiler import compile_model
+
+        compiled = compile_model(a.model, a.output, _options(a), incremental=a.incremental)
+        m = compiled.metadata
+        print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
+              f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
+    elif a.command == "manifest":
+        _manifest(a)
+    elif a.command == "run":
+        _run(a)
+    elif a.command == "syslib":
+        from .emit.system_lib import write_system_lib
+
+        names, written = write_system_lib(a.models, a.output)
+        print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
+              f"{'' if written else ' (unchanged)'}")
+    elif a.command == "info":
+        from .info import model_info
+
+        print(model_info(a.model))
+    else:
+        parser.print_help()
         return 2
     return 0
 
@@ -126,10 +151,12 @@ def _manifest(a: argparse.Namespace) -> None:
     import json
 
     from .compiler import compile_bytes, default_name, read_model_file
+    from .emit.output import MANIFEST
 
     opts = _options(a)
     compiled = compile_bytes(read_model_file(a.model), opts.name or default_name(a.model), opts, a.model.name)
-    print(json.dumps({"files": sorted(compiled.files), "metadata": compiled.metadata}, sort_keys=True))
+    files = sorted([*compiled.files, MANIFEST])   # the manifest of the generated directory too
+    print(json.dumps({"files": files, "metadata": compiled.metadata}, sort_keys=True))
 
 
 def _run(a: argparse.Namespace) -> None:
@@ -143,7 +170,10 @@ def _run(a: argparse.Namespace) -> None:
             inputs = [np.load(p, allow_pickle=False) for p in a.input]
         except (OSError, ValueError) as e:
             raise UtvmError(f"cannot read an --input file: {e}") from None
-    outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir)
+    if inputs is not None and a.input_fill != "zero":
+        raise UtvmError("give either --input files or --input-fill, not both")
+    outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir, sanitize=a.sanitize,
+                       input_fill=a.input_fill)
     for k, o in enumerate(outs):
         flat = o.ravel()
         shown = np.array2string(flat[:16], separator=", ", max_line_width=200)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .emit.cnames import c_identifier
 from .emit.model import render
-from .emit.output import update_directory, write_directory
+from .emit.output import write_output
 from .errors import UnsupportedError, UtvmError
 from .frontend.tflite import read_tflite
 from .graph import ITEM_SIZE, Graph
@@ -116,14 +116,12 @@ def compile_model(model: str | Path, out_dir: str | Path, options: CompileOption
                   *, incremental: bool = False) -> Compiled:
     """Compile ``model`` (.tflite) into the generated directory ``out_dir``.
 
-    ``incremental``: rewrite only changed files (build integrations); otherwise the directory is
-    replaced atomically.
+    The directory is replaced atomically and only if it holds nothing but an earlier run's output
+    (``emit/output.py``). ``incremental``: files whose content is unchanged keep their timestamps,
+    and a run that changes nothing touches nothing (build integrations).
     """
     opts = options or CompileOptions()
     name = opts.name or default_name(model)
     compiled = compile_bytes(read_model_file(model), name, opts, Path(model).name)
-    if incremental:
-        update_directory(Path(out_dir), compiled.files)
-    else:
-        write_directory(Path(out_dir), compiled.files)
+    write_output(Path(out_dir), compiled.files, incremental=incremental)
     return compiled

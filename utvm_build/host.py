@@ -20,6 +20,12 @@ from .options import CompileOptions
 
 #: Flags every generated file must compile cleanly with.
 STRICT_CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
+#: `run --sanitize`: AddressSanitizer and UndefinedBehaviorSanitizer (plus float-to-integer
+#: conversions out of range, which C leaves undefined), stopping at the first report.
+SANITIZE_CFLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined,float-cast-overflow",
+                   "-fno-sanitize-recover=all"]
+#: How ``input_fill`` makes inputs when none are given.
+INPUT_FILLS = ("zero", "min", "max", "random:SEED")
 
 
 def host_cc() -> list[str]:
@@ -33,7 +39,32 @@ def build_shared_library(gen_dir: Path, output: Path, cflags: Sequence[str] = ("
                          extra_sources: Sequence[Path] = ()) -> Path:
     """Compile a generated directory (plus extra sources) into a shared library."""
     meta = json.loads((gen_dir / "metadata.json").read_text())
-    sources = [str(gen_dir / s) for s in meta["sources"]] + [str(s) for s in extra_sources]
+    sources, includes = _sources_and_includes(gen_dir, meta)
+    sources += [str(s) for s in extra_sources]
+    cmd = host_cc() + STRICT_CFLAGS + list(cflags) + ["-fPIC", "-shared", *includes, *sources,
+                                                      "-o", str(output), "-lm"]
+    _compile(cmd)
+    return output
+
+
+def _compile(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise UtvmError(f"compiling the generated C failed: {_first_error(proc.stderr)}")
+
+
+def _first_error(log: str) -> str:
+    """The line of a compiler's or sanitizer's output that says what went wrong."""
+    lines = [ln.strip() for ln in log.splitlines() if ln.strip()]
+    for needle in ("runtime error:", "ERROR: AddressSanitizer", "error:", "ERROR"):
+        for ln in lines:
+            if needle in ln:
+                return ln
+    return lines[0] if lines else "(no output)"
+
+
+def _sources_and_includes(gen_dir: Path, meta: dict) -> tuple[list[str], list[str]]:
+    sources = [str(gen_dir / s) for s in meta["sources"]]
     includes = [f"-I{gen_dir / d}" for d in meta["include_dirs"]]
     if meta["options"]["interface"] == "packed":   # the packed entry point needs the C runtime
         from .paths import crt_dir
@@ -41,12 +72,73 @@ def build_shared_library(gen_dir: Path, output: Path, cflags: Sequence[str] = ("
         crt = crt_dir()
         includes.append(f"-I{crt / 'include'}")
         sources += sorted(str(p) for p in (crt / "src").glob("*.c"))
-    cmd = host_cc() + STRICT_CFLAGS + list(cflags) + ["-fPIC", "-shared", *includes, *sources,
-                                                      "-o", str(output), "-lm"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise UtvmError(f"compiling the generated C failed:\n{proc.stderr.strip()}")
-    return output
+    return sources, includes
+
+
+def fill_inputs(ports: Sequence[dict], how: str = "zero") -> list[np.ndarray]:
+    """Inputs for a model's input ``ports`` (metadata): ``zero``, ``min``/``max`` (the type's
+    extremes; for float32 the largest finite values) or ``random:SEED`` (the integer type's whole
+    range; float32 standard normal)."""
+    kind, _, seed = how.partition(":")
+    if kind not in ("zero", "min", "max", "random") or (kind == "random") != bool(seed) \
+            or (seed and not seed.isdigit()):
+        raise UtvmError(f"--input-fill {how!r}: expected one of {', '.join(INPUT_FILLS)}")
+    rng = np.random.default_rng(int(seed) if seed else 0)
+    out = []
+    for p in ports:
+        dt = np.dtype(p["dtype"])
+        shape = p["shape"]
+        if kind == "zero":
+            out.append(np.zeros(shape, dt))
+            continue
+        info: np.iinfo | np.finfo = np.finfo(dt) if dt.kind == "f" else (
+            np.iinfo(np.uint8) if dt.kind == "b" else np.iinfo(dt))
+        lo, hi = (0, 1) if dt.kind == "b" else (info.min, info.max)
+        if kind == "random":
+            if dt.kind == "f":
+                out.append(rng.standard_normal(shape).astype(dt))
+            else:
+                out.append(rng.integers(lo, hi, size=shape, endpoint=True).astype(dt))
+        else:
+            out.append(np.full(shape, lo if kind == "min" else hi).astype(dt))
+    return out
+
+
+def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Build a generated directory into a host program with ASan/UBSan and run it once; any
+    sanitizer report is a UtvmError (one line: the report's first line)."""
+    from .emit.host_main import render_host_main
+
+    gen_dir = Path(gen_dir)
+    meta = json.loads((gen_dir / "metadata.json").read_text())
+    ins = meta["inputs"]
+    if len(inputs) != len(ins):
+        raise UtvmError(f"the model has {len(ins)} inputs, {len(inputs)} given")
+    arrays = [_coerce(v, p, k) for k, (v, p) in enumerate(zip(inputs, ins))]
+    sources, includes = _sources_and_includes(gen_dir, meta)
+    with tempfile.TemporaryDirectory(prefix="utvm-sanitize-") as tmp_name:
+        tmp = Path(tmp_name)
+        (tmp / "main.c").write_text(render_host_main(meta))
+        exe = tmp / "model"
+        _compile(host_cc() + STRICT_CFLAGS + SANITIZE_CFLAGS + [*includes, *sources, str(tmp / "main.c"),
+                                                                "-o", str(exe), "-lm"])
+        in_files = [tmp / f"in_{k}.bin" for k in range(len(arrays))]
+        out_files = [tmp / f"out_{k}.bin" for k in range(len(meta["outputs"]))]
+        for f, a in zip(in_files, arrays):
+            f.write_bytes(a.tobytes())
+        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:exitcode=86",
+                   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86")
+        try:
+            proc = subprocess.run([str(exe), *map(str, in_files), *map(str, out_files)], capture_output=True,
+                                  text=True, env=env, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise UtvmError("the sanitized run did not finish within 600 s") from None
+        if proc.returncode != 0:
+            what = "sanitizer report" if proc.returncode == 86 or "Sanitizer" in proc.stderr \
+                or "runtime error" in proc.stderr else f"exit status {proc.returncode}"
+            raise UtvmError(f"the sanitized run failed ({what}): {_first_error(proc.stderr)}")
+        return [np.frombuffer(f.read_bytes(), dtype=p["dtype"]).reshape(p["shape"]).copy()
+                for f, p in zip(out_files, meta["outputs"])]
 
 
 def _struct(fields: list[str]) -> type[ctypes.Structure]:
@@ -99,16 +191,21 @@ def run_generated(gen_dir: Path, inputs: Sequence[np.ndarray] | None = None,
 
 def run_on_host(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
                 options: CompileOptions | None = None, output_dir: str | Path | None = None,
-                cflags: Sequence[str] = ("-O2",)) -> list[np.ndarray]:
+                cflags: Sequence[str] = ("-O2",), *, sanitize: bool = False,
+                input_fill: str = "zero") -> list[np.ndarray]:
     """Compile ``model``, build it with the system C compiler and run one inference.
 
-    ``inputs``: one array per model input, in model order (default: zeros). Returns the outputs in
-    model order; with ``output_dir``, also writes them to ``output_<i>.npy`` there.
+    ``inputs``: one array per model input, in model order (default: made by ``input_fill``, see
+    :func:`fill_inputs`). ``sanitize``: build a host program with ASan/UBSan instead and fail on
+    any report. Returns the outputs in model order; with ``output_dir``, also writes them to
+    ``output_<i>.npy`` there.
     """
     with tempfile.TemporaryDirectory(prefix="utvm-gen-") as tmp:
         gen = Path(tmp) / "gen"
         compile_model(model, gen, options)
-        outs = run_generated(gen, inputs, cflags)
+        if inputs is None:
+            inputs = fill_inputs(json.loads((gen / "metadata.json").read_text())["inputs"], input_fill)
+        outs = run_sanitized(gen, inputs) if sanitize else run_generated(gen, inputs, cflags)
     if output_dir is not None:
         out = Path(output_dir)
         out.mkdir(parents=True, exist_ok=True)

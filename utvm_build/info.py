@@ -8,19 +8,20 @@ from .compiler import compile_bytes, default_name, read_model_file
 from .errors import UtvmError
 from .frontend.tflite import read_tflite
 from .ops import handler_for
+from .text import printable
 
 
 def model_info(path: str | Path) -> str:
     data = read_model_file(path)
     g = read_tflite(data)
-    lines = [f"model: {Path(path).name} ({len(data)} bytes)"]
+    lines = [f"model: {printable(Path(path).name)} ({len(data)} bytes)"]
     if g.description:
-        lines.append(f"description: {g.description[:80]}")
+        lines.append(f"description: {printable(g.description[:80])}")
     for kind, ids in (("input", g.inputs), ("output", g.outputs)):
         for k, t in enumerate(ids):
             tensor = g.tensors[t]
             q = f", scale {tensor.quant.s:.6g}, zero point {tensor.quant.zp}" if tensor.quant else ""
-            lines.append(f"{kind} {k}: '{tensor.name}' {tensor.dtype} {list(tensor.shape)}{q}")
+            lines.append(f"{kind} {k}: '{printable(tensor.name)}' {tensor.dtype} {list(tensor.shape)}{q}")
     lines.append(f"tensors: {len(g.tensors)}, constants: {sum(t.is_const for t in g.tensors)} "
                  f"({sum(t.nbytes for t in g.tensors if t.is_const)} bytes)")
     lines.append("operators:")
@@ -34,7 +35,7 @@ def model_info(path: str | Path) -> str:
             try:
                 h.validate(op, g)
             except UtvmError as e:
-                status, all_ok = f"NOT SUPPORTED: {e}", False
+                status, all_ok = f"NOT SUPPORTED: {printable(str(e))}", False
         dtypes = "/".join(sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}))
         lines.append(f"  #{op.index:<3} {op.op:<20} {dtypes:<16} {status}")
     if all_ok:
@@ -44,5 +45,5 @@ def model_info(path: str | Path) -> str:
                          f"{c['workspace_lower_bound_bytes']}), constants: {c['constants_bytes']} bytes, "
                          f"MACs: {c['macs']}")
         except UtvmError as e:
-            lines.append(f"cannot compile: {e}")
+            lines.append(f"cannot compile: {printable(str(e))}")
     return "\n".join(lines)

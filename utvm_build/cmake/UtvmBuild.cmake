@@ -233,9 +233,18 @@ function(utvm_add_model target)
   else()
     set(out "${CMAKE_CURRENT_BINARY_DIR}/utvm/${target}")
   endif()
-  get_filename_component(out_name "${out}" NAME)
-  get_filename_component(out_parent "${out}" DIRECTORY)
-  set(stamp "${out_parent}/.${out_name}.utvm-stamp")
+  # One generated directory per model: the generator owns it (docs/output.md), and a second model
+  # there would replace the first's sources.
+  get_property(owner GLOBAL PROPERTY "UTVM_OUTPUT_DIR_OWNER:${out}")
+  if(owner)
+    message(FATAL_ERROR "${fn}: OUTPUT_DIR ${out} is already the generated directory of ${owner}; "
+                        "give each model its own OUTPUT_DIR")
+  endif()
+  set_property(GLOBAL PROPERTY "UTVM_OUTPUT_DIR_OWNER:${out}" "${fn}")
+  # The stamp lives with CMake's own files, never beside the output (which may be anywhere).
+  string(SHA256 out_key "${out}")
+  string(SUBSTRING "${out_key}" 0 16 out_key)
+  set(stamp "${CMAKE_BINARY_DIR}/CMakeFiles/utvm_build/${target}-${out_key}.stamp")
 
   # Configure dependencies: the model and the package version (its __init__.py).
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${model}" "${pkg}/__init__.py")
@@ -256,9 +265,9 @@ function(utvm_add_model target)
     execute_process(COMMAND "${python}" -m utvm_build compile "${model}" -o "${out}" --incremental ${options}
                     RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
     if(NOT rc EQUAL 0)
-      file(REMOVE_RECURSE "${out}")
+      # The generator leaves the previous output as it was (or none): nothing to clean up here.
       string(STRIP "${stderr}" stderr)
-      message(FATAL_ERROR "${fn}: code generation failed for ${model}\n${stderr}")
+      message(FATAL_ERROR "${fn}: code generation failed for ${model}: ${stderr}")
     endif()
     file(WRITE "${stamp}" "${key}")
     set(regenerated TRUE)

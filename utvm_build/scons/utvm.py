@@ -33,6 +33,9 @@ import SCons.Util
 
 _PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
+#: The generated directory's list of the files the generator wrote (utvm_build/emit/output.py).
+_MANIFEST = ".utvm-build-manifest.json"
+
 # Keyword of UtvmModel -> option of `utvm-build compile` (the same set as the CMake function).
 _CODEGEN_OPTIONS = {
     "name": "--name",
@@ -206,7 +209,7 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
         if not ok:
             raise _error(f"{what}: {why}; {_hint()}")
         detail = p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}"
-        raise _error(f"{what}: code generation failed for {model}\n{detail}")
+        raise _error(f"{what}: code generation failed for {model}: {detail}")
     manifest = json.loads(p.stdout)
     version = manifest["metadata"].get("generator_version")
     if version != _VERSION:
@@ -229,6 +232,9 @@ def _codegen_emitter(target, source, env):
     files = [out.File(rel) for rel in manifest["files"]]
     for node in files:
         node.attributes.utvm_manifest = manifest
+    # SCons must not delete them before the generator runs: the generator replaces them itself,
+    # atomically, and keeps unchanged files as they are.
+    env.Precious(files)
     return files, [source[0], env.Value(f"utvm_build {_VERSION}")]
 
 
@@ -239,6 +245,19 @@ _CODEGEN = SCons.Builder.Builder(
         cmdstr="$UTVM_COMSTR"),
     emitter=_codegen_emitter,
 )
+
+
+def _generated_files(out) -> list:
+    """The files an earlier run of the generator wrote into ``out``, from its manifest (never the
+    directory itself: anything else in it is not ours to delete)."""
+    try:
+        with open(os.path.join(out.get_abspath(), _MANIFEST), encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(doc, dict) or doc.get("kind") != "utvm-build generated directory":
+        return []
+    return [out.File(rel) for rel in doc.get("files", []) if isinstance(rel, str) and ".." not in rel.split("/")]
 
 
 def _need_c_builders(env, what: str) -> None:
@@ -276,10 +295,12 @@ def UtvmModel(env, target, model, **kw):
     base = os.path.basename(target)
     out = env.Dir(kw["output_dir"]) if kw.get("output_dir") else st["dir"].Dir(base)
     work = out.up().Dir(out.name + ".build")  # objects and the manifest cache (the generator owns `out`)
-    if out.get_abspath() in st["dirs"]:
-        raise _error(f"{what}: {out} is already the generated directory of {st['dirs'][out.get_abspath()]}; "
+    # One generated directory per model in the whole build (the generator owns it: docs/output.md).
+    owners = env.fs.__dict__.setdefault("_utvm_output_dirs", {})
+    if out.get_abspath() in owners:
+        raise _error(f"{what}: {out} is already the generated directory of {owners[out.get_abspath()]}; "
                      "give one of them another target name or output_dir")
-    st["dirs"][out.get_abspath()] = what
+    owners[out.get_abspath()] = what
 
     # The generated files, declared by the emitter.
     try:
@@ -292,7 +313,7 @@ def UtvmModel(env, target, model, **kw):
             raise
         # `scons -c` with a model that no longer compiles: still remove what an earlier build made.
         lib = env.File(os.path.join(os.path.dirname(target), env.subst("$LIBPREFIX") + base + env.subst("$LIBSUFFIX")))
-        env.Clean(env.Dir("."), [lib, out, work])
+        env.Clean(env.Dir("."), [lib, work, *_generated_files(out)])
         lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "generated_dir": out,
                                      "metadata": None, "state": st}
         return SCons.Util.NodeList([lib])
