@@ -76,7 +76,8 @@ def _legacy_manifest(directory: Path) -> list[str] | None:
         meta["generator_version"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    allowed = {"metadata.json", f"include/{prefix}.h", "include/crt_config.h", *sources}
+    allowed = {"metadata.json", f"include/{prefix}.h", "include/crt_config.h", f"src/{prefix}_internal.h",
+               *sources}
     found = [(Path(root) / n).relative_to(directory).as_posix()
              for root, _dirs, names in os.walk(directory) for n in names]
     kernel = re.compile(r"src/kernels/[a-z0-9_]+\.h")
@@ -158,7 +159,9 @@ def _clear_staging(staging: Path) -> None:
         raise UtvmError(f"refusing to use {staging}: it is not a directory utvm-build made")
     if not staging.exists():
         return
-    if not os.listdir(staging):
+    if set(os.listdir(staging)) <= {MANIFEST}:
+        # Empty, or killed while writing the manifest (it is written first, so nothing else is there).
+        (staging / MANIFEST).unlink(missing_ok=True)
         staging.rmdir()
         return
     listed = _listed(staging)
