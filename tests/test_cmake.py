@@ -342,3 +342,32 @@ find_package(utvm_build CONFIG REQUIRED)
     assert p.returncode != 0 and "cannot import utvm_build" in p.stderr and "UTVM_BUILD_PYTHON" in p.stderr
     p = configure(src, tmp_path / "b2", "Ninja", f"-DUTVM_BUILD_PYTHON={old}", ok=False)
     assert p.returncode != 0 and "version mismatch" in p.stderr and "0.0.1" in p.stderr
+
+
+# ---- the generator owns only its output directory (issue 12, docs/output.md) -----------------
+
+def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
+    """OUTPUT_DIR pointing at the source directory, at the build directory itself or shared by two
+    models: configure fails with one clear message and no file of the user's or CMake's changes."""
+    cases = {
+        "source dir": ('utvm_add_model(net MODEL model.tflite NAME net OUTPUT_DIR ${CMAKE_CURRENT_SOURCE_DIR})\n',
+                       "did not write"),
+        "build dir": ("utvm_add_model(net MODEL model.tflite NAME net OUTPUT_DIR .)\n", "did not write"),
+        "shared": ("utvm_add_model(a MODEL model.tflite NAME a OUTPUT_DIR gen)\n"
+                   "utvm_add_model(b MODEL model.tflite NAME b OUTPUT_DIR gen)\n",
+                   "is already the generated directory of utvm_add_model(a)"),
+    }
+    for k, (body, needle) in enumerate(cases.values()):
+        for model in (DIGITS, None):
+            root = tmp_path / f"{k}{'v' if model else 'c'}"
+            src = project(root, body, model=DIGITS)
+            if model is None:   # a corrupt model must not delete anything either
+                (src / "model.tflite").write_bytes(b"not a model" * 10)
+            b = root / "b"
+            before = tree(src)
+            p = configure(src, b, ok=False)
+            message = " ".join(p.stderr.split())   # CMake wraps long messages
+            assert p.returncode != 0 and (needle if model else "code generation failed") in message, message
+            assert tree(src) == before
+            assert (b / "CMakeFiles").is_dir() and (b / "CMakeCache.txt").is_file()
+            assert not [n for n in os.listdir(root) if n.startswith(".")]   # no staging leftovers

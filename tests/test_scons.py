@@ -201,7 +201,8 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
     scons(d, "-c", "ALIGN=64")
     left = set(files(d))
     assert left == {"SConstruct", "main.c", "model.tflite"}, left
-    assert not (d / "utvm").exists() or not any((d / "utvm").iterdir())
+    # Folders stay (empty): SCons is never asked to delete a folder, which may hold a user's files.
+    assert not [p for p in (d / "utvm").rglob("*") if not p.is_dir()]
 
 
 def test_broken_model_fails_clearly(tmp_path: Path) -> None:
@@ -339,3 +340,25 @@ def test_scons_under_another_python(tmp_path: Path) -> None:
     assert p.returncode != 0
     assert f"UTVM_PYTHON '{base}' cannot import utvm_build" in p.stderr, p.stderr
     assert "set UTVM_PYTHON" in p.stderr
+
+
+# ---- the generator owns only its output directory (issue 12, docs/output.md) -----------------
+
+def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
+    """output_dir at the project root, or shared by two models: the build fails with one clear
+    message, and neither the build nor `scons -c` deletes or changes a file of the user's."""
+    need("gcc")
+    root_dir = SCONSTRUCT.replace("name='net',", "name='net', output_dir='.',")
+    shared = (f"env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])\n"
+              "a = env.UtvmModel('a', 'model.tflite', name='a', output_dir='gen')\n"
+              "b = env.UtvmModel('b', 'model.tflite', name='b', output_dir='gen')\n")
+    for k, (sconstruct, needle) in enumerate([(root_dir, "refusing to write into"),
+                                              (shared, "is already the generated directory of UtvmModel('a')")]):
+        d = project(tmp_path / f"p{k}", sconstruct, model=DIGITS)
+        (d / "notes.txt").write_text("mine\n")
+        before = {f: (d / f).read_bytes() for f in files(d)}
+        p = scons(d, ok=False)
+        assert p.returncode != 0 and needle in p.stderr, p.stderr
+        scons(d, "-c", ok=False)
+        assert {f: (d / f).read_bytes() for f in files(d) if f in before} == before
+        assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]

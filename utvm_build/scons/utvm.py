@@ -260,6 +260,17 @@ def _generated_files(out) -> list:
     return [out.File(rel) for rel in doc.get("files", []) if isinstance(rel, str) and ".." not in rel.split("/")]
 
 
+def _cached_objects(env, work) -> list:
+    """The object files of the last good build, named after the sources in the manifest cache."""
+    try:
+        with open(work.File("manifest.json").get_abspath(), encoding="utf-8") as f:
+            sources = json.load(f)["manifest"]["metadata"]["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    suffix = env.subst("$OBJSUFFIX")
+    return [work.File(os.path.splitext(os.path.basename(str(s)))[0] + suffix) for s in sources]
+
+
 def _need_c_builders(env, what: str) -> None:
     for b in ("Object", "StaticLibrary"):
         if b not in env["BUILDERS"]:
@@ -313,7 +324,8 @@ def UtvmModel(env, target, model, **kw):
             raise
         # `scons -c` with a model that no longer compiles: still remove what an earlier build made.
         lib = env.File(os.path.join(os.path.dirname(target), env.subst("$LIBPREFIX") + base + env.subst("$LIBSUFFIX")))
-        env.Clean(env.Dir("."), [lib, work, *_generated_files(out)])
+        env.Clean(env.Dir("."), [lib, work.File("manifest.json"), *_generated_files(out),
+                                 *_cached_objects(env, work)])
         lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "generated_dir": out,
                                      "metadata": None, "state": st}
         return SCons.Util.NodeList([lib])
@@ -350,7 +362,9 @@ def UtvmModel(env, target, model, **kw):
         stem = os.path.splitext(os.path.basename(rel))[0]
         objects += menv.Object(work.File(stem + menv.subst("$OBJSUFFIX")), out.File(rel))
     lib = menv.StaticLibrary(target, objects)
-    env.Clean(lib, [out, work])
+    # Only files the build made: the generator's (its manifest) and the manifest cache; never a
+    # directory, which may hold files of the user's (output_dir='.').
+    env.Clean(lib, [*[out.File(rel) for rel in manifest["files"]], work.File("manifest.json")])
     lib[0].attributes.utvm_model = {"name": name, "include_dirs": include_dirs, "packed": packed,
                                     "generated_dir": out, "metadata": meta, "state": st,
                                     "metadata_node": out.File("metadata.json")}
@@ -402,7 +416,6 @@ def _make_crt(env, target, config_base, what):
     st["crt"] = cenv.StaticLibrary(target, objs([f for f in names if not f.startswith("platform_")]))
     st["host"] = cenv.StaticLibrary(os.path.join(st["dir"].get_abspath(), "utvm_crt_host"), objs(["platform_host.c"])) \
         if "platform_host.c" in names else None
-    env.Clean(st["crt"], [work, st["dir"].Dir("crt_config")])
     return st["crt"]
 
 
@@ -435,7 +448,6 @@ def _system_lib(env, infos: list):
         senv.Prepend(CPPPATH=[st["merged"].dir, st["crt_include"]])
         obj = senv.Object(work.File("utvm_system_lib" + senv.subst("$OBJSUFFIX")), source)
         lib = senv.StaticLibrary(os.path.join(st["dir"].get_abspath(), f"utvm_system_lib_{key}"), obj)
-        env.Clean(lib, work)
         st["syslibs"][key] = lib
     return st["syslibs"][key]
 
