@@ -30,7 +30,7 @@ PYTHON = sys.executable
 DIGITS = REPO / "examples" / "models" / "digits" / "digits_int8.tflite"
 HELLO_INT8 = SHARED_MODELS / "examples" / "hello_world_int8.tflite"
 HELLO_FLOAT = SHARED_MODELS / "examples" / "hello_world_float.tflite"
-CMAKE_DIR = REPO / "utvm_build" / "cmake"
+CMAKE_DIR = REPO / "cmake"
 TOOLCHAIN = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
 BOARDS = {"cortex-m4": "mps2-an386", "cortex-m55": "mps3-an547"}
 GENERATOR_TOOL = {"Ninja": "ninja", "Ninja Multi-Config": "ninja", "Unix Makefiles": "make"}
@@ -371,3 +371,74 @@ def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
             assert tree(src) == before
             assert (b / "CMakeFiles").is_dir() and (b / "CMakeCache.txt").is_file()
             assert not [n for n in os.listdir(root) if n.startswith(".")]   # no staging leftovers
+
+
+# ---- the CMake package from a source tree: add_subdirectory and FetchContent (issue 17) --------
+
+def _python_with_numpy_only() -> str:
+    """A Python that has NumPy but not utvm_build (the base interpreter of the test venv, where it
+    has NumPy), so that the generator demonstrably runs from the source tree; else this one."""
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    if base.exists():
+        probe = subprocess.run([base, "-c", "import numpy"], capture_output=True, cwd="/")
+        plain = subprocess.run([base, "-c", "import utvm_build"], capture_output=True, cwd="/")
+        if probe.returncode == 0 and plain.returncode != 0:
+            return str(base)
+    return PYTHON
+
+
+def _source_copy(dst: Path) -> Path:
+    """This source tree as a firmware repository would vendor it (the files git knows of)."""
+    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True,
+                           text=True, check=True).stdout.split("\n")
+    for name in filter(None, names):
+        if (REPO / name).is_file():
+            (dst / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, dst / name)
+    return dst
+
+
+@pytest.mark.parametrize("how", ["add_subdirectory", "FetchContent SOURCE_DIR", "FetchContent GIT_REPOSITORY"])
+def test_consume_from_source_tree(tmp_path: Path, how: str) -> None:
+    need("cmake", "ninja", "gcc", "git")
+    tree_dir = _source_copy(tmp_path / "vendor" / "utvm-build")
+    if how == "add_subdirectory":
+        use = f'add_subdirectory("{tree_dir}" utvm_build)'
+    elif how == "FetchContent SOURCE_DIR":
+        use = f'include(FetchContent)\nFetchContent_Declare(utvm_build SOURCE_DIR "{tree_dir}")\n' \
+              "FetchContent_MakeAvailable(utvm_build)"
+    else:
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tree_dir)]
+        for cmd in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "vendored"]):
+            run([*git, *cmd])
+        use = f'include(FetchContent)\nFetchContent_Declare(utvm_build GIT_REPOSITORY "file://{tree_dir}" ' \
+              "GIT_TAG main)\nFetchContent_MakeAvailable(utvm_build)"
+    src = tmp_path / "fw"
+    src.mkdir()
+    (src / "main.c").write_text(MAIN_ONE)
+    shutil.copyfile(DIGITS, src / "model.tflite")
+    (src / "CMakeLists.txt").write_text(f"""\
+cmake_minimum_required(VERSION 3.20)
+project(fw LANGUAGES C)
+{use}
+utvm_add_model(net MODEL model.tflite NAME net)
+add_executable(app main.c)
+target_link_libraries(app PRIVATE net)
+""")
+    python = _python_with_numpy_only()
+    b = tmp_path / "b"
+    run(["cmake", "-S", src, "-B", b, "-G", "Ninja", f"-DPython3_EXECUTABLE={python}"])
+    build(b)
+    assert run([b / "app"]).returncode == 0
+    meta = (b / "utvm" / "net" / "metadata.json").read_text()
+    assert '"name": "net"' in meta
+    # The generated code is the same as the installed package's.
+    assert tree(b / "utvm" / "net") == tree(_generated_by_installed(tmp_path / "ref"))
+
+
+def _generated_by_installed(out: Path) -> Path:
+    out.mkdir()
+    shutil.copyfile(DIGITS, out / "model.tflite")
+    run([PYTHON, "-m", "utvm_build", "compile", out / "model.tflite", "-o", out / "gen", "--name", "net",
+         "--incremental"], cwd=out)
+    return out / "gen"

@@ -108,7 +108,9 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
     if a.version:
         print(__version__)
     elif a.cmake_dir:
-        print(_PKG / "cmake")
+        from .paths import cmake_dir
+
+        print(cmake_dir())
     elif a.crt_dir:
         from .paths import crt_dir
 

@@ -8,7 +8,11 @@ _PKG = Path(__file__).resolve().parent
 
 
 def cmake_dir() -> Path:
-    """The CMake config package (``utvm_buildConfig.cmake``)."""
+    """The CMake config package (``utvm_buildConfig.cmake``): ``utvm_build/cmake`` in a wheel,
+    ``<repo>/cmake`` in a source checkout (editable install)."""
+    for d in (_PKG / "cmake", _PKG.parent / "cmake"):
+        if (d / "utvm_buildConfig.cmake").is_file():
+            return d
     return _PKG / "cmake"
 
 

@@ -21,7 +21,26 @@ if(CMAKE_VERSION VERSION_LESS 3.20)
   message(FATAL_ERROR "utvm_build needs CMake 3.20 or newer (this is ${CMAKE_VERSION})")
 endif()
 
-get_filename_component(_utvm_pkg_dir "${CMAKE_CURRENT_LIST_DIR}/.." REALPATH)
+# Two layouts: installed from a wheel (<site-packages>/utvm_build/cmake, the Python package is
+# the parent) or a source tree (<repo>/cmake, used through add_subdirectory, FetchContent or
+# utvm_build_DIR; the Python package is <repo>/utvm_build and the generator runs from there, with
+# <repo> put first on PYTHONPATH).
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../__init__.py")
+  get_filename_component(_utvm_pkg_dir "${CMAKE_CURRENT_LIST_DIR}/.." REALPATH)
+  set(_utvm_source_root "")
+else()
+  get_filename_component(_utvm_source_root "${CMAKE_CURRENT_LIST_DIR}/.." REALPATH)
+  set(_utvm_pkg_dir "${_utvm_source_root}/utvm_build")
+  if(NOT EXISTS "${_utvm_pkg_dir}/__init__.py")
+    message(FATAL_ERROR "utvm_build: ${CMAKE_CURRENT_LIST_DIR} is neither inside an installed utvm_build package "
+                        "nor in a utvm-build source tree (no ${_utvm_pkg_dir}/__init__.py)")
+  endif()
+endif()
+if(NOT DEFINED utvm_build_VERSION OR utvm_build_VERSION STREQUAL "")
+  # Included directly (add_subdirectory, FetchContent): no version file was read.
+  include("${CMAKE_CURRENT_LIST_DIR}/utvm_buildConfigVersion.cmake")
+  set(utvm_build_VERSION "${PACKAGE_VERSION}")
+endif()
 
 # ---- the Python that owns the package (always the host's, never searched in a sysroot) -------
 if(NOT UTVM_BUILD_PYTHON)
@@ -52,12 +71,26 @@ if(NOT UTVM_BUILD_PYTHON)
       "Host Python interpreter that owns the utvm_build package and runs its code generator")
 endif()
 
+# The command that runs the generator: the Python, and in a source tree the tree on PYTHONPATH.
+set(_utvm_command "${UTVM_BUILD_PYTHON}")
+if(_utvm_source_root)
+  set(_utvm_pythonpath "${_utvm_source_root}")
+  if(DEFINED ENV{PYTHONPATH} AND NOT "$ENV{PYTHONPATH}" STREQUAL "")
+    if(CMAKE_HOST_WIN32)
+      string(APPEND _utvm_pythonpath "\\;$ENV{PYTHONPATH}")
+    else()
+      string(APPEND _utvm_pythonpath ":$ENV{PYTHONPATH}")
+    endif()
+  endif()
+  set(_utvm_command "${CMAKE_COMMAND}" -E env "PYTHONPATH=${_utvm_pythonpath}" "${UTVM_BUILD_PYTHON}")
+endif()
+
 # ---- check that this Python imports a matching utvm_build (cached while nothing changes) -----
 file(TIMESTAMP "${_utvm_pkg_dir}/__init__.py" _utvm_init_time "%s" UTC)
 set(_utvm_check_key "${UTVM_BUILD_PYTHON}|${utvm_build_VERSION}|${_utvm_pkg_dir}|${_utvm_init_time}")
 if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key)
   execute_process(
-    COMMAND "${UTVM_BUILD_PYTHON}" -c
+    COMMAND ${_utvm_command} -c
             "import os, utvm_build, utvm_build.paths as p\ntry: crt = p.crt_dir()\nexcept FileNotFoundError: crt = ''\nprint(utvm_build.__version__); print(os.path.dirname(os.path.realpath(utvm_build.__file__))); print(crt)"
     RESULT_VARIABLE _utvm_rc OUTPUT_VARIABLE _utvm_out ERROR_VARIABLE _utvm_err
     OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -66,7 +99,7 @@ if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key)
     message(FATAL_ERROR "utvm_build ${utvm_build_VERSION} (CMake package in ${CMAKE_CURRENT_LIST_DIR}): "
                         "the Python interpreter\n  ${UTVM_BUILD_PYTHON}\ncannot import utvm_build:\n"
                         "  ${_utvm_err}\nSet UTVM_BUILD_PYTHON (cache variable) to the Python that has utvm-build "
-                        "installed, or install it there: ${UTVM_BUILD_PYTHON} -m pip install utvm-build==${utvm_build_VERSION}")
+                        "installed, or install it there (from a utvm-build checkout or wheel: ${UTVM_BUILD_PYTHON} -m pip install <checkout or wheel>)")
   endif()
   string(REPLACE "\n" ";" _utvm_out "${_utvm_out}")
   list(APPEND _utvm_out "" "" "")
@@ -86,11 +119,12 @@ set(UTVM_BUILD_CRT_DIR "${_UTVM_BUILD_CRT_DIR}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/UtvmBuild.cmake")
 set_property(GLOBAL PROPERTY UTVM_BUILD_PYTHON "${UTVM_BUILD_PYTHON}")
+set_property(GLOBAL PROPERTY UTVM_BUILD_COMMAND "${_utvm_command}")
 set_property(GLOBAL PROPERTY UTVM_BUILD_VERSION "${utvm_build_VERSION}")
 set_property(GLOBAL PROPERTY UTVM_BUILD_PACKAGE_DIR "${_utvm_pkg_dir}")
 set_property(GLOBAL PROPERTY UTVM_BUILD_CRT_DIR "${UTVM_BUILD_CRT_DIR}")
 
-foreach(_utvm_v _utvm_pkg_dir _utvm_python _utvm_python_found _utvm_candidate _utvm_init_time _utvm_check_key
+foreach(_utvm_v _utvm_source_root _utvm_command _utvm_pythonpath _utvm_pkg_dir _utvm_python _utvm_python_found _utvm_candidate _utvm_init_time _utvm_check_key
         _utvm_rc _utvm_out _utvm_err _utvm_py_version _utvm_py_pkg _utvm_crt)
   unset(${_utvm_v})
 endforeach()

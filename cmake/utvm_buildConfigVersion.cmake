@@ -4,10 +4,16 @@
 # The version is read from the Python package this file ships in, so the two cannot disagree.
 # Compatibility: same major.minor for 0.x releases, same major otherwise.
 
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../__init__.py" _utvm_version_line
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../__init__.py")   # installed: <package>/cmake
+  set(_utvm_init "${CMAKE_CURRENT_LIST_DIR}/../__init__.py")
+else()                                                   # source tree: <repo>/cmake
+  set(_utvm_init "${CMAKE_CURRENT_LIST_DIR}/../utvm_build/__init__.py")
+endif()
+file(STRINGS "${_utvm_init}" _utvm_version_line
      REGEX "^__version__ *= *[\"'][^\"']+[\"']" LIMIT_COUNT 1)
 string(REGEX REPLACE "^__version__ *= *[\"']([^\"']+)[\"'].*" "\\1" PACKAGE_VERSION "${_utvm_version_line}")
 unset(_utvm_version_line)
+unset(_utvm_init)
 
 if(NOT PACKAGE_VERSION MATCHES "^([0-9]+)\\.([0-9]+)")
   set(PACKAGE_VERSION_UNSUITABLE TRUE)

@@ -172,7 +172,8 @@ function(_utvm_write_system_lib)
     return()
   endif()
   file(REMOVE "${stamp}")
-  execute_process(COMMAND "${python}" -m utvm_build syslib ${dirs} -o "${file}"
+  get_property(command GLOBAL PROPERTY UTVM_BUILD_COMMAND)
+  execute_process(COMMAND ${command} -m utvm_build syslib ${dirs} -o "${file}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   if(NOT rc EQUAL 0)
     string(STRIP "${stderr}" stderr)
@@ -262,7 +263,8 @@ function(utvm_add_model target)
   endif()
   if(NOT old_key STREQUAL key OR NOT EXISTS "${out}/metadata.json")
     file(REMOVE "${stamp}")
-    execute_process(COMMAND "${python}" -m utvm_build compile "${model}" -o "${out}" --incremental ${options}
+    get_property(command GLOBAL PROPERTY UTVM_BUILD_COMMAND)
+    execute_process(COMMAND ${command} -m utvm_build compile "${model}" -o "${out}" --incremental ${options}
                     RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
     if(NOT rc EQUAL 0)
       # The generator leaves the previous output as it was (or none): nothing to clean up here.
