@@ -40,8 +40,15 @@ typedef enum {
   kTVMStr = 11,
   kTVMBytes = 12,
   kTVMNDArrayHandle = 13,
-  kTVMObjectRValueRefArg = 14
+  kTVMObjectRValueRefArg = 14,
+  kTVMArgBool = 15
 } TVMArgTypeCode;
+
+/*! \brief A byte array argument or return value (type code kTVMBytes; v_handle points to it). */
+typedef struct {
+  const char* data;
+  size_t size;
+} TVMByteArray;
 
 /*! \brief One packed-call argument or return value; the type code says which member is valid. */
 typedef union {

@@ -45,7 +45,15 @@ typedef enum {
   /* 0x05xx: generic */
   kTvmErrorInvalidArgument = 0x0500,  /*!< NULL pointer or out-of-range value */
   kTvmErrorNotInitialized = 0x0501,   /*!< TVMInitializeRuntime not called */
-  kTvmErrorNotSupported = 0x0502      /*!< operation not available in the CRT */
+  kTvmErrorNotSupported = 0x0502,     /*!< operation not available in the CRT */
+
+  /* 0x06xx: RPC server */
+  kTvmErrorRpcMalformedPacket = 0x0600, /*!< a packet that does not decode (answered, skipped) */
+  kTvmErrorRpcTimeout = 0x0601,         /*!< a packet stopped arriving mid-way (dropped) */
+  kTvmErrorRpcTransportClosed = 0x0602, /*!< the read callback reported the end of the stream */
+  kTvmErrorRpcTransportError = 0x0603,  /*!< the write callback failed */
+  kTvmErrorRpcNotInitialized = 0x0604,  /*!< a request before InitServer */
+  kTvmErrorRpcOutOfRange = 0x0605       /*!< a tensor range outside the arena allocations */
 } tvm_crt_error_t;
 
 #ifdef __cplusplus
