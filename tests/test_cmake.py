@@ -442,3 +442,19 @@ def _generated_by_installed(out: Path) -> Path:
     run([PYTHON, "-m", "utvm_build", "compile", out / "model.tflite", "-o", out / "gen", "--name", "net",
          "--incremental"], cwd=out)
     return out / "gen"
+
+
+def test_bad_options_are_one_line(tmp_path: Path) -> None:
+    """A bad value of an utvm_add_model option: a configure error naming it and what is accepted."""
+    cases = {"INTERFACE fast": "INTERFACE 'fast' is not one of: c, packed",
+             "IO heap": "IO 'heap' is not one of: caller, workspace",
+             "WORKSPACE_ALIGN 3": "WORKSPACE_ALIGN '3' is not a power of two from 1 to 4096",
+             "CONSTANTS_SECTION \"a b\"": "CONSTANTS_SECTION 'a b' is not a section name",
+             "NAME Net": "NAME 'Net' is not a lowercase C identifier",
+             "OPTIMISE -O2": "unknown arguments: OPTIMISE;-O2"}
+    for k, (option, needle) in enumerate(cases.items()):
+        src = project(tmp_path / f"p{k}", f"utvm_add_model(net MODEL model.tflite {option})\n", model=DIGITS)
+        p = configure(src, tmp_path / f"p{k}" / "b", ok=False)
+        message = " ".join(p.stderr.split())
+        assert p.returncode != 0 and f"utvm_add_model(net): {needle}" in message, message
+        assert "usage:" not in p.stderr

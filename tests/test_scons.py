@@ -362,3 +362,19 @@ def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
         scons(d, "-c", ok=False)
         assert {f: (d / f).read_bytes() for f in files(d) if f in before} == before
         assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
+
+
+def test_bad_options_are_one_line(tmp_path: Path) -> None:
+    """A bad keyword or value: one line naming it and what is accepted, no stack line, exit 2."""
+    need("gcc")
+    cases = {"interface='fast'": "interface='fast': expected one of 'c', 'packed'",
+             "io='heap'": "io='heap': expected one of 'caller', 'workspace'",
+             "constants_align=3": "constants_align=3: expected a power of two from 1 to 4096",
+             "optimise=['-O2']": "unknown option(s) optimise"}
+    for k, (option, needle) in enumerate(cases.items()):
+        d = project(tmp_path / f"p{k}", SCONSTRUCT.replace("name='net',", f"name='net', {option},"), model=DIGITS)
+        p = scons(d, ok=False)
+        lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+        assert p.returncode == 2 and len(lines) == 1, p.stderr
+        assert lines[0].startswith("scons: *** utvm: UtvmModel('net'): ") and needle in lines[0], lines[0]
+        assert re.search(r"called from .*SConstruct, line 2", lines[0]), lines[0]

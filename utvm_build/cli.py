@@ -7,6 +7,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
 from .errors import UtvmError
@@ -40,8 +41,15 @@ def _options(a: argparse.Namespace) -> CompileOptions:
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes are one line too (no usage dump), exit status 2: build systems show it as is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="utvm-build", description="TensorFlow Lite models to ahead-of-time C "
+    p = _Parser(prog="utvm-build", description="TensorFlow Lite models to ahead-of-time C "
                                 "for microcontrollers.")
     p.add_argument("--version", action="store_true", help="print the version")
     p.add_argument("--cmake-dir", action="store_true", help="print the directory of the CMake package")

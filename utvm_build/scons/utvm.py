@@ -17,6 +17,7 @@ the package this file ships in.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -48,6 +49,8 @@ _CODEGEN_OPTIONS = {
     "io": "--io",
 }
 _BUILD_OPTIONS = ("optimize", "output_dir")
+# The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
+_CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
 
 
@@ -64,13 +67,28 @@ def _version() -> str:
 _VERSION = _version()
 
 
+def _one_line_errors(fn):  # noqa: ANN001, ANN201
+    """The tool's errors as one line, ``scons: *** utvm: ...`` and exit status 2: SCons would add
+    a line pointing into this file, which tells a user nothing."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        try:
+            return fn(*args, **kwargs)
+        except SCons.Errors.UserError as e:
+            if not str(e).startswith("utvm: "):
+                raise
+            sys.stderr.write(f"scons: *** {e}\n")
+            sys.exit(2)
+    return call
+
+
 def _error(msg: str) -> SCons.Errors.UserError:
     """A UserError naming the SConscript line that called the tool (SCons itself shows this file)."""
     where = ""
     for frame in traceback.extract_stack()[::-1]:
         if os.path.realpath(frame.filename) != os.path.realpath(__file__) and \
                 f"{os.sep}SCons{os.sep}" not in frame.filename:
-            where = f"\n(called from {frame.filename}, line {frame.lineno})"
+            where = f" (called from {frame.filename}, line {frame.lineno})"
             break
     return SCons.Errors.UserError(f"utvm: {msg}{where}")
 
@@ -174,8 +192,11 @@ def _codegen_args(options: dict, what: str) -> list[str]:
         if key in options and options[key] is not None:
             value = options[key]
             if key.endswith("_align"):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise _error(f"{what}: {key} must be an integer, not {value!r}")
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096 \
+                        or value & (value - 1):
+                    raise _error(f"{what}: {key}={value!r}: expected a power of two from 1 to 4096")
+            elif key in _CHOICES and value not in _CHOICES[key]:
+                raise _error(f"{what}: {key}={value!r}: expected one of {', '.join(map(repr, _CHOICES[key]))}")
             elif not isinstance(value, str):
                 raise _error(f"{what}: {key} must be a string, not {value!r}")
             args.append(f"{flag}={value}")
@@ -208,7 +229,7 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
         ok, why = _probe(python)
         if not ok:
             raise _error(f"{what}: {why}; {_hint()}")
-        detail = p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}"
+        detail = (p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}").splitlines()[-1]
         raise _error(f"{what}: code generation failed for {model}: {detail}")
     manifest = json.loads(p.stdout)
     version = manifest["metadata"].get("generator_version")
@@ -286,6 +307,7 @@ def _flat(value) -> list:
     return list(SCons.Util.flatten(value))
 
 
+@_one_line_errors
 def UtvmModel(env, target, model, **kw):
     """The model's static library (a NodeList, like StaticLibrary). See docs/scons.md."""
     target = str(SCons.Util.flatten(target)[0]) if SCons.Util.is_List(target) else str(target)
@@ -419,6 +441,7 @@ def _make_crt(env, target, config_base, what):
     return st["crt"]
 
 
+@_one_line_errors
 def UtvmCrt(env, target=None, config_base=None):
     """The C runtime of this build ($UTVM_DIR): a static library. One per build; packed models and
     UtvmUsage(crt=True) create it with the default configuration on first use."""
@@ -452,6 +475,7 @@ def _system_lib(env, infos: list):
     return st["syslibs"][key]
 
 
+@_one_line_errors
 def UtvmUsage(env, *models, crt=None, host_platform=False):
     """Construction variables for a program that uses ``models``: ``{'CPPPATH': [...], 'LIBS': [...]}``
     (the environment's own values included, so that ``env.Program(..., **usage)`` keeps them)."""
