@@ -22,7 +22,31 @@ function(_utvm_write_if_changed file content)
   file(WRITE "${file}" "${content}")
 endfunction()
 
-# utvm_add_crt([CONFIG_BASE <crt_config.h>])
+# _utvm_flags_from(<fn> <target>...): the runtime and the system library take the usage
+# requirements (compile options, definitions, include directories, link options) of these targets,
+# as every model that names them does: firmware builds keep their CPU/ABI flags on an interface
+# target (Zephyr's zephyr_interface, a project's cpu_flags), not in CMAKE_C_FLAGS.
+function(_utvm_flags_from fn)
+  foreach(t IN LISTS ARGN)
+    if(NOT TARGET "${t}")
+      message(FATAL_ERROR "${fn}: FLAGS_FROM ${t} is not a target (define it before this call)")
+    endif()
+  endforeach()
+  get_property(all GLOBAL PROPERTY UTVM_FLAGS_FROM)
+  list(APPEND all ${ARGN})
+  list(REMOVE_DUPLICATES all)
+  set_property(GLOBAL PROPERTY UTVM_FLAGS_FROM "${all}")
+  foreach(lib utvm_crt utvm_crt_host utvm_system_lib)
+    if(TARGET ${lib})
+      get_target_property(type ${lib} TYPE)
+      if(NOT type STREQUAL "INTERFACE_LIBRARY")
+        target_link_libraries(${lib} PRIVATE ${ARGN})
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+# utvm_add_crt([CONFIG_BASE <crt_config.h>] [FLAGS_FROM <target>...])
 #
 # Creates the one C runtime of the build: STATIC library `utvm_crt` (alias `utvm::crt`) and the
 # host platform hooks `utvm_crt_host` (alias `utvm::crt_host`, POSIX; firmware supplies its own).
@@ -32,7 +56,7 @@ endfunction()
 # added with utvm_add_model() in this build. utvm_add_model() calls utvm_add_crt() on first use;
 # call it yourself (once, before the first model) only to pass CONFIG_BASE.
 function(utvm_add_crt)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "CONFIG_BASE" "")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "CONFIG_BASE" "FLAGS_FROM")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "utvm_add_crt: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -71,6 +95,8 @@ function(utvm_add_crt)
   add_library(utvm::crt_host ALIAS utvm_crt_host)
   target_link_libraries(utvm_crt_host PUBLIC utvm_crt)
   set_target_properties(utvm_crt PROPERTIES UTVM_CRT_CONFIG_DIR "${config_dir}")
+  get_property(flags_from GLOBAL PROPERTY UTVM_FLAGS_FROM)
+  _utvm_flags_from(utvm_add_crt ${flags_from} ${ARG_FLAGS_FROM})
 
   set_property(GLOBAL PROPERTY UTVM_CRT_CONFIG_BASE "${base}")
   set_property(GLOBAL PROPERTY UTVM_CRT_MODEL_CONFIGS "")
@@ -132,6 +158,10 @@ function(_utvm_system_lib_add target name dir)
     add_library(utvm_system_lib STATIC EXCLUDE_FROM_ALL "${CMAKE_BINARY_DIR}/utvm_system_lib/utvm_system_lib.c")
     add_library(utvm::system_lib ALIAS utvm_system_lib)
     target_link_libraries(utvm_system_lib PRIVATE utvm_crt)
+    get_property(flags_from GLOBAL PROPERTY UTVM_FLAGS_FROM)
+    if(flags_from)
+      target_link_libraries(utvm_system_lib PRIVATE ${flags_from})
+    endif()
     # The runtime calls TVMSystemLibEntryPoint, whose registry references every packed model (which
     # calls the runtime): cycles between static libraries, which CMake resolves by repeating them on
     # the link line.
@@ -187,7 +217,7 @@ endfunction()
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>])
+#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
@@ -195,7 +225,7 @@ endfunction()
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
           OUTPUT_DIR)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -328,6 +358,9 @@ function(utvm_add_model target)
     message(FATAL_ERROR "${fn}: two models are named '${name}' in this build; give one of them NAME <other>")
   endif()
 
+  if(ARG_FLAGS_FROM)
+    _utvm_flags_from("${fn}" ${ARG_FLAGS_FROM})
+  endif()
   if(NOT TARGET utvm_crt)
     utvm_add_crt()
   endif()
@@ -361,6 +394,9 @@ function(utvm_add_model target)
   endif()
   if(ARG_OPTIMIZE)
     target_compile_options(${target} PRIVATE ${ARG_OPTIMIZE})
+  endif()
+  if(ARG_FLAGS_FROM)
+    target_link_libraries(${target} PRIVATE ${ARG_FLAGS_FROM})
   endif()
   set_target_properties(${target} PROPERTIES
     UTVM_MODEL_FILE "${model}"

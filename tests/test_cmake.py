@@ -10,6 +10,7 @@ UTVM_CMAKE_TEST_MODEL=/path/to.tflite to force a model.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -458,3 +459,61 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
         message = " ".join(p.stderr.split())
         assert p.returncode != 0 and f"utvm_add_model(net): {needle}" in message, message
         assert "usage:" not in p.stderr
+
+
+# ---- CPU flags kept on an interface target (Zephyr style), not in CMAKE_C_FLAGS (issue 17) -----
+
+BARE_TOOLCHAIN = """\
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+find_program(CMAKE_C_COMPILER arm-none-eabi-gcc REQUIRED)
+set(CMAKE_C_FLAGS_INIT "-ffunction-sections -fdata-sections")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostartfiles --specs=nano.specs -Wl,--gc-sections")
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+"""
+
+
+@pytest.mark.parametrize("flags_from", [True, False], ids=["FLAGS_FROM", "without"])
+def test_flags_from_interface_target(tmp_path: Path, flags_from: bool) -> None:
+    """The CPU and float ABI live only on `cpu_flags` (an INTERFACE library): with FLAGS_FROM the
+    model and the runtime are compiled with them and the firmware runs under QEMU; without, the
+    link fails on the mixed float ABIs (the failure FLAGS_FROM exists for)."""
+    need("arm-none-eabi-gcc", "qemu-system-arm", "ninja")
+    ex = REPO / "examples" / "cortex_m"
+    src = tmp_path / "fw"
+    src.mkdir()
+    for f in ("main.c", "startup.c", "semihosting.c", "semihosting.h", "mps2-an386.ld", "cortex_m_sections.ld"):
+        shutil.copy2(ex / f, src / f)
+    (src / "toolchain.cmake").write_text(BARE_TOOLCHAIN)
+    (src / "CMakeLists.txt").write_text(f"""\
+cmake_minimum_required(VERSION 3.20)
+project(fw LANGUAGES C)
+add_library(cpu_flags INTERFACE)
+set(cpu -mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16)
+target_compile_options(cpu_flags INTERFACE ${{cpu}})
+target_link_options(cpu_flags INTERFACE ${{cpu}})
+set(utvm_build_DIR "{CMAKE_DIR}")
+find_package(utvm_build CONFIG REQUIRED)
+utvm_add_model(digits MODEL "{DIGITS}" NAME digits {"FLAGS_FROM cpu_flags" if flags_from else ""})
+add_executable(fw main.c startup.c semihosting.c)
+set_target_properties(fw PROPERTIES SUFFIX ".elf")
+target_include_directories(fw PRIVATE "{DIGITS.parent}")
+target_link_libraries(fw PRIVATE digits cpu_flags)
+target_link_options(fw PRIVATE "-L${{CMAKE_CURRENT_SOURCE_DIR}}" "-T${{CMAKE_CURRENT_SOURCE_DIR}}/mps2-an386.ld")
+""")
+    b = tmp_path / "b"
+    run(["cmake", "-S", src, "-B", b, "-G", "Ninja", "--toolchain", src / "toolchain.cmake",
+         f"-DPython3_EXECUTABLE={PYTHON}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"])
+    if not flags_from:
+        p = run(["cmake", "--build", b], ok=False)
+        assert p.returncode != 0 and "VFP register arguments" in p.stdout + p.stderr
+        return
+    build(b)
+    run(["cmake", "--build", b, "--target", "utvm_crt"])   # the runtime gets the flags too
+    commands = json.loads((b / "compile_commands.json").read_text())
+    crt = [c for c in commands if "/crt/src/" in c["file"]]
+    assert crt and all("-mcpu=cortex-m4" in c["command"] for c in crt)
+    qemu = run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-semihosting", "-kernel", b / "fw.elf"],
+               timeout=60)
+    lines = [ln for ln in (qemu.stdout + qemu.stderr).splitlines() if ln.startswith("sample ")]
+    assert len(lines) == 4 and all(re.match(r"sample \d: label (\d) \(expected \1\)", ln) for ln in lines), qemu.stdout
