@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="the C file to write (rewritten only when its content changes)")
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it")
     i.add_argument("model", type=Path)
+    from .rpc import cli as rpc_cli  # host-driven execution: rpc-server (docs/rpc.md)
+
+    rpc_cli.add_commands(sub)
     return p
 
 
@@ -145,6 +148,10 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         names, written = write_system_lib(a.models, a.output)
         print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
               f"{'' if written else ' (unchanged)'}")
+    elif a.command == "rpc-server":
+        from .rpc import cli as rpc_cli
+
+        rpc_cli.run(a)
     elif a.command == "info":
         from .info import model_info
 

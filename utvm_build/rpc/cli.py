@@ -1,0 +1,35 @@
+"""`utvm-build rpc-server`: the C runtime's RPC server as a program, with models in its system library."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import UtvmError
+
+DEVICES = ("host",)
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("rpc-server", help="build an RPC server program (tvm.rpc.PopenSession(PATH) or "
+                                          "utvm_build.rpc.popen(PATH) starts it) with packed models")
+    p.add_argument("models", type=Path, nargs="+", metavar="MODEL",
+                   help=".tflite files (compiled with --interface packed) or directories generated with it")
+    p.add_argument("--device", choices=DEVICES, default="host", help="where the server runs (host: a process)")
+    p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
+    p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
+
+
+def run(a: argparse.Namespace) -> bool:
+    """Handle the command if it is one of ours; False otherwise."""
+    if a.command != "rpc-server":
+        return False
+    from .build import build_host_server
+
+    for m in a.models:
+        if not m.exists():
+            raise UtvmError(f"{m}: no such file or directory")
+    out = build_host_server(a.models, a.output, sanitize=a.sanitize)
+    print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "
+          f"start it with tvm.rpc.PopenSession('{out}') or utvm_build.rpc.popen('{out}')")
+    return True
