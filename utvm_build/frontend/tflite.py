@@ -160,9 +160,9 @@ def _read_options(t: Table, i: int, op_name: str) -> dict:
     table = t.table(4, f"operator #{i} {table_name}")
     out: dict = {}
     for fname, slot, kind_name, default, enum in fields:
-        if kind_name == "int32[]":
-            vec = table.scalar_vector(slot, "int32", fname) if table is not None else None
-            out[fname] = None if vec is None else [int(v) for v in vec]
+        if kind_name.endswith("[]"):
+            vec = table.scalar_vector(slot, kind_name[:-2], fname) if table is not None else None
+            out[fname] = None if vec is None else vec.tolist()
             continue
         value = table.scalar(slot, kind_name, default) if table is not None else default
         if enum is not None:
