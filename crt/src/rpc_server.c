@@ -120,6 +120,7 @@ static uint64_t g_remaining = 0U;
 static tvm_crt_error_t g_status = kTvmErrorNoError;
 static uint8_t g_closed = 0U;
 static uint8_t g_write_failed = 0U;
+static uint8_t g_skipping = 0U;
 
 /* Reply writer (g_count_only: measure the length of a reply instead of sending it). */
 static uint8_t g_tx[TVM_CRT_RPC_TX_BUFFER_BYTES];
@@ -156,7 +157,7 @@ static int32_t Ok(void) { return (g_status == kTvmErrorNoError) ? 1 : 0; }
 
 /* Record the first error of the packet: message what, then value in decimal, then tail. */
 static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, const char* tail) {
-  if (g_status == kTvmErrorNoError) {
+  if ((g_status == kTvmErrorNoError) && (g_skipping == 0U)) {
     char msg[TVM_CRT_MAX_STRLEN_ERROR_MESSAGE];
     char digits[20];
     size_t pos = 0U;
@@ -188,7 +189,9 @@ static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, cons
     }
     msg[pos] = '\0';
     TVMCRTSetError(code, msg, NULL);
-    g_status = code;
+  }
+  if (g_status == kTvmErrorNoError) {
+    g_status = code; /* while skipping: only stops the skip, the packet's message stays */
   }
 }
 
@@ -276,11 +279,13 @@ static void SkipRest(void) {
   uint8_t scratch[16];
   tvm_crt_error_t saved = g_status;
   g_status = kTvmErrorNoError;
+  g_skipping = 1U;
   while ((g_remaining > 0U) && (g_closed == 0U) && (Ok() != 0)) {
     const size_t n = (g_remaining < sizeof(scratch)) ? (size_t)g_remaining : sizeof(scratch);
     RecvRaw(scratch, n, g_cfg.read_timeout_ms);
     g_remaining -= (uint64_t)n;
   }
+  g_skipping = 0U;
   g_status = saved;
 }
 
