@@ -46,6 +46,43 @@ function(_utvm_flags_from fn)
   endforeach()
 endfunction()
 
+# _utvm_derive_target(<out> <out_from> <flags_from targets>): the kernel target named by the -mcpu=
+# of CMAKE_C_FLAGS (and its build type variant) or of the FLAGS_FROM targets' compile options,
+# when exactly one known CPU is named there; "" otherwise (the generic kernels).
+function(_utvm_derive_target out out_from flags_from)
+  set(flags "${CMAKE_C_FLAGS}")
+  if(CMAKE_BUILD_TYPE)
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" bt)
+    string(APPEND flags " ${CMAKE_C_FLAGS_${bt}}")
+  endif()
+  set(where "CMAKE_C_FLAGS")
+  foreach(t IN LISTS flags_from)
+    if(TARGET "${t}")
+      get_target_property(opts "${t}" INTERFACE_COMPILE_OPTIONS)
+      if(opts)
+        string(APPEND flags " ${opts}")
+        string(APPEND where ", ${t}")
+      endif()
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "-mcpu=[a-z0-9.+-]+" found "${flags}")
+  set(cpus "")
+  foreach(f IN LISTS found)
+    string(REGEX REPLACE "^-mcpu=([a-z0-9-]+).*" "\\1" cpu "${f}")   # cortex-m33+nodsp -> cortex-m33
+    if(f MATCHES "\\+nodsp")
+      set(cpu "")
+    endif()
+    list(APPEND cpus "${cpu}")
+  endforeach()
+  list(REMOVE_DUPLICATES cpus)
+  set(${out} "" PARENT_SCOPE)
+  list(LENGTH cpus n)
+  if(n EQUAL 1 AND cpus MATCHES "^cortex-m(0plus|3|4|7|33|55)$")
+    set(${out} "${cpus}" PARENT_SCOPE)
+    set(${out_from} "-mcpu=${cpus} in ${where}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # utvm_add_crt([CONFIG_BASE <crt_config.h>] [FLAGS_FROM <target>...])
 #
 # Creates the one C runtime of the build: STATIC library `utvm_crt` (alias `utvm::crt`) and the
@@ -217,14 +254,15 @@ endfunction()
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...])
+#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
+#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          OUTPUT_DIR)
+          OUTPUT_DIR TARGET)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -245,7 +283,17 @@ function(utvm_add_model target)
   endif()
 
   # Option values are checked here so that a mistake is one line naming the option.
-  foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace")
+  # TARGET: given, or derived from an unambiguous -mcpu= in the flags the model is compiled with.
+  set(targets generic cortex-m0plus cortex-m3 cortex-m4 cortex-m7 cortex-m33 cortex-m55)
+  if(NOT DEFINED ARG_TARGET)
+    _utvm_derive_target(ARG_TARGET target_from "${ARG_FLAGS_FROM}")
+    if(ARG_TARGET)
+      message(STATUS "utvm_build: ${target}: TARGET ${ARG_TARGET} (from ${target_from}; give TARGET to override)")
+    else()
+      unset(ARG_TARGET)
+    endif()
+  endif()
+  foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace" "TARGET;${targets}")
     list(POP_FRONT check kw)
     if(DEFINED ARG_${kw} AND NOT ARG_${kw} IN_LIST check)
       list(JOIN check ", " accepted)
@@ -272,7 +320,7 @@ function(utvm_add_model target)
   if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
     list(APPEND options "--name=${ARG_NAME}")
   endif()
-  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO)
+  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO TARGET)
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
     # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".

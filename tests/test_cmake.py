@@ -502,8 +502,15 @@ target_link_libraries(fw PRIVATE digits cpu_flags)
 target_link_options(fw PRIVATE "-L${{CMAKE_CURRENT_SOURCE_DIR}}" "-T${{CMAKE_CURRENT_SOURCE_DIR}}/mps2-an386.ld")
 """)
     b = tmp_path / "b"
-    run(["cmake", "-S", src, "-B", b, "-G", "Ninja", "--toolchain", src / "toolchain.cmake",
-         f"-DPython3_EXECUTABLE={PYTHON}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"])
+    p = run(["cmake", "-S", src, "-B", b, "-G", "Ninja", "--toolchain", src / "toolchain.cmake",
+             f"-DPython3_EXECUTABLE={PYTHON}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"])
+    # The kernel target follows the -mcpu= it finds (here only on the FLAGS_FROM target).
+    target = json.loads((b / "utvm" / "digits" / "metadata.json").read_text())["target"]
+    if flags_from:
+        assert target == "cortex-m4" and "TARGET cortex-m4 (from -mcpu=cortex-m4 in CMAKE_C_FLAGS, cpu_flags" \
+            in p.stdout, p.stdout
+    else:
+        assert target == "generic"
     if not flags_from:
         p = run(["cmake", "--build", b], ok=False)
         assert p.returncode != 0 and "VFP register arguments" in p.stdout + p.stderr

@@ -12,6 +12,7 @@ from typing import NoReturn
 from . import __version__
 from .errors import UtvmError
 from .options import INTERFACES, IO_PLACEMENTS, WORKSPACES, CompileOptions
+from .targets import TARGETS
 from .text import printable
 
 _PKG = Path(__file__).resolve().parent
@@ -30,6 +31,8 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
                    help=f"linker section of the workspace (default {d.workspace_section}; '' = none)")
     p.add_argument("--constants-align", type=int, default=d.constants_align, metavar="BYTES")
     p.add_argument("--workspace-align", type=int, default=d.workspace_align, metavar="BYTES")
+    p.add_argument("--target", choices=list(TARGETS), default=d.target,
+                   help="CPU whose kernels to use (default generic: portable C99); see docs/kernel-guide.md")
     p.add_argument("--io", choices=IO_PLACEMENTS, default=d.io,
                    help="caller: inputs/outputs are the caller's buffers; workspace: planned in the "
                         "workspace (less RAM)")
@@ -38,7 +41,8 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
 def _options(a: argparse.Namespace) -> CompileOptions:
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
-                          constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io)
+                          constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
+                          target=a.target)
 
 
 class _Parser(argparse.ArgumentParser):

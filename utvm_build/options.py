@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .errors import UtvmError
+from .targets import TARGETS
 
 INTERFACES = ("c", "packed")
 WORKSPACES = ("static", "user")
@@ -30,6 +31,8 @@ class CompileOptions:
     #: "caller": inputs and outputs are the caller's buffers; "workspace": they are planned in the
     #: workspace too (less RAM; ``tvmgen_<name>_map_inputs/outputs`` give their addresses).
     io: str = "caller"
+    #: The CPU whose kernels are used (utvm_build/targets.py); "generic": portable C99 everywhere.
+    target: str = "generic"
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -38,6 +41,8 @@ class CompileOptions:
             raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
         if self.io not in IO_PLACEMENTS:
             raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
+        if self.target not in TARGETS:
+            raise UtvmError(f"unknown target '{self.target}'; choose one of {', '.join(TARGETS)}")
         if self.interface == "packed" and self.workspace == "user":
             raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
                             "use --workspace static with --interface packed")

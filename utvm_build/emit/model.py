@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 
 from .. import __version__
 from ..graph import Graph, Tensor
 from ..ops import handler_for
 from ..options import CompileOptions
 from ..planner import MemoryPlan
+from ..targets import kernel_text, kernel_variant
 from .cnames import c_comment, c_identifier
 from .constants import ConstantPool
 from .crt_config import CrtNeeds, render_crt_config
@@ -77,8 +77,9 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     if needs.packed:
         files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs)
     files["include/crt_config.h"] = render_crt_config(banner, needs)
-    for k in _kernel_closure(kernels | {"common"}):
-        files[f"src/kernels/{k}.h"] = _kernel_text(k)
+    used_kernels = _kernel_closure(kernels | {"common"}, opts.target)
+    for k in used_kernels:
+        files[f"src/kernels/{k}.h"] = kernel_text(k, opts.target)
 
     sources = sorted(p for p in files if p.endswith(".c"))
     meta = {
@@ -91,6 +92,8 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
         "constants_bytes": pool.total_bytes,
         "operators": op_records, "macs": sum(r["macs"] for r in op_records),
         "kernels": sorted(kernels), "sources": sources, "include_dirs": ["include"],
+        "target": opts.target,
+        "kernel_variants": {k: kernel_variant(k, opts.target) for k in used_kernels},
         "crt": needs.as_dict(),
     }
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
@@ -105,19 +108,15 @@ def _port_meta(p: Port, t: int, plan: MemoryPlan) -> dict:
     return meta
 
 
-def _kernel_text(name: str) -> str:
-    return resources.files("utvm_build.kernels").joinpath(f"{name}.h").read_text()
-
-
-def _kernel_closure(names: set[str]) -> list[str]:
-    """The kernel files used plus the kernel headers they include."""
+def _kernel_closure(names: set[str], target_name: str) -> list[str]:
+    """The kernel files used plus the kernel headers they include (in the target's variants)."""
     todo, seen = sorted(names), set()
     while todo:
         k = todo.pop()
         if k in seen:
             continue
         seen.add(k)
-        todo += re.findall(r'^#include "([a-z0-9_]+)\.h"', _kernel_text(k), re.M)
+        todo += re.findall(r'^#include "([a-z0-9_]+)\.h"', kernel_text(k, target_name), re.M)
     return sorted(seen)
 
 
