@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import qemu_plugin
+from benchmarks import cycles, qemu_plugin
 from benchmarks.models import REPO, BenchModel
 from benchmarks.sizes import measure
 
@@ -50,12 +51,15 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 900) -> str:
     return proc.stdout
 
 
-def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path, io: str = "caller") -> None:
+def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path, io: str = "caller",
+          target: str = "generic") -> None:
     """Configure and build every model's program for one core (None: the host) at -<opt>, with the
-    models' inputs and outputs in the caller's buffers or in the workspace (``io``)."""
+    models' inputs and outputs in the caller's buffers or in the workspace (``io``) and the
+    kernels of utvm-build's ``--target`` (``target``)."""
     cmd = ["cmake", "-S", str(FIRMWARE_DIR), "-B", str(build_dir),
            f"-DBENCH_MODELS={';'.join(f'{m.name}={m.path}' for m in models)}",
-           f"-DBENCH_OPT=-{opt}", f"-DBENCH_IO={io}", f"-DPython3_EXECUTABLE={sys.executable}"]
+           f"-DBENCH_OPT=-{opt}", f"-DBENCH_IO={io}", f"-DBENCH_TARGET={target}",
+           f"-DPython3_EXECUTABLE={sys.executable}"]
     if shutil.which("ninja"):
         cmd += ["-G", "Ninja"]
     if core is not None:
@@ -104,17 +108,46 @@ def measure_host(build_dir: Path, model: BenchModel) -> dict:
     return record
 
 
+def operator_functions(elf: Path, model: str) -> dict[int, str]:
+    """Entry address -> name (op<k>_<operator>) of the model's operator functions."""
+    pattern = re.compile(rf"^tvmgen_{re.escape(model)}_(op\d+_\w+)$")
+    text = _run([qemu_plugin.NM, "--defined-only", str(elf)])
+    found = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "Tt" and (m := pattern.match(parts[2])):
+            found[int(parts[0], 16) & ~1] = m.group(1)
+    return found
+
+
+def per_operator(counted: qemu_plugin.CountResult, ops: dict[int, str]) -> list[dict]:
+    """The region's segments as operators: instructions (from the operator function's entry to
+    the next one's, so the call and return in tvmgen_<name>_run are included), mix and cycles."""
+    rows = []
+    for addr, insns, mix in counted.segments:
+        name = ops.get(addr, "entry")
+        rows.append({"op": name, "instructions": insns, "mix": cycles.summary(mix),
+                     "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()}})
+    return rows
+
+
 def measure_target(build_dir: Path, model: BenchModel, core: Core, timeout: float) -> dict:
     elf = build_dir / f"bench_{model.name}.elf"
-    counted = qemu_plugin.count_instructions(elf, core.machine, timeout=timeout)
+    ops = operator_functions(elf, model.name)
+    counted = qemu_plugin.count_instructions(elf, core.machine, timeout=timeout, mix=True, marks=sorted(ops))
     if counted.start_hits != 1 or counted.end_hits != 1:
         raise BenchError(f"{elf}: markers hit {counted.start_hits}/{counted.end_hits} times, not once")
     out = parse_program_output(counted.stdout)
     sizes = measure(elf, build_dir / f"bench_{model.name}.map", f"libmodel_{model.name}.a")
+    mix = counted.mix or {}
     return {
         "rc": out.rc,
         "outputs": out.outputs,
         "instructions": counted.insns,
+        "mix": cycles.summary(mix),
+        "mix_classes": mix,
+        "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()},
+        "operators": per_operator(counted, ops),
         "stack_bytes": out.stack,
         "flash_bytes": sizes.flash,
         "flash_split": sizes.flash_by_origin,

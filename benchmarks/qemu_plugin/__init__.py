@@ -46,6 +46,11 @@ class CountResult:
     end_hits: int  # executions of bench_marker_end's first instruction
     stdout: str  # the firmware's output: semihosting console, then UART (QEMU's stdout)
     pairs: int = 1  # start/end pairs summed in insns
+    #: mix=True: instructions per class in the region (CLASSES; "taken"/"not_taken": outcomes of
+    #: the branch-like instructions, also counted in their own class)
+    mix: dict[str, int] | None = None
+    #: marks given: (mark address or 0 for the start, instructions, mix) per segment, in order
+    segments: tuple[tuple[int, int, dict[str, int]], ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -102,19 +107,39 @@ def marker_addresses(elf: Path) -> tuple[int, int]:
     return start, end
 
 
+#: the instruction classes of the plugin's mix (insn_count.c, class_names)
+CLASSES = ("alu", "ld", "ld_st_next", "st", "ldrd", "strd", "ldm", "ldm_regs", "stm", "stm_regs", "mul",
+           "mull", "dsp_mac", "dsp", "div", "branch", "fp", "other", "taken", "not_taken")
+
+
+def _pairs(words: list[str]) -> dict[str, int]:
+    return {words[i]: int(words[i + 1]) for i in range(0, len(words) - 1, 2)}
+
+
 def parse_result(text: str, stdout: str = "") -> CountResult:
-    """Parses the plugin's result line."""
+    """Parses the plugin's result line (and the mix and segment lines, when there are any)."""
     m = _RESULT.search(text)
     if m is None:
         raise InsnCountError(f"no insn_count line in the plugin output: {text!r}")
     insns, start_hits, end_hits = (int(m.group(i)) for i in (1, 2, 3))
     pairs = int(m.group(4)) if m.group(4) is not None else min(start_hits, end_hits)
-    return CountResult(insns, start_hits, end_hits, stdout, pairs)
+    mix = None
+    segments = []
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] == ["mix"]:
+            mix = _pairs(words[1:])
+        elif words[:1] == ["segment"]:
+            segments.append((int(words[1], 16), int(words[3]), _pairs(words[4:])))
+        elif words[:1] == ["segments_truncated"]:
+            raise InsnCountError("more segments than the plugin keeps (4096)")
+    return CountResult(insns, start_hits, end_hits, stdout, pairs, mix, tuple(segments))
 
 
 def count_instructions(elf: Path, machine: str, timeout: float = 300.0, *, plugin: Path | None = None,
                        pairs: int | None = 1, exit_code: int | None = 0,
-                       qemu_args: Sequence[str] = ()) -> CountResult:
+                       qemu_args: Sequence[str] = (), mix: bool = False,
+                       marks: Sequence[int] = ()) -> CountResult:
     """Runs `elf` under `qemu-system-arm -M machine` with the plugin; returns the count.
 
     The firmware's semihosting output is captured (CountResult.stdout). Raises InsnCountError if
@@ -131,6 +156,13 @@ def count_instructions(elf: Path, machine: str, timeout: float = 300.0, *, plugi
     with tempfile.TemporaryDirectory(prefix="insn_count_") as tmp:
         result_file = Path(tmp) / "result.txt"
         console_file = Path(tmp) / "semihosting.txt"
+        marks_file = Path(tmp) / "marks.txt"
+        options = f"{plugin},start={start:#x},end={end:#x},out={result_file}"
+        if mix:
+            options += ",mix=on"
+        if marks:
+            marks_file.write_text("".join(f"{a:#x}\n" for a in marks))
+            options += f",marks={marks_file}"
         for path in (plugin, result_file, console_file):
             if "," in str(path):
                 raise InsnCountError(f"QEMU option values cannot contain ',': {path}")
@@ -138,7 +170,7 @@ def count_instructions(elf: Path, machine: str, timeout: float = 300.0, *, plugi
                "-chardev", f"file,id=semihosting,path={console_file}",
                "-semihosting-config", "enable=on,target=native,chardev=semihosting",
                "-kernel", str(elf),
-               "-plugin", f"{plugin},start={start:#x},end={end:#x},out={result_file}", *qemu_args]
+               "-plugin", options, *qemu_args]
         try:
             p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -157,5 +189,5 @@ def count_instructions(elf: Path, machine: str, timeout: float = 300.0, *, plugi
     return result
 
 
-__all__ = ["CountResult", "InsnCountError", "build_plugin", "count_instructions", "marker_addresses",
+__all__ = ["CLASSES", "CountResult", "InsnCountError", "build_plugin", "count_instructions", "marker_addresses",
            "parse_result", "MACHINES", "START_MARKER", "END_MARKER"]
