@@ -106,10 +106,6 @@ typedef struct {
   TVMValue value;
 } RpcOut;
 
-static const char* const kBuiltinNames[NUM_BUILTINS] = {
-    "tvm.rpc.server.GetCRTMaxPacketSize", "tvm.rpc.server.ModuleGetFunction",
-    "runtime.RPCTimeEvaluator"};
-
 static TVMRpcServerConfig g_cfg;
 static uint8_t g_configured = 0U;
 static uint64_t g_arena_base = 0U;
@@ -144,11 +140,9 @@ static uint32_t g_num_args = 0U;
 static DLTensor g_tensors[TVM_CRT_RPC_MAX_TENSOR_ARGS];
 static uint64_t g_tensor_data[TVM_CRT_RPC_MAX_TENSOR_ARGS];
 static uint32_t g_num_tensors = 0U;
-static int64_t g_shapes[TVM_CRT_RPC_MAX_SHAPE_DIMS];
+static uint32_t g_tensor_offset[TVM_CRT_RPC_MAX_TENSOR_ARGS]; /* arena offset, once resolved */
 static uint32_t g_num_dims = 0U;
-static char g_str_pool[TVM_CRT_RPC_STR_POOL_BYTES];
 static size_t g_str_used = 0U;
-static TVMByteArray g_byte_arrays[TVM_CRT_RPC_MAX_TENSOR_ARGS];
 static uint32_t g_num_byte_arrays = 0U;
 
 /* ---- errors ---- */
@@ -257,7 +251,9 @@ static int32_t RecvI32(void) {
   const uint32_t u = RecvU32();
   int32_t v;
   if (u > 0x7FFFFFFFUL) {
-    v = -(int32_t)(0xFFFFFFFFUL - u) - 1;
+    const uint32_t low = u - 0x80000000U; /* 0 .. 2^31 - 1 */
+    v = (int32_t)low;
+    v = v - 0x7FFFFFFF - 1;
   } else {
     v = (int32_t)u;
   }
@@ -267,7 +263,9 @@ static int32_t RecvI32(void) {
 static int64_t U64ToI64(uint64_t u) {
   int64_t v;
   if (u > 0x7FFFFFFFFFFFFFFFULL) {
-    v = -(int64_t)(0xFFFFFFFFFFFFFFFFULL - u) - 1;
+    const uint64_t low = u - 0x8000000000000000ULL; /* 0 .. 2^63 - 1 */
+    v = (int64_t)low;
+    v = v - 0x7FFFFFFFFFFFFFFFLL - 1LL;
   } else {
     v = (int64_t)u;
   }
@@ -329,7 +327,8 @@ static void PutU64(uint64_t value) {
   uint8_t b[8];
   uint32_t i;
   for (i = 0U; i < 8U; ++i) {
-    b[i] = (uint8_t)((value >> (8U * i)) & 0xFFU);
+    const uint32_t shift = 8U * i;
+    b[i] = (uint8_t)((value >> shift) & 0xFFU);
   }
   Put(b, sizeof(b));
 }
@@ -493,7 +492,9 @@ static uint64_t TensorBytes(const int64_t* shape, int32_t ndim, DLDataType dtype
 
 /* ---- argument sequences ---- */
 
-static const char* RecvString(uint32_t wire_bytes, const TVMByteArray** out_array) {
+static const char* RecvString(uint32_t wire_bytes, TVMByteArray** out_array) {
+  static char g_str_pool[TVM_CRT_RPC_STR_POOL_BYTES];
+  static TVMByteArray g_byte_arrays[TVM_CRT_RPC_MAX_TENSOR_ARGS];
   const uint64_t len = RecvU64();
   const char* result = NULL;
   if (Ok() != 0) {
@@ -526,6 +527,7 @@ static const char* RecvString(uint32_t wire_bytes, const TVMByteArray** out_arra
 }
 
 static DLTensor* RecvTensor(void) {
+  static int64_t g_shapes[TVM_CRT_RPC_MAX_SHAPE_DIMS];
   DLTensor* t = NULL;
   if (g_num_tensors >= (uint32_t)TVM_CRT_RPC_MAX_TENSOR_ARGS) {
     FailNum(kTvmErrorRpcMalformedPacket, "too many tensor arguments (TVM_CRT_RPC_MAX_TENSOR_ARGS ",
@@ -566,7 +568,7 @@ static DLTensor* RecvTensor(void) {
 static void RecvArg(uint32_t k) {
   const int32_t type_index = RecvI32();
   TVMValue* v = &g_values[k];
-  const TVMByteArray* bytes = NULL;
+  TVMByteArray* bytes = NULL;
   int code = (int)kTVMNullptr;
   v->v_int64 = 0;
   if (Ok() != 0) {
@@ -578,7 +580,9 @@ static void RecvArg(uint32_t k) {
         code = (int)kTVMArgInt;
         break;
       case WIRE_BOOL:
-        v->v_int64 = (RecvU64() != 0U) ? 1 : 0;
+        if (RecvU64() != 0U) {
+          v->v_int64 = 1;
+        }
         code = (int)kTVMArgBool;
         break;
       case WIRE_FLOAT:
@@ -621,7 +625,7 @@ static void RecvArg(uint32_t k) {
         break;
       case WIRE_BYTEARRAY:
         (void)RecvString(1U, &bytes);
-        v->v_handle = (void*)bytes;
+        v->v_handle = bytes;
         code = (int)kTVMBytes;
         break;
       default:
@@ -635,7 +639,7 @@ static void RecvArg(uint32_t k) {
             code = (int)kTVMStr;
           } else if (object_type == (uint32_t)WIRE_BYTES) {
             (void)RecvString(1U, &bytes);
-            v->v_handle = (void*)bytes;
+            v->v_handle = bytes;
             code = (int)kTVMBytes;
           } else if (object_type == (uint32_t)WIRE_RPC_OBJECT_REF) {
             v->v_int64 = U64ToI64(RecvU64());
@@ -724,6 +728,7 @@ static void ResolveTensors(void) {
       const uint32_t offset = ArenaRange(g_tensor_data[k], t->byte_offset + nbytes);
       if (Ok() != 0) {
         t->data = &g_cfg.arena[offset];
+        g_tensor_offset[k] = offset + (uint32_t)t->byte_offset;
       }
     }
   }
@@ -880,7 +885,7 @@ static void CallCrtFunction(void* func) {
   if (Ok() == 0) {
     /* error recorded */
   } else if (TVMFuncCall(func, g_values, g_codes, (int)g_num_args, &ret, &ret_code) != 0) {
-    if (TVMGetLastError()[0] == '\0') {
+    if (TVMCRTStrLenBounded(TVMGetLastError(), 1U) == 0U) {
       TVMCRTSetError(kTvmErrorFunctionCallFailed, "function call failed", NULL);
     }
     g_status = kTvmErrorFunctionCallFailed;
@@ -965,7 +970,7 @@ static uint64_t LookupFunction(void* mod, const char* name) {
 }
 
 static void CallEvaluator(uint32_t index) {
-  const RpcEvaluator* e = &g_evaluators[0];
+  RpcEvaluator* e = &g_evaluators[0];
   uint32_t r;
   uint32_t i;
   TVMValue ret;
@@ -1034,7 +1039,7 @@ static void CallBuiltin(uint32_t index) {
     if (Ok() != 0) {
       ReplyCallHandle(WIRE_FUNCTION, func);
     }
-  } else {
+  } else if (index == BUILTIN_TIME_EVALUATOR) {
     /* runtime.RPCTimeEvaluator(mod|None, name, dev_type, dev_id, number, repeat, min_repeat_ms,
      * limit_zero_time_iterations, cooldown_interval_ms, repeats_to_cooldown, cache_flush_bytes,
      * f_preproc_name) */
@@ -1084,6 +1089,8 @@ static void CallBuiltin(uint32_t index) {
       g_evaluators[slot].used = 1U;
       ReplyCallHandle(WIRE_FUNCTION, HANDLE_TAG_EVALUATOR | (uint64_t)slot);
     }
+  } else {
+    Fail(kTvmErrorFunctionHandleInvalid, "CallFunc: invalid function handle");
   }
 }
 
@@ -1132,12 +1139,7 @@ static void HandleCallFunc(void) {
   if (Ok() == 0) {
     /* error recorded */
   } else if ((handle & HANDLE_TAG_MASK) == HANDLE_TAG_BUILTIN) {
-    const uint64_t index = handle & ~HANDLE_TAG_MASK;
-    if (index < (uint64_t)NUM_BUILTINS) {
-      CallBuiltin((uint32_t)index);
-    } else {
-      Fail(kTvmErrorFunctionHandleInvalid, "CallFunc: invalid function handle");
-    }
+    CallBuiltin((uint32_t)(handle & HANDLE_INDEX_MASK));
   } else if ((handle & HANDLE_TAG_MASK) == HANDLE_TAG_EVALUATOR) {
     CallEvaluator((uint32_t)(handle & HANDLE_INDEX_MASK));
   } else {
@@ -1231,6 +1233,9 @@ static void HandleCopyFromRemote(void) {
 }
 
 static void HandleGetGlobalFunc(void) {
+  static const char* const kBuiltinNames[NUM_BUILTINS] = {
+      "tvm.rpc.server.GetCRTMaxPacketSize", "tvm.rpc.server.ModuleGetFunction",
+      "runtime.RPCTimeEvaluator"};
   static const int codes[1] = {(int)kTVMStr};
   uint64_t handle = 0U;
   uint32_t i;
@@ -1346,10 +1351,10 @@ static void HandleSyscall(int32_t code) {
       if (n != m) {
         Fail(kTvmErrorFunctionCallInvalidArg, "CopyAmongRemote: tensors of different sizes");
       } else {
-        const uint8_t* src = &((const uint8_t*)g_tensors[0].data)[g_tensors[0].byte_offset];
-        uint8_t* dst = &((uint8_t*)g_tensors[1].data)[g_tensors[1].byte_offset];
+        const uint8_t* src = &g_cfg.arena[g_tensor_offset[0]];
+        uint8_t* dst = &g_cfg.arena[g_tensor_offset[1]];
         uint64_t i;
-        if (dst < src) {
+        if (g_tensor_offset[1] < g_tensor_offset[0]) {
           for (i = 0U; i < n; ++i) {
             dst[i] = src[i];
           }
