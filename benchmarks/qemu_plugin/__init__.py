@@ -49,7 +49,7 @@ class CountResult:
     #: mix=True: instructions per class in the region (CLASSES; "taken"/"not_taken": outcomes of
     #: the branch-like instructions, also counted in their own class)
     mix: dict[str, int] | None = None
-    #: marks given: (mark address or 0 for the start, instructions, mix) per segment, in order
+    #: marks given: (mark address or 0 for the start, instructions, mix), summed per mark
     segments: tuple[tuple[int, int, dict[str, int]], ...] = ()
 
     @property
@@ -130,9 +130,7 @@ def parse_result(text: str, stdout: str = "") -> CountResult:
         if words[:1] == ["mix"]:
             mix = _pairs(words[1:])
         elif words[:1] == ["segment"]:
-            segments.append((int(words[1], 16), int(words[3]), _pairs(words[4:])))
-        elif words[:1] == ["segments_truncated"]:
-            raise InsnCountError("more segments than the plugin keeps (4096)")
+            segments.append((int(words[1], 16), int(words[5]), _pairs(words[6:])))
     return CountResult(insns, start_hits, end_hits, stdout, pairs, mix, tuple(segments))
 
 

@@ -18,10 +18,10 @@
  * CBZ/CBNZ, TBB/TBH, POP/LDM/LDR/MOV/ADD to PC) records its fall-through address, and a callback
  * on every executed TB tells taken (the next TB starts elsewhere) from not taken. The region's
  * mix is written as one more line, "mix <class> <count> ...". With marks=<file> (one hex address
- * per line, e.g. the entries of a model's operator functions) the region is cut into segments at
- * every execution of a marked address, and each segment's instructions and mix are written as
- * "segment <address> insns <n> <class> <count> ..." (segment 0: from the start marker to the
- * first mark).
+ * per line, e.g. the entries of a model's operator functions, at most 512) the region is cut into
+ * segments at every execution of a marked address; each mark's segments are summed and written as
+ * "segment <address> entries <k> insns <n> <class> <count> ..." (address 0: from the start marker
+ * to the first mark).
  *
  * Semantics. Let C(x) be the number of guest instructions executed before instruction
  * execution x. For each pair of executions (S, E), S the first instruction of the start marker and
@@ -102,14 +102,14 @@ static uint64_t pending_fallthrough; /* address after the last branch-like instr
 static uint64_t marks[MAX_MARKS];
 static size_t n_marks;
 struct segment {
-  uint64_t addr; /* the mark that opened it (0: the start marker) */
+  uint64_t entries; /* how many times the segment was opened */
   uint64_t insns;
   uint64_t counts[N_CLASSES];
 };
-#define MAX_SEGMENTS 4096
-static struct segment segments[MAX_SEGMENTS];
-static size_t n_segments;
-static uint64_t seg_addr, seg_begin, seg_counts_begin[N_CLASSES];
+static struct segment segments[MAX_MARKS + 1]; /* per mark, summed; [n_marks]: from the start marker */
+static bool any_segment;
+static size_t seg_index;
+static uint64_t seg_begin, seg_counts_begin[N_CLASSES];
 
 static uint64_t executed;     /* all instructions executed so far (inline ops + marker callbacks) */
 static uint64_t region_begin; /* `executed` at the open region's start marker */
@@ -122,16 +122,15 @@ static int mark_class[MAX_MARKS];
 static int start_class = C_BRANCH, end_class = C_BRANCH;
 
 static void close_segment(void) {
-  if (n_segments < MAX_SEGMENTS) {
-    struct segment *sg = &segments[n_segments++];
-    sg->addr = seg_addr;
-    sg->insns = executed - seg_begin;
-    for (int c = 0; c < N_CLASSES; c++) sg->counts[c] = counts[c] - seg_counts_begin[c];
-  }
+  struct segment *sg = &segments[seg_index];
+  sg->entries++;
+  sg->insns += executed - seg_begin;
+  for (int c = 0; c < N_CLASSES; c++) sg->counts[c] += counts[c] - seg_counts_begin[c];
+  any_segment = true;
 }
 
-static void open_segment(uint64_t addr) {
-  seg_addr = addr;
+static void open_segment(size_t index) {
+  seg_index = index;
   seg_begin = executed;
   memcpy(seg_counts_begin, counts, sizeof counts);
 }
@@ -144,7 +143,7 @@ static void on_start(unsigned int vcpu_index, void *userdata) {
     in_region = true;
     region_begin = executed;
     memcpy(counts_begin, counts, sizeof counts);
-    open_segment(0);
+    open_segment(n_marks);
   }
   executed++; /* the marker's first instruction itself */
   counts[start_class]++;
@@ -170,7 +169,7 @@ static void on_mark(unsigned int vcpu_index, void *userdata) {
   size_t i = (size_t)(uintptr_t)userdata;
   if (in_region) {
     close_segment();
-    open_segment(marks[i]);
+    open_segment(i);
   }
   executed++;
   counts[mark_class[i]]++;
@@ -388,11 +387,11 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *userdata) {
     fputs("mix", f);
     write_counts(f, mix_total);
   }
-  for (size_t i = 0; i < n_segments; i++) {
-    fprintf(f, "segment 0x%" PRIx64 " insns %" PRIu64, segments[i].addr, segments[i].insns);
+  for (size_t i = 0; any_segment && i <= n_marks; i++) {
+    fprintf(f, "segment 0x%" PRIx64 " entries %" PRIu64 " insns %" PRIu64, (i < n_marks) ? marks[i] : 0u,
+            segments[i].entries, segments[i].insns);
     write_counts(f, segments[i].counts);
   }
-  if (n_segments >= MAX_SEGMENTS) fputs("segments_truncated\n", f);
   if (fclose(f) != 0) fprintf(stderr, "insn_count: cannot write %s: %s\n", out_path, strerror(errno));
 }
 
