@@ -524,3 +524,24 @@ target_link_options(fw PRIVATE "-L${{CMAKE_CURRENT_SOURCE_DIR}}" "-T${{CMAKE_CUR
                timeout=60)
     lines = [ln for ln in (qemu.stdout + qemu.stderr).splitlines() if ln.startswith("sample ")]
     assert len(lines) == 4 and all(re.match(r"sample \d: label (\d) \(expected \1\)", ln) for ln in lines), qemu.stdout
+
+
+def test_retrained_model_rebuilds_no_user_source(tmp_path: Path) -> None:
+    """Other weights, same interface: Ninja recompiles the model's sources, never main.c (the public
+    header does not change); a touched identical model recompiles nothing (issue 17)."""
+    from test_make_example import retrain
+
+    src = project(tmp_path, "utvm_add_model(net MODEL model.tflite NAME net)\nadd_executable(app main.c)\n"
+                            "target_link_libraries(app PRIVATE net)\n", model=DIGITS)
+    b = tmp_path / "b"
+    configure(src, b, "Ninja")
+    build(b)
+    header = (b / "utvm" / "net" / "include" / "tvmgen_net.h").stat().st_mtime_ns
+    retrain(src / "model.tflite")
+    out = build(b)
+    compiled = re.findall(r"Building C object (\S+)", out)
+    assert compiled and not [c for c in compiled if "main.c" in c], out
+    assert any("constants.c" in c for c in compiled), out
+    assert (b / "utvm" / "net" / "include" / "tvmgen_net.h").stat().st_mtime_ns == header
+    (src / "model.tflite").touch()
+    assert "Building C object" not in build(b)
