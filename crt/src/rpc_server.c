@@ -153,11 +153,11 @@ static int32_t Ok(void) { return (g_status == kTvmErrorNoError) ? 1 : 0; }
 static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, const char* tail) {
   if ((g_status == kTvmErrorNoError) && (g_skipping == 0U)) {
     char msg[TVM_CRT_MAX_STRLEN_ERROR_MESSAGE];
-    char digits[20];
+    char digits[10];
     size_t pos = 0U;
     size_t i = 0U;
     size_t n = 0U;
-    uint64_t v = value;
+    uint32_t v = (value > 0xFFFFFFFFULL) ? 0xFFFFFFFFU : (uint32_t)value; /* no 64-bit division */
     while ((what[i] != '\0') && (pos < (sizeof(msg) - 1U))) {
       msg[pos] = what[i];
       ++pos;
@@ -165,7 +165,7 @@ static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, cons
     }
     if (tail != NULL) {
       do {
-        digits[n] = (char)('0' + (uint32_t)(v % 10U));
+        digits[n] = (char)('0' + (v % 10U));
         v /= 10U;
         ++n;
       } while ((v != 0U) && (n < sizeof(digits)));
@@ -206,7 +206,7 @@ static void RecvRaw(uint8_t* data, size_t size, uint32_t first_timeout_ms) {
       FailNum(kTvmErrorRpcTimeout, "packet truncated: no data for ", g_cfg.read_timeout_ms, " ms");
     } else if ((size_t)got > (size - done)) {
       g_closed = 1U;
-      Fail(kTvmErrorRpcTransportClosed, "read callback returned more than asked");
+      Fail(kTvmErrorRpcTransportClosed, "read callback overran");
     } else {
       done += (size_t)got;
     }
@@ -221,7 +221,7 @@ static void RecvRaw(uint8_t* data, size_t size, uint32_t first_timeout_ms) {
 /* Read size bytes of the current packet. */
 static void Recv(uint8_t* data, size_t size) {
   if ((uint64_t)size > g_remaining) {
-    Fail(kTvmErrorRpcMalformedPacket, "malformed packet: a field runs past the end of the packet");
+    Fail(kTvmErrorRpcMalformedPacket, "malformed packet: field runs past the end");
   }
   RecvRaw(data, size, g_cfg.read_timeout_ms);
   if (Ok() != 0) {
@@ -229,22 +229,17 @@ static void Recv(uint8_t* data, size_t size) {
   }
 }
 
-static uint64_t RecvU64(void) {
-  uint8_t b[8];
-  uint64_t v = 0U;
-  uint32_t i;
-  Recv(b, sizeof(b));
-  for (i = 8U; i > 0U; --i) {
-    v = (v << 8U) | (uint64_t)b[i - 1U];
-  }
-  return v;
-}
-
 static uint32_t RecvU32(void) {
   uint8_t b[4];
   Recv(b, sizeof(b));
   return (uint32_t)b[0] | ((uint32_t)b[1] << 8U) | ((uint32_t)b[2] << 16U) |
          ((uint32_t)b[3] << 24U);
+}
+
+static uint64_t RecvU64(void) {
+  const uint64_t low = (uint64_t)RecvU32();
+  const uint64_t high = (uint64_t)RecvU32();
+  return low | (high << 32U);
 }
 
 static int32_t RecvI32(void) {
@@ -323,16 +318,6 @@ static void Put(const uint8_t* data, size_t size) {
   }
 }
 
-static void PutU64(uint64_t value) {
-  uint8_t b[8];
-  uint32_t i;
-  for (i = 0U; i < 8U; ++i) {
-    const uint32_t shift = 8U * i;
-    b[i] = (uint8_t)((value >> shift) & 0xFFU);
-  }
-  Put(b, sizeof(b));
-}
-
 static void PutU32(uint32_t value) {
   uint8_t b[4];
   b[0] = (uint8_t)(value & 0xFFU);
@@ -340,6 +325,11 @@ static void PutU32(uint32_t value) {
   b[2] = (uint8_t)((value >> 16U) & 0xFFU);
   b[3] = (uint8_t)((value >> 24U) & 0xFFU);
   Put(b, sizeof(b));
+}
+
+static void PutU64(uint64_t value) {
+  PutU32((uint32_t)(value & 0xFFFFFFFFU));
+  PutU32((uint32_t)(value >> 32U));
 }
 
 static void PutI32(int32_t value) { PutU32((uint32_t)value); }
@@ -352,7 +342,7 @@ static uint64_t PointerToWire(const void* ptr) { return (uint64_t)(uintptr_t)ptr
 static void* WireToHandle(uint64_t value) {
   void* handle = NULL;
   if (value > (uint64_t)UINTPTR_MAX) {
-    Fail(kTvmErrorFunctionHandleInvalid, "handle out of range for this device");
+    Fail(kTvmErrorFunctionHandleInvalid, "handle out of range");
   } else {
     handle = (void*)(uintptr_t)value;
   }
@@ -382,10 +372,9 @@ static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
     align = 1U;
   }
   if ((align & (align - 1U)) != 0U) {
-    Fail(kTvmErrorInvalidArgument, "DevAllocData: alignment is not a power of two");
+    Fail(kTvmErrorInvalidArgument, "alignment not a power of 2");
   } else if (g_num_allocs >= (uint32_t)TVM_CRT_RPC_MAX_ALLOCS) {
-    FailNum(kTvmErrorPlatformNoMemory, "DevAllocData: too many live allocations (",
-            (uint64_t)TVM_CRT_RPC_MAX_ALLOCS, ", TVM_CRT_RPC_MAX_ALLOCS)");
+    Fail(kTvmErrorPlatformNoMemory, "too many allocations (TVM_CRT_RPC_MAX_ALLOCS)");
   } else {
     for (i = 0U; (i <= g_num_allocs) && (slot > g_num_allocs); ++i) {
       const uint64_t gap_end =
@@ -401,8 +390,7 @@ static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
       }
     }
     if (slot > g_num_allocs) {
-      FailNum(kTvmErrorPlatformNoMemory, "DevAllocData: arena exhausted: ", nbytes,
-              " bytes do not fit in the free space of the arena");
+      FailNum(kTvmErrorPlatformNoMemory, "arena exhausted: no room for ", nbytes, " bytes");
     } else {
       for (i = g_num_allocs; i > slot; --i) {
         g_allocs[i] = g_allocs[i - 1U];
@@ -433,7 +421,7 @@ static void ArenaFree(uint64_t address) {
     }
     --g_num_allocs;
   } else if (address != 0U) {
-    Fail(kTvmErrorRpcOutOfRange, "DevFreeData: not an allocation of the arena");
+    Fail(kTvmErrorRpcOutOfRange, "DevFreeData: not an allocation");
   } else {
     /* freeing NULL does nothing */
   }
@@ -456,8 +444,7 @@ static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
     }
   }
   if (found == 0U) {
-    FailNum(kTvmErrorRpcOutOfRange, "tensor data out of range: ", nbytes,
-            " bytes are not inside one allocation of the device arena");
+    FailNum(kTvmErrorRpcOutOfRange, "out of range: ", nbytes, " bytes not inside one arena allocation");
   }
   return offset;
 }
@@ -474,7 +461,7 @@ static uint64_t MulExtent(uint64_t total, int64_t extent) {
   } else {
     result = total * (uint64_t)extent;
     if (result > (uint64_t)g_cfg.arena_size) {
-      Fail(kTvmErrorRpcOutOfRange, "tensor larger than the device arena");
+      Fail(kTvmErrorRpcOutOfRange, "tensor larger than the arena");
     }
   }
   return result;
@@ -499,8 +486,7 @@ static const char* RecvString(uint32_t wire_bytes, TVMByteArray** out_array) {
   const char* result = NULL;
   if (Ok() != 0) {
     if (len >= (uint64_t)(sizeof(g_str_pool) - g_str_used)) {
-      FailNum(kTvmErrorRpcMalformedPacket, "string or bytes argument of ", len,
-              " bytes does not fit TVM_CRT_RPC_STR_POOL_BYTES");
+      Fail(kTvmErrorRpcMalformedPacket, "strings exceed TVM_CRT_RPC_STR_POOL_BYTES");
     } else if ((wire_bytes != 0U) && (g_num_byte_arrays >= (uint32_t)TVM_CRT_RPC_MAX_TENSOR_ARGS)) {
       Fail(kTvmErrorRpcMalformedPacket, "too many bytes arguments");
     } else {
@@ -510,7 +496,7 @@ static const char* RecvString(uint32_t wire_bytes, TVMByteArray** out_array) {
       dst[len] = '\0';
       for (i = 0U; i < (size_t)len; ++i) {
         if ((wire_bytes == 0U) && (dst[i] == '\0')) {
-          Fail(kTvmErrorRpcMalformedPacket, "string argument contains a NUL byte");
+          Fail(kTvmErrorRpcMalformedPacket, "NUL in a string");
         }
       }
       g_str_used += (size_t)len + 1U;
@@ -530,8 +516,7 @@ static DLTensor* RecvTensor(void) {
   static int64_t g_shapes[TVM_CRT_RPC_MAX_SHAPE_DIMS];
   DLTensor* t = NULL;
   if (g_num_tensors >= (uint32_t)TVM_CRT_RPC_MAX_TENSOR_ARGS) {
-    FailNum(kTvmErrorRpcMalformedPacket, "too many tensor arguments (TVM_CRT_RPC_MAX_TENSOR_ARGS ",
-            (uint64_t)TVM_CRT_RPC_MAX_TENSOR_ARGS, ")");
+    Fail(kTvmErrorRpcMalformedPacket, "too many tensors (TVM_CRT_RPC_MAX_TENSOR_ARGS)");
   } else {
     int32_t ndim;
     int32_t i;
@@ -551,8 +536,7 @@ static DLTensor* RecvTensor(void) {
     t->shape = &g_shapes[g_num_dims];
     if ((ndim < 0) || (ndim > TVM_CRT_MAX_NDIM) ||
         (((uint32_t)ndim + g_num_dims) > (uint32_t)TVM_CRT_RPC_MAX_SHAPE_DIMS)) {
-      FailNum(kTvmErrorRpcMalformedPacket, "tensor argument with ndim ", (uint64_t)(uint32_t)ndim,
-              " (at most TVM_CRT_MAX_NDIM, TVM_CRT_RPC_MAX_SHAPE_DIMS in all)");
+      FailNum(kTvmErrorRpcMalformedPacket, "tensor ndim ", (uint64_t)(uint32_t)ndim, " too large");
     }
     for (i = 0; (i < ndim) && (Ok() != 0); ++i) {
       g_shapes[g_num_dims] = U64ToI64(RecvU64());
@@ -645,7 +629,7 @@ static void RecvArg(uint32_t k) {
             v->v_int64 = U64ToI64(RecvU64());
             code = (int)kTVMObjectHandle;
           } else {
-            FailNum(kTvmErrorFunctionCallWrongArgType, "unsupported object argument, type index ",
+            FailNum(kTvmErrorFunctionCallWrongArgType, "unsupported object type index ",
                     (uint64_t)object_type, "");
           }
         } else {
@@ -669,8 +653,8 @@ static void RecvArgs(void) {
   if (Ok() == 0) {
     /* error recorded */
   } else if ((n < 0) || (n > TVM_CRT_RPC_MAX_ARGS)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: argument count ",
-            (uint64_t)(uint32_t)n, " (at most TVM_CRT_RPC_MAX_ARGS)");
+    FailNum(kTvmErrorRpcMalformedPacket, "argument count ", (uint64_t)(uint32_t)n,
+            " > TVM_CRT_RPC_MAX_ARGS");
   } else {
     for (i = 0U; (i < (uint32_t)n) && (Ok() != 0); ++i) {
       RecvArg(i);
@@ -681,8 +665,7 @@ static void RecvArgs(void) {
 
 static void ExpectEnd(void) {
   if ((Ok() != 0) && (g_remaining != 0U)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: ", g_remaining,
-            " bytes after the last field");
+    FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: ", g_remaining, " bytes after the last field");
   }
 }
 
@@ -708,8 +691,7 @@ static void ExpectArgs(const char* what, uint32_t count, const int* codes) {
 /* Device arguments must be the CPU. */
 static void ExpectCpu(DLDevice dev) {
   if ((Ok() != 0) && (dev.device_type != kDLCPU)) {
-    FailNum(kTvmErrorNotSupported, "device type ", (uint64_t)(uint32_t)dev.device_type,
-            " not supported (the device arena is kDLCPU = 1)");
+    FailNum(kTvmErrorNotSupported, "device type ", (uint64_t)(uint32_t)dev.device_type, " (only kDLCPU)");
   }
 }
 
@@ -723,7 +705,7 @@ static void ResolveTensors(void) {
     if (Ok() == 0) {
       /* error recorded */
     } else if (t->byte_offset > (uint64_t)g_cfg.arena_size) {
-      Fail(kTvmErrorRpcOutOfRange, "tensor byte_offset out of range");
+      Fail(kTvmErrorRpcOutOfRange, "byte_offset out of range");
     } else {
       const uint32_t offset = ArenaRange(g_tensor_data[k], t->byte_offset + nbytes);
       if (Ok() != 0) {
@@ -890,60 +872,23 @@ static void CallCrtFunction(void* func) {
     }
     g_status = kTvmErrorFunctionCallFailed;
   } else {
-    int32_t result_type = WIRE_NONE;
-    int32_t wire_type = WIRE_NONE;
-    switch (ret_code) {
-      case kTVMNullptr:
-        break;
-      case kTVMArgInt:
-        result_type = WIRE_INT;
-        wire_type = WIRE_INT;
-        break;
-      case kTVMArgBool:
-        result_type = WIRE_BOOL;
-        wire_type = WIRE_BOOL;
-        break;
-      case kTVMArgFloat:
-        result_type = WIRE_FLOAT;
-        wire_type = WIRE_FLOAT;
-        break;
-      case kTVMDataType:
-        result_type = WIRE_DTYPE;
-        wire_type = WIRE_DTYPE;
-        break;
-      case kDLDevice:
-        result_type = WIRE_DEVICE;
-        wire_type = WIRE_DEVICE;
-        break;
-      case kTVMStr:
-        result_type = WIRE_STR;
-        wire_type = WIRE_RAWSTR;
-        break;
-      case kTVMBytes:
-        result_type = WIRE_BYTES;
-        wire_type = WIRE_BYTEARRAY;
-        break;
-      case kTVMDLTensorHandle:
-      case kTVMNDArrayHandle:
-        result_type = WIRE_TENSOR;
-        wire_type = WIRE_DLTENSOR;
-        break;
-      case kTVMOpaqueHandle:
-        result_type = WIRE_OPAQUE;
-        wire_type = WIRE_OPAQUE;
-        break;
-      case kTVMModuleHandle:
-        result_type = WIRE_MODULE;
-        wire_type = WIRE_OPAQUE;
-        break;
-      case kTVMPackedFuncHandle:
-        result_type = WIRE_FUNCTION;
-        wire_type = WIRE_OPAQUE;
-        break;
-      default:
-        FailNum(kTvmErrorNotSupported, "function returned unsupported type code ",
-                (uint64_t)(uint32_t)ret_code, "");
-        break;
+    /* CRT return type code -> (type index of the result, wire type of the value); -1: none */
+    static const int8_t kReturnTypes[16][2] = {
+        {WIRE_INT, WIRE_INT},       {-1, -1},                  {WIRE_FLOAT, WIRE_FLOAT},
+        {WIRE_OPAQUE, WIRE_OPAQUE}, {WIRE_NONE, WIRE_NONE},    {WIRE_DTYPE, WIRE_DTYPE},
+        {WIRE_DEVICE, WIRE_DEVICE}, {WIRE_TENSOR, WIRE_DLTENSOR}, {-1, -1},
+        {WIRE_MODULE, WIRE_OPAQUE}, {WIRE_FUNCTION, WIRE_OPAQUE}, {WIRE_STR, WIRE_RAWSTR},
+        {WIRE_BYTES, WIRE_BYTEARRAY}, {WIRE_TENSOR, WIRE_DLTENSOR}, {-1, -1},
+        {WIRE_BOOL, WIRE_BOOL}};
+    int32_t result_type = -1;
+    int32_t wire_type = -1;
+    if ((ret_code >= 0) && (ret_code < 16)) {
+      result_type = (int32_t)kReturnTypes[ret_code][0];
+      wire_type = (int32_t)kReturnTypes[ret_code][1];
+    }
+    if (wire_type < 0) {
+      FailNum(kTvmErrorNotSupported, "unsupported return type code ", (uint64_t)(uint32_t)ret_code,
+              "");
     }
     if (wire_type == WIRE_OPAQUE) {
       ret.v_int64 = U64ToI64(PointerToWire(ret.v_handle));
@@ -976,7 +921,7 @@ static void CallEvaluator(uint32_t index) {
   TVMValue ret;
   int ret_code = 0;
   if ((index >= (uint32_t)TVM_CRT_RPC_MAX_EVALUATORS) || (g_evaluators[index].used == 0U)) {
-    Fail(kTvmErrorFunctionHandleInvalid, "time evaluator handle not live");
+    Fail(kTvmErrorFunctionHandleInvalid, "evaluator freed");
   } else {
     e = &g_evaluators[index];
     ConvertHandleArgs();
@@ -1000,7 +945,7 @@ static void CallEvaluator(uint32_t index) {
     if (err == kTvmErrorFunctionCallFailed) {
       g_status = err;
     } else if (err != kTvmErrorNoError) {
-      Fail(err, "time evaluator: TVMPlatformTimerStart/Stop failed");
+      Fail(err, "platform timer failed");
     } else if (r > 0U) {
       g_times[r - 1U] = seconds / (double)e->number;
     } else {
@@ -1021,14 +966,14 @@ static void CallBuiltin(uint32_t index) {
   if (index == BUILTIN_MAX_PACKET_SIZE) {
     TVMValue v;
     v.v_int64 = (int64_t)TVM_CRT_RPC_MAX_PACKET_BYTES;
-    ExpectArgs("tvm.rpc.server.GetCRTMaxPacketSize: arguments", 0U, NULL);
+    ExpectArgs("GetCRTMaxPacketSize: arguments", 0U, NULL);
     if (Ok() != 0) {
       ReplyCallResult(WIRE_INT, WIRE_INT, &v);
     }
   } else if (index == BUILTIN_MODULE_GET_FUNCTION) {
     static const int codes[3] = {(int)kTVMModuleHandle, (int)kTVMStr, (int)kTVMNullptr};
     uint64_t func = 0U;
-    ExpectArgs("tvm.rpc.server.ModuleGetFunction: arguments (module, name, query_imports)", 3U,
+    ExpectArgs("ModuleGetFunction: arguments", 3U,
                codes);
     if (Ok() != 0) {
       void* mod = WireToHandle((uint64_t)g_values[0].v_int64);
@@ -1051,17 +996,16 @@ static void CallBuiltin(uint32_t index) {
     uint32_t i;
     uint64_t func = 0U;
     void* mod = NULL;
-    ExpectArgs("runtime.RPCTimeEvaluator: arguments", 12U, codes);
+    ExpectArgs("RPCTimeEvaluator: arguments", 12U, codes);
     if (Ok() != 0) {
       if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > 0x7FFFFFFF) ||
           (g_values[5].v_int64 < 1) || (g_values[5].v_int64 > TVM_CRT_RPC_MAX_REPEAT)) {
         FailNum(kTvmErrorInvalidArgument,
-                "time evaluator: number must be >= 1 and repeat 1..TVM_CRT_RPC_MAX_REPEAT = ",
-                (uint64_t)TVM_CRT_RPC_MAX_REPEAT, "");
+                "evaluator: number >= 1, repeat 1..", (uint64_t)TVM_CRT_RPC_MAX_REPEAT, "");
       } else if (g_codes[0] == (int)kTVMModuleHandle) {
         mod = WireToHandle((uint64_t)g_values[0].v_int64);
       } else if (g_codes[0] != (int)kTVMNullptr) {
-        Fail(kTvmErrorFunctionCallWrongArgType, "time evaluator: first argument is not a module");
+        Fail(kTvmErrorFunctionCallWrongArgType, "evaluator: not a module");
       } else {
         /* global function */
       }
@@ -1081,7 +1025,7 @@ static void CallBuiltin(uint32_t index) {
     if (Ok() == 0) {
       /* error recorded */
     } else if (slot == (uint32_t)TVM_CRT_RPC_MAX_EVALUATORS) {
-      Fail(kTvmErrorPlatformNoMemory, "time evaluator: all TVM_CRT_RPC_MAX_EVALUATORS in use");
+      Fail(kTvmErrorPlatformNoMemory, "TVM_CRT_RPC_MAX_EVALUATORS in use");
     } else {
       g_evaluators[slot].func = WireToHandle(func);
       g_evaluators[slot].number = (uint32_t)g_values[4].v_int64;
@@ -1116,12 +1060,12 @@ static void HandleInitServer(void) {
     /* error recorded */
   } else if (match == 0U) {
     Fail(kTvmErrorRpcMalformedPacket,
-         "client protocol version mismatch: the server speaks RPC protocol 0.8.0");
+         "protocol version mismatch (server: 0.8.0)");
   } else {
     RecvArgs();
     ExpectEnd();
     if ((Ok() != 0) && (g_num_args != 0U)) {
-      Fail(kTvmErrorNotSupported, "InitServer: session constructors are not supported");
+      Fail(kTvmErrorNotSupported, "session constructors not supported");
     }
   }
   if (Ok() != 0) {
@@ -1171,8 +1115,7 @@ static uint32_t RecvCopyHeader(uint64_t* out_nbytes) {
   dtype.bits = (uint8_t)((dt >> 8U) & 0xFFU);
   dtype.lanes = (uint16_t)(dt >> 16U);
   if ((Ok() != 0) && ((ndim < 0) || (ndim > 32))) {
-    FailNum(kTvmErrorRpcMalformedPacket, "copy: tensor ndim ", (uint64_t)(uint32_t)ndim,
-            " out of range");
+    FailNum(kTvmErrorRpcMalformedPacket, "tensor ndim ", (uint64_t)(uint32_t)ndim, " too large");
   }
   if (Ok() != 0) {
     total = MulExtent(ElementBytes(dtype), 1);
@@ -1189,10 +1132,9 @@ static uint32_t RecvCopyHeader(uint64_t* out_nbytes) {
   if (Ok() == 0) {
     /* error recorded */
   } else if ((offset > total) || (nbytes > (total - offset))) {
-    FailNum(kTvmErrorRpcOutOfRange, "copy out of range: byte_offset + nbytes exceeds the ", total,
-            " bytes of the tensor");
+    FailNum(kTvmErrorRpcOutOfRange, "out of range: copy past the ", total, " bytes of the tensor");
   } else if (offset > (UINT64_MAX - data)) {
-    Fail(kTvmErrorRpcOutOfRange, "copy out of range: address overflow");
+    Fail(kTvmErrorRpcOutOfRange, "out of range: address overflow");
   } else {
     arena_offset = ArenaRange(data + offset, nbytes);
   }
@@ -1204,8 +1146,7 @@ static void HandleCopyToRemote(void) {
   uint64_t nbytes = 0U;
   const uint32_t offset = RecvCopyHeader(&nbytes);
   if ((Ok() != 0) && (nbytes != g_remaining)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: CopyToRemote carries ", g_remaining,
-            " data bytes, not nbytes");
+    Fail(kTvmErrorRpcMalformedPacket, "malformed packet: data length is not nbytes");
   }
   if (Ok() != 0) {
     uint64_t done = 0U;
@@ -1239,7 +1180,7 @@ static void HandleGetGlobalFunc(void) {
   static const int codes[1] = {(int)kTVMStr};
   uint64_t handle = 0U;
   uint32_t i;
-  ExpectArgs("GetGlobalFunc: arguments (name)", 1U, codes);
+  ExpectArgs("GetGlobalFunc: arguments", 1U, codes);
   for (i = 0U; (i < NUM_BUILTINS) && (Ok() != 0); ++i) {
     const char* name = kBuiltinNames[i];
     const size_t len = TVMCRTStrLenBounded(name, 64U);
@@ -1296,7 +1237,7 @@ static void HandleSyscall(int32_t code) {
     }
   } else if (code == RPC_DEV_ALLOC_DATA) {
     uint64_t address;
-    ExpectArgs("DevAllocData: arguments (device, nbytes, alignment, type_hint)", 4U, dev_codes);
+    ExpectArgs("DevAllocData: arguments", 4U, dev_codes);
     if (Ok() != 0) {
       ExpectCpu(g_values[0].v_device);
     }
@@ -1310,13 +1251,13 @@ static void HandleSyscall(int32_t code) {
       }
     }
   } else if (code == RPC_DEV_ALLOC_DATA_WITH_SCOPE) {
-    ExpectArgs("DevAllocDataWithScope: arguments (tensor, scope)", 2U, scope_codes);
+    ExpectArgs("DevAllocDataWithScope: arguments", 2U, scope_codes);
     if ((Ok() != 0) && (g_codes[1] != (int)kTVMNullptr)) {
       static const char kGlobal[] = "global";
       if ((g_codes[1] != (int)kTVMStr) ||
           (TVMCRTStrLenBounded(g_values[1].v_str, 8U) != (sizeof(kGlobal) - 1U)) ||
           (TVMCRTStrEqualN(g_values[1].v_str, kGlobal, sizeof(kGlobal) - 1U) == 0)) {
-        Fail(kTvmErrorNotSupported, "DevAllocDataWithScope: only the \"global\" scope exists");
+        Fail(kTvmErrorNotSupported, "memory scope not supported");
       }
     }
     if (Ok() != 0) {
@@ -1332,9 +1273,9 @@ static void HandleSyscall(int32_t code) {
       }
     }
   } else if (code == RPC_DEV_FREE_DATA) {
-    ExpectArgs("DevFreeData: arguments (device, pointer)", 2U, free_codes);
+    ExpectArgs("DevFreeData: arguments", 2U, free_codes);
     if ((Ok() != 0) && (g_codes[1] != (int)kTVMOpaqueHandle) && (g_codes[1] != (int)kTVMNullptr)) {
-      Fail(kTvmErrorFunctionCallWrongArgType, "DevFreeData: the pointer is not a handle");
+      Fail(kTvmErrorFunctionCallWrongArgType, "DevFreeData: not a pointer");
     }
     if (Ok() != 0) {
       ArenaFree((uint64_t)g_values[1].v_int64);
@@ -1343,13 +1284,13 @@ static void HandleSyscall(int32_t code) {
       ReplyVoid();
     }
   } else if (code == RPC_COPY_AMONG_REMOTE) {
-    ExpectArgs("CopyAmongRemote: arguments (from, to, stream)", 3U, copy_codes);
+    ExpectArgs("CopyAmongRemote: arguments", 3U, copy_codes);
     ResolveTensors();
     if (Ok() != 0) {
       const uint64_t n = TensorBytes(g_tensors[0].shape, g_tensors[0].ndim, g_tensors[0].dtype);
       const uint64_t m = TensorBytes(g_tensors[1].shape, g_tensors[1].ndim, g_tensors[1].dtype);
       if (n != m) {
-        Fail(kTvmErrorFunctionCallInvalidArg, "CopyAmongRemote: tensors of different sizes");
+        Fail(kTvmErrorFunctionCallInvalidArg, "CopyAmongRemote: sizes differ");
       } else {
         const uint8_t* src = &g_cfg.arena[g_tensor_offset[0]];
         uint8_t* dst = &g_cfg.arena[g_tensor_offset[1]];
@@ -1373,7 +1314,7 @@ static void HandleSyscall(int32_t code) {
 
 static void HandlePacket(int32_t code) {
   if ((code != RPC_INIT_SERVER) && (code != RPC_SHUTDOWN) && (g_session_open == 0U)) {
-    Fail(kTvmErrorRpcNotInitialized, "RPC session not initialized: InitServer must come first");
+    Fail(kTvmErrorRpcNotInitialized, "session not initialized (InitServer first)");
   } else if (code == RPC_INIT_SERVER) {
     HandleInitServer();
   } else if (code == RPC_CALL_FUNC) {
@@ -1383,8 +1324,7 @@ static void HandlePacket(int32_t code) {
   } else if (code == RPC_COPY_FROM_REMOTE) {
     HandleCopyFromRemote();
   } else if ((code == RPC_RETURN) || (code == RPC_EXCEPTION) || (code == RPC_COPY_ACK)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "unexpected RPC code ", (uint64_t)(uint32_t)code,
-            " (Return/Exception/CopyAck) from the client");
+    FailNum(kTvmErrorRpcMalformedPacket, "unexpected RPC code ", (uint64_t)(uint32_t)code, " from a client");
   } else if ((code >= RPC_GET_GLOBAL_FUNC) && (code <= RPC_DEV_GET_CURRENT_STREAM)) {
     HandleSyscall(code);
   } else {
@@ -1450,7 +1390,7 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms) {
         /* empty packet: ignored, as TVM's server does */
       } else if ((length < 4U) || (length > (uint64_t)TVM_CRT_RPC_MAX_PACKET_BYTES)) {
         FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: length ", length,
-                " outside 4..TVM_CRT_RPC_MAX_PACKET_BYTES (tvm.rpc.server.GetCRTMaxPacketSize)");
+                " outside 4..TVM_CRT_RPC_MAX_PACKET_BYTES");
       } else {
         const int32_t code = RecvI32();
         if (Ok() != 0) {
