@@ -34,28 +34,6 @@ typedef struct {
   int32_t a3;
 } utvm_dw_dsp_acc;
 
-/* One tap of 4 channels: xv, wv hold channels 0..3 in bytes 0..3. */
-static UTVM_DSP_INLINE void utvm_dw_dsp_tap(utvm_dw_dsp_acc* a, int32_t xv, int32_t wv) {
-  const int32_t xe = utvm_dsp_even(xv);
-  const int32_t we = utvm_dsp_even(wv);
-  const int32_t xo = utvm_dsp_odd(xv);
-  const int32_t wo = utvm_dsp_odd(wv);
-  a->a0 = __smlabb(xe, we, a->a0);
-  a->a2 = __smlatt(xe, we, a->a2);
-  a->a1 = __smlabb(xo, wo, a->a1);
-  a->a3 = __smlatt(xo, wo, a->a3);
-}
-
-/* One tap of 4 channels sharing one input value xb (int16, in both lanes). */
-static UTVM_DSP_INLINE void utvm_dw_dsp_tap_shared(utvm_dw_dsp_acc* a, int32_t xb, int32_t wv) {
-  const int32_t we = utvm_dsp_even(wv);
-  const int32_t wo = utvm_dsp_odd(wv);
-  a->a0 = __smlabb(xb, we, a->a0);
-  a->a2 = __smlatt(xb, we, a->a2);
-  a->a1 = __smlabb(xb, wo, a->a1);
-  a->a3 = __smlatt(xb, wo, a->a3);
-}
-
 /* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
 static void utvm_dw_dsp_range(int32_t start, int32_t dilation, int32_t filter, int32_t size, int32_t* k0,
                               int32_t* k1) {
@@ -213,7 +191,7 @@ static UTVM_DSP_NOINLINE void utvm_dw_dsp_row3x3(const utvm_dw_dsp_blk* k, const
 
 /* Every pixel of n (4 or 1) output channels from oc (input channel ic: the block's first, or
  * the one they share). */
-static UTVM_DSP_NOINLINE void utvm_dw_dsp_block(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
+static UTVM_DSP_INLINE void utvm_dw_dsp_block(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
                                                 const int32_t* bias, const int32_t* mult, const int32_t* shift,
                                                 int8_t* out, int32_t oc, int32_t ic, int32_t n, bool shared) {
   const utvm_conv_geom* g = &p->g;

@@ -80,17 +80,15 @@ static UTVM_DSP_INLINE int32_t utvm_dsp_odd_add(int32_t offs, int32_t v) {
  * arithmetic of common.h is used. */
 typedef struct {
   int32_t m;
-  uint32_t init_lo; /* low word of 2^30 + 2^(30+e) */
+  uint32_t init_lo; /* low word of 2^30 + 2^(30+e); the generic path: the shift s */
   int32_t init_hi;  /* high word */
-  int32_t sh;       /* e - 1; -1: the generic path with shift s */
-  int32_t s;
+  int32_t sh;       /* e - 1; -1: the generic path */
 } utvm_dsp_rq_ch;
 
 static UTVM_DSP_INLINE void utvm_dsp_rq_setup(utvm_dsp_rq_ch* c, int32_t m, int32_t s) {
   const int32_t e = -s;
   c->m = m;
-  c->s = s;
-  c->init_lo = 0u;
+  c->init_lo = (uint32_t)s;
   c->init_hi = 0;
   c->sh = -1;
   if ((e >= 1) && (e <= 31)) {
@@ -116,7 +114,7 @@ static UTVM_DSP_INLINE int32_t utvm_dsp_rq(const utvm_dsp_rq_ch* c, int32_t x) {
   if (c->sh >= 0) {
     r = utvm_dsp_rq_fast(c->init_lo, c->init_hi, c->sh, c->m, x);
   } else {
-    r = utvm_mul_by_quantized_mul(x, c->m, c->s);
+    r = utvm_mul_by_quantized_mul(x, c->m, (int32_t)c->init_lo);
   }
   return r;
 }
