@@ -1,0 +1,490 @@
+"""The Armv7E-M / Armv8-M DSP kernels (utvm_build/kernels/arm_dsp/, --target cortex-m4/m7/m33/m55).
+
+Two levels, both on QEMU mps2-an386 (Cortex-M4):
+
+- kernels: one C program calls every DSP kernel and its generic counterpart (two translation units,
+  the same headers resolved through kernels/arm_dsp first or not) on seeded random cases chosen for
+  the edges (odd channel counts and depths, 4-byte tails, padding on every side, strides, dilation,
+  depth multipliers 1..8, per-channel and per-tensor requantization, extreme zero points, multipliers
+  0 and 2^30..2^31-1, shifts -31..+8, activation ranges, int8 extremes) and compares every output byte;
+  the requantization helper is compared with TFLite's MultiplyByQuantizedMultiplier arithmetic
+  (common.h) on 200 000 random operands besides.
+- models: the bundled digits model, the MLPerf Tiny re-creations and micro_speech (when
+  ../shared/models/examples is there) compiled with --target cortex-m4 and run on QEMU must give the
+  generic build's outputs on the host byte for byte (the benchmark firmware and inputs), and digits
+  the TFLite reference kernels' besides.
+
+And the guard: an arm_dsp kernel compiled without the DSP extension is a compile error naming the
+fix, never a wrong result.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from system_tools import need
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+KERNELS = REPO / "utvm_build" / "kernels"
+DSP = KERNELS / "arm_dsp"
+CORTEX_M = REPO / "examples" / "cortex_m"
+M4_FLAGS = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
+STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-unused-function"]
+
+# The kernels under test, wrapped once per translation unit (P = gen_ or dsp_).
+WRAP = r"""
+#include "conv2d_s8.h"
+#include "depthwise_conv2d_s8.h"
+#include "fully_connected_s8.h"
+#include "fully_connected_s8_pc.h"
+#include "add_s8.h"
+#include "pooling_avg_s8.h"
+#include "pooling_max_s8.h"
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+void CAT(P, conv)(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w, const int32_t* bias,
+                  const int32_t* border_bias, const int32_t* mult, const int32_t* shift, int8_t* out) {
+  utvm_conv2d_s8(p, in, w, bias, border_bias, mult, shift, out);
+}
+void CAT(P, dw)(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w, const int32_t* bias,
+                const int32_t* mult, const int32_t* shift, int8_t* out) {
+  utvm_depthwise_conv2d_s8(p, in, w, bias, mult, shift, out);
+}
+void CAT(P, fc)(const utvm_fc_q_params* p, const int8_t* in, const int8_t* w, const int32_t* bias, int8_t* out) {
+  utvm_fully_connected_s8(p, in, w, bias, out);
+}
+void CAT(P, fc_pc)(const utvm_fc_q_params* p, const int32_t* m, const int32_t* s, const int8_t* in,
+                   const int8_t* w, const int32_t* bias, int8_t* out) {
+  utvm_fully_connected_s8_pc(p, m, s, in, w, bias, out);
+}
+void CAT(P, add)(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* a, const int8_t* b,
+                 int8_t* out) {
+  utvm_add_s8(p, sh, a, b, out);
+}
+void CAT(P, dot)(const int8_t* w, int32_t ws, const int8_t* x, int32_t off, int32_t n, int32_t* acc) {
+  utvm_dot_s8_2x2(w, &w[ws], x, &x[n], n, &acc[0], &acc[2]);
+  utvm_dot_s8_4x1(w, ws, x, off, n, &acc[4], &acc[6]);
+}
+"""
+
+POOL_WRAP = r"""
+void CAT(P, avg)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_pooling_avg_s8(p, in, out); }
+void CAT(P, max)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_pooling_max_s8(p, in, out); }
+"""
+
+RQ = r"""
+#include "dsp_s8.h"
+int32_t dsp_rq(int32_t x, int32_t m, int32_t s) {
+  utvm_dsp_rq_ch c;
+  utvm_dsp_rq_setup(&c, m, s);
+  return utvm_dsp_rq(&c, x);
+}
+int32_t gen_rq(int32_t x, int32_t m, int32_t s) { return utvm_mul_by_quantized_mul(x, m, s); }
+"""
+
+MAIN = r"""
+#include <stdint.h>
+#include <string.h>
+#include "conv.h"
+#include "fully_connected.h"
+#include "elementwise.h"
+#include "pooling.h"
+#include "semihosting.h"
+
+#define DECL(P)                                                                                       \
+  void P##conv(const utvm_conv_q_params*, const int8_t*, const int8_t*, const int32_t*, const int32_t*, \
+               const int32_t*, const int32_t*, int8_t*);                                             \
+  void P##dw(const utvm_conv_q_params*, const int8_t*, const int8_t*, const int32_t*, const int32_t*,  \
+             const int32_t*, int8_t*);                                                               \
+  void P##fc(const utvm_fc_q_params*, const int8_t*, const int8_t*, const int32_t*, int8_t*);           \
+  void P##fc_pc(const utvm_fc_q_params*, const int32_t*, const int32_t*, const int8_t*, const int8_t*, \
+                const int32_t*, int8_t*);                                                            \
+  void P##add(const utvm_add_q_params*, const utvm_ew_shape*, const int8_t*, const int8_t*, int8_t*);  \
+  void P##dot(const int8_t*, int32_t, const int8_t*, int32_t, int32_t, int32_t*);                     \
+  POOL_DECL(P)                                                                                       \
+  int32_t P##rq(int32_t, int32_t, int32_t);
+#if HAVE_POOL
+#define POOL_DECL(P)                                                \
+  void P##avg(const utvm_pool_q_params*, const int8_t*, int8_t*); \
+  void P##max(const utvm_pool_q_params*, const int8_t*, int8_t*);
+#else
+#define POOL_DECL(P)
+#endif
+DECL(gen_)
+DECL(dsp_)
+
+static void put(const char* s) { semihosting_write0(s); }
+static void put_i(long v) {
+  char b[16];
+  int i = 15;
+  unsigned long u = (v < 0) ? (unsigned long)(-(v + 1)) + 1u : (unsigned long)v;
+  b[i] = 0;
+  do { b[--i] = (char)('0' + (int)(u % 10u)); u /= 10u; } while (u != 0u);
+  if (v < 0) b[--i] = '-';
+  put(&b[i]);
+  put(" ");
+}
+
+static uint32_t seed = 12345u;
+static uint32_t rnd(void) {
+  seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+  return seed;
+}
+static int32_t rr(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+static int8_t r8(void) {
+  uint32_t k = rnd() % 8u;
+  return (k == 0u) ? (int8_t)-128 : (k == 1u) ? (int8_t)127 : (int8_t)(rnd() & 0xFFu);
+}
+static void fill8(int8_t* p, int32_t n) { for (int32_t i = 0; i < n; ++i) p[i] = r8(); }
+static int32_t rmult(void) {
+  uint32_t k = rnd() % 10u;
+  if (k == 0u) return 0;
+  if (k == 1u) return 1073741824;
+  if (k == 2u) return 2147483647;
+  return (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+}
+static int32_t rshift(void) {
+  uint32_t k = rnd() % 10u;
+  if (k == 0u) return rr(-31, -25);
+  if (k == 1u) return rr(0, 8);
+  return rr(-20, -1);
+}
+static void rrange(int32_t* lo, int32_t* hi) {
+  uint32_t k = rnd() % 4u;
+  *lo = -128; *hi = 127;
+  if (k == 1u) { *lo = rr(-128, 127); }
+  if (k == 2u) { *lo = rr(-128, 0); *hi = rr(*lo, 127); }
+}
+
+#define MAXB 8192
+static int8_t in[MAXB], in2[MAXB], w[MAXB], out_g[MAXB], out_d[MAXB];
+static int32_t bias[256], border[256], mult[256], shift[256];
+static unsigned long failures;
+
+static void report(const char* what, int c, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) {
+    if (out_g[i] != out_d[i]) {
+      if (failures < 20u) {
+        put("FAIL "); put(what); put(" case/byte/generic/dsp: ");
+        put_i(c); put_i(i); put_i(out_g[i]); put_i(out_d[i]); put("\n");
+      }
+      failures++;
+      return;
+    }
+  }
+}
+
+static void geom(utvm_conv_geom* g, int depthwise) {
+  g->batches = rr(1, 2);
+  g->in_h = rr(1, 9);
+  g->in_w = rr(1, 9);
+  g->in_c = (rnd() % 4u == 0u) ? rr(1, 3) : rr(1, 13);
+  g->filter_h = (rnd() % 3u == 0u) ? 3 : rr(1, 4);
+  g->filter_w = (rnd() % 3u == 0u) ? 3 : rr(1, 4);
+  if (!depthwise && rnd() % 8u == 0u) { g->filter_h = rr(5, 10); g->filter_w = 4; g->in_c = 1; g->in_h = rr(10, 14); g->in_w = rr(4, 10); }
+  g->stride_h = rr(1, 3);
+  g->stride_w = rr(1, 3);
+  g->dilation_h = (rnd() % 4u == 0u) ? 2 : 1;
+  g->dilation_w = (depthwise && rnd() % 4u == 0u) ? 2 : 1;
+  g->pad_h = rr(0, g->filter_h - 1);
+  g->pad_w = rr(0, g->filter_w - 1);
+  {
+    int32_t eh = g->dilation_h * (g->filter_h - 1) + 1;
+    int32_t ew = g->dilation_w * (g->filter_w - 1) + 1;
+    int32_t oh = (g->in_h + 2 * g->pad_h - eh) / g->stride_h + 1;
+    int32_t ow = (g->in_w + 2 * g->pad_w - ew) / g->stride_w + 1;
+    g->out_h = oh < 1 ? 1 : oh;
+    g->out_w = ow < 1 ? 1 : ow;
+  }
+  g->depth_multiplier = 1;
+  g->filter_in_c = g->in_c;
+  g->out_c = rr(1, 9);
+  if (depthwise) {
+    uint32_t k = rnd() % 4u;
+    g->depth_multiplier = (k < 2u) ? 1 : (k == 2u) ? rr(2, 9) : 4 * rr(1, 2);
+    if (g->depth_multiplier == 1 && rnd() % 2u == 0u) g->in_c = 4 * rr(1, 4) + (int32_t)(rnd() % 2u) * rr(1, 3);
+    g->out_c = g->in_c * g->depth_multiplier;
+    g->filter_in_c = 1;
+  }
+}
+
+static void qparams(utvm_conv_q_params* p, int32_t oc) {
+  p->pad_value = (rnd() % 4u == 0u) ? ((rnd() % 2u) ? -128 : 127) : rr(-128, 127);
+  p->output_offset = (rnd() % 4u == 0u) ? ((rnd() % 2u) ? -128 : 127) : rr(-128, 127);
+  p->acc32 = 0;
+  rrange(&p->act_min, &p->act_max);
+  int same = (rnd() % 4u) == 0u; /* per-tensor */
+  for (int32_t c = 0; c < oc; ++c) {
+    mult[c] = (same && c > 0) ? mult[0] : rmult();
+    shift[c] = (same && c > 0) ? shift[0] : rshift();
+  }
+}
+
+static void test_conv(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    utvm_conv_q_params p;
+    utvm_conv_geom* g = &p.g;
+    geom(g, 0);
+    qparams(&p, g->out_c);
+    int32_t fsize = g->filter_h * g->filter_w * g->in_c;
+    int32_t nin = g->batches * g->in_h * g->in_w * g->in_c;
+    int32_t nout = g->batches * g->out_h * g->out_w * g->out_c;
+    if (nin > MAXB || nout > MAXB || fsize * g->out_c > MAXB) { --c; continue; }
+    fill8(in, nin);
+    fill8(w, fsize * g->out_c);
+    for (int32_t o = 0; o < g->out_c; ++o) {
+      int32_t s = 0;
+      for (int32_t k = 0; k < fsize; ++k) s += w[o * fsize + k];
+      border[o] = rr(-100000, 100000);
+      bias[o] = border[o] - p.pad_value * s; /* folded */
+    }
+    gen_conv(&p, in, w, bias, border, mult, shift, out_g);
+    dsp_conv(&p, in, w, bias, border, mult, shift, out_d);
+    report("conv", c, nout);
+  }
+}
+
+static void test_dw(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    utvm_conv_q_params p;
+    utvm_conv_geom* g = &p.g;
+    geom(g, 1);
+    if (g->out_c > 256) { --c; continue; }
+    qparams(&p, g->out_c);
+    int32_t taps = g->filter_h * g->filter_w;
+    int32_t nin = g->batches * g->in_h * g->in_w * g->in_c;
+    int32_t nout = g->batches * g->out_h * g->out_w * g->out_c;
+    if (nin > MAXB || nout > MAXB || taps * g->out_c > MAXB) { --c; continue; }
+    fill8(in, nin);
+    fill8(w, taps * g->out_c);
+    for (int32_t o = 0; o < g->out_c; ++o) {
+      int32_t s = 0;
+      for (int32_t k = 0; k < taps; ++k) s += w[k * g->out_c + o];
+      bias[o] = rr(-100000, 100000) - p.pad_value * s;
+    }
+    gen_dw(&p, in, w, bias, mult, shift, out_g);
+    dsp_dw(&p, in, w, bias, mult, shift, out_d);
+    report("depthwise", c, nout);
+  }
+}
+
+static void test_fc(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    utvm_fc_q_params p;
+    p.batches = rr(1, 3);
+    p.accum_depth = (rnd() % 4u == 0u) ? rr(1, 9) : rr(1, 300);
+    p.out_depth = rr(1, 11);
+    if (p.batches * p.accum_depth > MAXB || p.out_depth * p.accum_depth > MAXB) { --c; continue; }
+    p.output_offset = rr(-128, 127);
+    p.multiplier = rmult();
+    p.shift = rshift();
+    p.acc32 = 0;
+    rrange(&p.act_min, &p.act_max);
+    fill8(in, p.batches * p.accum_depth);
+    fill8(w, p.out_depth * p.accum_depth);
+    for (int32_t o = 0; o < p.out_depth; ++o) { bias[o] = rr(-100000, 100000); mult[o] = rmult(); shift[o] = rshift(); }
+    gen_fc(&p, in, w, bias, out_g);
+    dsp_fc(&p, in, w, bias, out_d);
+    report("fully_connected", c, p.batches * p.out_depth);
+    gen_fc_pc(&p, mult, shift, in, w, bias, out_g);
+    dsp_fc_pc(&p, mult, shift, in, w, bias, out_d);
+    report("fully_connected_pc", c, p.batches * p.out_depth);
+  }
+}
+
+static void test_add(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    utvm_add_q_params p;
+    utvm_ew_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.size = rr(1, 300);
+    sh.broadcast = 0;
+    for (int d = 0; d < UTVM_EW_MAX_DIMS; ++d) { sh.dims[d] = 1; sh.stride1[d] = 1; sh.stride2[d] = 1; }
+    sh.dims[UTVM_EW_MAX_DIMS - 1] = sh.size;
+    p.left_shift = 20;
+    p.input1_offset = rr(-127, 128);
+    p.input2_offset = rr(-127, 128);
+    p.input1_multiplier = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+    p.input2_multiplier = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+    if (rnd() % 4u == 0u) p.input2_multiplier = -p.input2_multiplier; /* SUB */
+    p.input1_shift = rr(-12, -1);
+    p.input2_shift = rr(-12, -1);
+    p.output_multiplier = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+    p.output_shift = rr(-24, 0);
+    p.output_offset = rr(-128, 127);
+    rrange(&p.act_min, &p.act_max);
+    fill8(in, sh.size);
+    fill8(in2, sh.size);
+    gen_add(&p, &sh, in, in2, out_g);
+    dsp_add(&p, &sh, in, in2, out_d);
+    report("add", c, sh.size);
+  }
+}
+
+static void test_dot(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    int32_t n = rr(1, 70);
+    int32_t ws = (rnd() % 4u == 0u) ? 0 : n + rr(0, 5);
+    int32_t off = rr(-128, 127);
+    int32_t ag[8], ad[8];
+    fill8(w, 4 * (n + 5));
+    fill8(in, 2 * n);
+    for (int k = 0; k < 8; ++k) { ag[k] = ad[k] = (int32_t)rnd() >> 8; }
+    gen_dot(w, ws, in, off, n, ag);
+    dsp_dot(w, ws, in, off, n, ad);
+    if (memcmp(ag, ad, sizeof ag) != 0) {
+      if (failures < 20u) semihosting_write0("FAIL dot\n");
+      failures++;
+    }
+  }
+}
+
+#if HAVE_POOL
+static void test_pool(int cases) {
+  for (int c = 0; c < cases; ++c) {
+    utvm_pool_q_params p;
+    memset(&p, 0, sizeof p);
+    p.batches = rr(1, 2); p.in_h = rr(1, 9); p.in_w = rr(1, 9); p.depth = rr(1, 13);
+    p.filter_h = rr(1, 4); p.filter_w = rr(1, 4); p.stride_h = rr(1, 3); p.stride_w = rr(1, 3);
+    p.pad_h = rr(0, p.filter_h - 1); p.pad_w = rr(0, p.filter_w - 1);
+    p.out_h = (p.in_h + 2 * p.pad_h - p.filter_h) / p.stride_h + 1; if (p.out_h < 1) p.out_h = 1;
+    p.out_w = (p.in_w + 2 * p.pad_w - p.filter_w) / p.stride_w + 1; if (p.out_w < 1) p.out_w = 1;
+    rrange(&p.act_min, &p.act_max);
+    int32_t nout = p.batches * p.out_h * p.out_w * p.depth;
+    fill8(in, p.batches * p.in_h * p.in_w * p.depth);
+    gen_avg(&p, in, out_g); dsp_avg(&p, in, out_d); report("avg_pool", c, nout);
+    gen_max(&p, in, out_g); dsp_max(&p, in, out_d); report("max_pool", c, nout);
+  }
+}
+#endif
+
+static void test_rq(long cases) {
+  for (long c = 0; c < cases; ++c) {
+    uint32_t k = rnd() % 4u;
+    int32_t x = (k == 0u) ? (int32_t)rnd() : (k == 1u) ? ((int32_t)rnd() >> 12) : (k == 2u) ? rr(-3, 3) : (int32_t)(rnd() | 0x80000000u);
+    int32_t m = rmult();
+    int32_t s = (rnd() % 8u == 0u) ? rr(-31, 8) : rshift();
+    if (gen_rq(x, m, s) != dsp_rq(x, m, s)) {
+      if (failures < 20u) {
+        put("FAIL rq "); put_i(x); put_i(m); put_i(s); put("\n");
+      }
+      failures++;
+    }
+  }
+}
+
+int main(void) {
+  test_rq(200000L);
+  test_dot(400);
+  test_conv(CASES);
+  test_dw(CASES);
+  test_fc(CASES / 2);
+  test_add(CASES / 4);
+#if HAVE_POOL
+  test_pool(CASES / 2);
+#endif
+  put(failures ? "failures " : "ok ");
+  put_i((long)failures);
+  put("\n");
+  return failures ? 1 : 0;
+}
+"""
+
+
+def _qemu(elf: Path, tmp: Path, timeout: float = 300) -> tuple[int, str]:
+    console = tmp / "console.txt"
+    cmd = ["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-chardev", f"file,id=sh,path={console}",
+           "-semihosting-config", "enable=on,target=native,chardev=sh", "-kernel", str(elf)]
+    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, (console.read_text(errors="replace") if console.exists() else "") + p.stdout + p.stderr
+
+
+def _cc(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["arm-none-eabi-gcc", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def _have_pool_override() -> bool:
+    return (DSP / "pooling_avg_s8.h").is_file() or (DSP / "pooling_max_s8.h").is_file()
+
+
+@pytest.fixture(scope="module")
+def tools() -> None:
+    need("arm-none-eabi-gcc", "qemu-system-arm")
+
+
+def test_every_override_has_the_dsp_guard() -> None:
+    files = sorted(DSP.glob("*.h"))
+    assert files, "no arm_dsp kernels"
+    for f in files:
+        head = "\n".join(ln for ln in f.read_text().splitlines() if ln.startswith("#"))[:600]
+        assert "#if !defined(__ARM_FEATURE_DSP)" in head.split("#include")[0], f"{f.name}: no DSP guard before its includes"
+        assert "--target generic" in f.read_text(), f.name
+
+
+@pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
+def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
+    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8"):
+        src = tmp_path / "t.c"
+        src.write_text(f'#include "{name}.h"\n')
+        r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
+        assert r.returncode != 0
+        assert "compiled without the DSP extension; use --target generic" in r.stderr, r.stderr
+
+
+def test_kernels_against_generic_on_qemu(tools, tmp_path: Path) -> None:
+    """Every DSP kernel against the generic one, byte for byte, on seeded random edge cases."""
+    pool = _have_pool_override()
+    wrap = WRAP + (POOL_WRAP if pool else "")
+    if not pool:
+        wrap = wrap.replace('#include "pooling_avg_s8.h"\n#include "pooling_max_s8.h"\n', "")
+    (tmp_path / "gen.c").write_text("#define P gen_\n" + wrap + RQ.replace('#include "dsp_s8.h"', '#include "common.h"')
+                                    .split("int32_t dsp_rq")[0] + "int32_t gen_rq(int32_t x, int32_t m, int32_t s) "
+                                    "{ return utvm_mul_by_quantized_mul(x, m, s); }\n")
+    (tmp_path / "dsp.c").write_text("#define P dsp_\n" + wrap + RQ.split("int32_t gen_rq")[0])
+    (tmp_path / "main.c").write_text(MAIN)
+    common = [*M4_FLAGS, "-Os", *STRICT, "-ffunction-sections", "-fdata-sections", "-I", str(CORTEX_M)]
+    for unit, inc in (("gen", [str(KERNELS)]), ("dsp", [str(DSP), str(KERNELS)])):
+        r = _cc([*common, *[f"-I{i}" for i in inc], "-c", f"{unit}.c", "-o", f"{unit}.o"], tmp_path)
+        assert r.returncode == 0, r.stderr
+    r = _cc([*common, f"-I{KERNELS}", f"-DHAVE_POOL={int(pool)}", "-DCASES=600", "-Wno-error",
+             "main.c", "gen.o", "dsp.o", str(CORTEX_M / "startup.c"), str(CORTEX_M / "semihosting.c"),
+             "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections", f"-L{CORTEX_M}",
+             f"-T{CORTEX_M / 'mps2-an386.ld'}", "-o", "check.elf"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    rc, out = _qemu(tmp_path / "check.elf", tmp_path)
+    assert rc == 0 and "ok 0" in out, out[-3000:]
+
+
+def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
+    """The example and MLPerf-like models, --target cortex-m4 on QEMU vs the generic build on the host."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import MLPERF_MODELS, get_models, model_names
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    names = [n for n in model_names() if n in ("digits", "micro_speech", *MLPERF_MODELS)]
+    models = get_models(names, tmp_path)
+    build(models, None, "O2", tmp_path / "host", target="generic")
+    build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
+    for m in models:
+        meta = model_metadata(tmp_path / "m4", m)
+        assert meta["target"] == "cortex-m4"
+        variants = meta["kernel_variants"]
+        assert {k for k, v in variants.items() if v == "arm_dsp"} == {
+            k for k in variants if (DSP / f"{k}.h").is_file()}, (m.name, variants)
+        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
+                                                   capture_output=True, text=True, timeout=300).stdout)
+        rc, out = _qemu(tmp_path / "m4" / f"bench_{m.name}.elf", tmp_path)
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and how == "identical", f"{m.name}: {how}"
+        if m.name == "digits":
+            assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
