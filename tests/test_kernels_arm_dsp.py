@@ -187,7 +187,9 @@ static void geom(utvm_conv_geom* g, int depthwise) {
   g->in_c = (rnd() % 4u == 0u) ? rr(1, 3) : rr(1, 13);
   g->filter_h = (rnd() % 3u == 0u) ? 3 : rr(1, 4);
   g->filter_w = (rnd() % 3u == 0u) ? 3 : rr(1, 4);
-  if (!depthwise && rnd() % 8u == 0u) { g->filter_h = rr(5, 10); g->filter_w = 4; g->in_c = 1; g->in_h = rr(10, 14); g->in_w = rr(4, 10); }
+  if (!depthwise && rnd() % 8u == 0u) { /* KWS-like first layer: 10x4x1 */
+    g->filter_h = rr(5, 10); g->filter_w = 4; g->in_c = 1; g->in_h = rr(10, 14); g->in_w = rr(4, 10);
+  }
   g->stride_h = rr(1, 3);
   g->stride_w = rr(1, 3);
   g->dilation_h = (rnd() % 4u == 0u) ? 2 : 1;
@@ -367,7 +369,8 @@ static void test_pool(int cases) {
 static void test_rq(long cases) {
   for (long c = 0; c < cases; ++c) {
     uint32_t k = rnd() % 4u;
-    int32_t x = (k == 0u) ? (int32_t)rnd() : (k == 1u) ? ((int32_t)rnd() >> 12) : (k == 2u) ? rr(-3, 3) : (int32_t)(rnd() | 0x80000000u);
+    int32_t x = (k == 0u) ? (int32_t)rnd() : (k == 1u) ? ((int32_t)rnd() >> 12) : (k == 2u) ? rr(-3, 3)
+                                                                                     : (int32_t)(rnd() | 0x80000000u);
     int32_t m = rmult();
     int32_t s = (rnd() % 8u == 0u) ? rr(-31, 8) : rshift();
     if (gen_rq(x, m, s) != dsp_rq(x, m, s)) {
@@ -423,7 +426,8 @@ def test_every_override_has_the_dsp_guard() -> None:
     assert files, "no arm_dsp kernels"
     for f in files:
         head = "\n".join(ln for ln in f.read_text().splitlines() if ln.startswith("#"))[:600]
-        assert "#if !defined(__ARM_FEATURE_DSP)" in head.split("#include")[0], f"{f.name}: no DSP guard before its includes"
+        guard = head.split("#include")[0]
+        assert "#if !defined(__ARM_FEATURE_DSP)" in guard, f"{f.name}: no DSP guard before its includes"
         assert "--target generic" in f.read_text(), f.name
 
 
