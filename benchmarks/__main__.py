@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opts", nargs="*", default=list(OPTS), choices=list(OPTS))
     ap.add_argument("--io-opts", nargs="*", default=["Os"], choices=list(OPTS),
                     help="optimization levels also measured with --io workspace (default: Os)")
+    ap.add_argument("--targets", nargs="*", default=["generic", "dsp"], choices=["generic", "dsp"],
+                    help="utvm-build --target of the Cortex-M builds: generic (portable C kernels) and/or "
+                         "dsp (the core's own target: cortex-m4 / cortex-m55, kernels/arm_dsp); "
+                         "--io workspace builds are generic")
     ap.add_argument("--work-dir", type=Path, default=REPO / "build" / "benchmarks")
     ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per QEMU run")
@@ -103,24 +107,30 @@ def main(argv: list[str] | None = None) -> int:
             records.append(rec)
             print(f"   {m.name}: {rec.get('instructions', '-')} instructions (callgrind), "
                   f"{rec.get('outputs_vs_reference', 'not checked')} vs reference", flush=True)
-        configs = [(CORES[c], opt, "caller") for c in args.cores for opt in args.opts]
-        configs += [(CORES[c], opt, "workspace") for c in args.cores for opt in args.io_opts]
-        for core, opt, io in configs:
+        configs = [(CORES[c], opt, "caller", t) for c in args.cores for opt in args.opts for t in args.targets]
+        configs += [(CORES[c], opt, "workspace", "generic") for c in args.cores for opt in args.io_opts]
+        for core, opt, io, tgt in configs:
+            target = "generic" if tgt == "generic" else core.cpu
             config = f"{core.name}-{opt}" + ("-io" if io == "workspace" else "")
-            print(f"== {config}: building", flush=True)
+            config += f"-{target}" if tgt != "generic" else ""
+            print(f"== {config}: building (--target {target})", flush=True)
             build_dir = args.work_dir / config
-            build(models, core, opt, build_dir, io)
+            build(models, core, opt, build_dir, io, target)
             for m in models:
                 r = measure_target(build_dir, m, core, args.timeout)
                 dtypes = [t["dtype"] for t in metas[m.name]["outputs"]]
                 ok, how = outputs_match(r["outputs"], host[m.name]["outputs"], dtypes)
                 if not ok or r["rc"] != 0:
                     failures.append(f"{m.name} {config}: rc {r['rc']}, {how}")
-                rec = model_record(model_metadata(build_dir, m), m.name, m.origin) | {"config": config} | r
+                rec = model_record(model_metadata(build_dir, m), m.name, m.origin) | {"config": config,
+                                                                                       "target": target} | r
                 rec["outputs_vs_host"] = how
+                macs = {o["index"]: o["macs"] for o in model_metadata(build_dir, m)["operators"]}
+                for row in rec["per_operator"]:
+                    row["macs"] = macs.get(row["index"], 0)
                 records.append(rec)
-                print(f"   {m.name}: {r['instructions']} instructions, flash {r['flash_bytes']}, "
-                      f"stack {r['stack_bytes']}, outputs {how}", flush=True)
+                print(f"   {m.name}: {r['instructions']} instructions, ~{r['cycles']['cortex-m4']} M4 cycles, "
+                      f"flash {r['flash_bytes']}, stack {r['stack_bytes']}, outputs {how}", flush=True)
     except (BenchError, qemu_plugin.InsnCountError) as e:
         print(f"benchmarks: {e}", file=sys.stderr)
         return 1

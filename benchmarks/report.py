@@ -30,6 +30,86 @@ def _m(v: int | None) -> str:
     return "-" if v is None else f"{v / 1e6:.2f} M"
 
 
+#: the bar of ../shared/docs/anchors.md: instructions at most 0.6x TFLM + CMSIS-NN, flash besides the
+#: weights at most 0.3x its, stack of one inference at most 512 B
+BAR_INSTR, BAR_FLASH, BAR_STACK = 0.6, 0.3, 512
+
+
+def _cyc(r: dict, core: str) -> str:
+    c = r.get("cycles", {}).get(core)
+    return "-" if c is None else _n(c)
+
+
+def render_dsp(by_key: dict, models: list[str], core: str = "m4", opt: str = "Os") -> list[str]:
+    """generic vs the core's DSP target on one core and level, against TFLM + CMSIS-NN and the bar;
+    the DSP build's instruction mix and per-operator figures."""
+    gen_cfg, dsp_cfg = f"{core}-{opt}", f"{core}-{opt}-cortex-{core}"
+    pairs = [(m, by_key[(m, gen_cfg)], by_key[(m, dsp_cfg)]) for m in models
+             if (m, gen_cfg) in by_key and (m, dsp_cfg) in by_key]
+    if not pairs:
+        return []
+    out = [f"## {gen_cfg}: generic kernels vs --target cortex-{core} (kernels/arm_dsp)", "",
+           "Cycles are estimates from the executed instruction mix (Cortex-M4 TRM table; Cortex-M7: a coarse "
+           "dual-issue model; see [../README.md](../README.md#cycles-estimated-from-the-instruction-mix)). "
+           f"Bar ({'../shared/docs/anchors.md'}): instructions <= {BAR_INSTR}x TFLM + CMSIS-NN, flash besides the "
+           f"weights <= {BAR_FLASH}x its, stack <= {BAR_STACK} B, outputs identical.", "",
+           "| model | MACs | instr, generic | instr, DSP | DSP / generic | M4 cycles (est.), generic | "
+           "M4 cycles (est.), DSP | M7 cycles (est.), DSP | DSP instr / TFLM + CMSIS-NN | bar | "
+           "flash overhead, DSP | / TFLM + CMSIS-NN | stack, DSP | outputs |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+    for m, g, d in pairs:
+        t = TFLM_M4_OS.get(m)
+        overhead = d["flash_bytes"] - d["flash_split"]["constants"]
+        ratio = flash_ratio = "-"
+        verdict = "-"
+        if t and core == "m4" and opt == "Os":
+            r = d["instructions"] / t["instr_cmsis"]
+            fr = overhead / (t["flash"] - t["weights"])
+            ratio, flash_ratio = f"{r:.2f}x", f"{fr:.2f}x"
+            ok = r <= BAR_INSTR and fr <= BAR_FLASH and (d["stack_bytes"] or 0) <= BAR_STACK
+            verdict = "met" if ok else f"not met (<= {_m(int(BAR_INSTR * t['instr_cmsis']))})"
+        out.append("| " + " | ".join([
+            m, _n(d["macs"]), _n(g["instructions"]), _n(d["instructions"]),
+            f"{d['instructions'] / g['instructions']:.2f}x", _cyc(g, "cortex-m4"), _cyc(d, "cortex-m4"),
+            _cyc(d, "cortex-m7"), ratio, verdict, _n(overhead), flash_ratio, _n(d["stack_bytes"]),
+            d["outputs_vs_host"]]) + " |")
+    out += ["", f"### Instruction mix, {dsp_cfg}", "",
+            "loads/stores: single LDR/STR (and LDRD/STRD, LDM/STM instructions) not right after another single "
+            "load or store; `ld/st next`: single loads and stores right after one (pipelined on Cortex-M4); "
+            "LDM/STM regs: registers moved by LDM/STM/PUSH/POP. Branches: every branch-like instruction, "
+            "taken or not.", "",
+            "| model | instructions | loads | stores | ld/st next | LDM/STM regs | MUL/MLA/long | DSP MAC "
+            "| DSP SIMD | DIV | branches | taken | not taken | ALU, other |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for m, _, d in pairs:
+        x = d.get("mix", {})
+        out.append("| " + " | ".join([m, _n(d["instructions"])] + [_n(x.get(k)) for k in (
+            "loads", "stores", "ld_st_next", "ld_st_multiple_regs", "mul_mac", "dsp_mac", "dsp_simd", "div",
+            "branches", "taken", "not_taken", "alu_other")]) + " |")
+    out += ["", f"### Per operator, {gen_cfg} vs {dsp_cfg}", "",
+            "Instructions from the operator function's entry to the next one's (the call and return in "
+            "`tvmgen_<name>_run` included); MACs from metadata.json (elementwise operators: one per output).", ""]
+    for m, g, d in pairs:
+        if m not in TFLM_M4_OS:
+            continue
+        gops = {o["op"]: o for o in g.get("per_operator", [])}
+        out += [f"**{m}** (DSP {_m(d['instructions'])}, TFLM + CMSIS-NN {_m(int(TFLM_M4_OS[m]['instr_cmsis']))}, "
+                f"bar {_m(int(BAR_INSTR * TFLM_M4_OS[m]['instr_cmsis']))})", "",
+                "| operator | MACs | instr, generic | instr, DSP | DSP instr/MAC | M4 cycles (est.), DSP "
+                "| share of the DSP run |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
+        for o in d.get("per_operator", []):
+            if o["op"] == "entry":
+                continue
+            go = gops.get(o["op"], {})
+            macs = o.get("macs", 0)
+            out.append(f"| {o['op']} | {_n(macs)} | {_n(go.get('instructions'))} | {_n(o['instructions'])} | "
+                       f"{_n(o['instructions'] / macs) if macs else '-'} | {_n(o['cycles']['cortex-m4'])} | "
+                       f"{100 * o['instructions'] / d['instructions']:.1f} % |")
+        out.append("")
+    return out
+
+
 def render(records: list[dict], environment: dict) -> str:
     """records: one per (model, config) as written to the JSON files."""
     by_key = {(r["model"], r["config"]): r for r in records}
@@ -42,9 +122,10 @@ def render(records: list[dict], environment: dict) -> str:
            "Environment: " + ", ".join(f"{k} `{v}`" for k, v in environment.items()), ""]
     for config in configs:
         out += [f"## {config}", "",
-                "| model | MACs | instructions | instr/MAC | MACs/instr | flash | of which constants "
+                "| model | MACs | instructions | instr/MAC | MACs/instr | M4 cycles (est.) | M7 cycles (est.) "
+                "| flash | of which constants "
                 "| code (model + runtime) | workspace | data+bss | stack | RAM total | outputs vs host |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for model in models:
             r = by_key.get((model, config))
             if r is None:
@@ -54,10 +135,12 @@ def render(records: list[dict], environment: dict) -> str:
             out.append("| " + " | ".join([
                 model, _n(macs), _n(instr),
                 _n(instr / macs) if macs else "-", f"{macs / instr:.3f}" if macs else "-",
-                _n(r["flash_bytes"]), _n(split["constants"]), _n(split["model"] + split["runtime"]),
+                _cyc(r, "cortex-m4"), _cyc(r, "cortex-m7"), _n(r["flash_bytes"]), _n(split["constants"]),
+                _n(split["model"] + split["runtime"]),
                 _n(r["workspace_bytes"]), _n(r["data_bss_bytes"] - r["io_bytes"]) + f" (+{_n(r['io_bytes'])} I/O)",
                 _n(r["stack_bytes"]), _n(r["ram_bytes"]), r["outputs_vs_host"]]) + " |")
         out.append("")
+    out += render_dsp(by_key, models)
     host = [by_key[(m, "host-O2")] for m in models if (m, "host-O2") in by_key]
     if host:
         out += ["## Host (x86-64, gcc -O2, callgrind)", "",

@@ -91,6 +91,7 @@ def parse_program_output(text: str) -> ProgramOutput:
 
 
 def model_metadata(build_dir: Path, model: BenchModel) -> dict:
+    """The generated metadata.json of one model in a build directory."""
     return json.loads((build_dir / "utvm" / f"model_{model.name}" / "metadata.json").read_text())
 
 
@@ -126,9 +127,10 @@ def per_operator(counted: qemu_plugin.CountResult, ops: dict[int, str]) -> list[
     rows = []
     for addr, insns, mix in counted.segments:
         name = ops.get(addr, "entry")
-        rows.append({"op": name, "instructions": insns, "mix": cycles.summary(mix),
+        index = int(name[2:].split("_", 1)[0]) if name != "entry" else -1
+        rows.append({"op": name, "index": index, "instructions": insns, "mix": cycles.summary(mix),
                      "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()}})
-    return rows
+    return sorted(rows, key=lambda r: r["index"])
 
 
 def measure_target(build_dir: Path, model: BenchModel, core: Core, timeout: float) -> dict:
@@ -147,7 +149,7 @@ def measure_target(build_dir: Path, model: BenchModel, core: Core, timeout: floa
         "mix": cycles.summary(mix),
         "mix_classes": mix,
         "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()},
-        "operators": per_operator(counted, ops),
+        "per_operator": per_operator(counted, ops),
         "stack_bytes": out.stack,
         "flash_bytes": sizes.flash,
         "flash_split": sizes.flash_by_origin,
