@@ -17,6 +17,7 @@ from .ops import handler_for, supported_operators
 from .options import CompileOptions
 from .passes import run_passes
 from .planner import MemoryPlan, plan_memory
+from .validate import operator_context, validate_graph
 
 
 @dataclass
@@ -99,12 +100,17 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     if not name or c_identifier(name) != name:
         raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
     g = read_tflite(data)
+    validate_graph(g)
     check_supported(g)
     check_io(g)
     run_passes(g)
     for op in g.operators:
-        handler_for(op.op).validate(op, g)
-    scratch = [handler_for(op.op).scratch_bytes(op, g) for op in g.operators]
+        with operator_context(op, g):
+            handler_for(op.op).validate(op, g)
+    scratch = []
+    for op in g.operators:
+        with operator_context(op, g):
+            scratch.append(handler_for(op.op).scratch_bytes(op, g))
     opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_memory(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     sha = hashlib.sha256(data).hexdigest()

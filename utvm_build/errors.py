@@ -18,6 +18,14 @@ class UtvmError(Exception):
         super().__init__(message)
 
 
+def one_line(text: str) -> str:
+    """``text`` with control and other unprintable characters escaped: model strings (tensor names,
+    custom operator codes) are untrusted, and an error naming them must stay one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 class ModelFormatError(UtvmError):
     """The file is not a well-formed TFLite flatbuffer (truncated, corrupted, wrong type)."""
 

@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from .errors import UnsupportedError
+
 ACT_RANGES = {"NONE", "RELU", "RELU6", "RELU_N1_TO_1"}
 
 
@@ -20,8 +22,30 @@ def tflite_round(x: float) -> int:
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
-def quantize_multiplier(real: float) -> tuple[int, int]:
-    """TFLite QuantizeMultiplier: real ~= multiplier * 2^(shift - 31), multiplier in [2^30, 2^31)."""
+#: Largest |real multiplier| the kernels accept: shift <= 30, as TFLite's MultiplyByQuantizedMultiplier
+#: requires (a left shift by 31 or more overflows int32 there).
+MAX_MULTIPLIER = float(1 << 30)
+#: The same for the int64 MultiplyByQuantizedMultiplier of the 16x8 kernels: 15 - shift >= 1.
+MAX_MULTIPLIER_64 = float(1 << 14)
+
+
+class UnrepresentableMultiplier(UnsupportedError):
+    """A rescale factor (a ratio of quantization scales) that no int32 multiplier and shift express."""
+
+
+def check_multiplier(real: float, max_real: float = MAX_MULTIPLIER) -> None:
+    if not math.isfinite(real) or abs(real) >= max_real:
+        raise UnrepresentableMultiplier(f"the rescale factor {real:.6g} (from the quantization scales) is "
+                                        f"not representable: it must be finite and below {max_real:.6g} "
+                                        "in magnitude")
+
+
+def quantize_multiplier(real: float, max_real: float = MAX_MULTIPLIER) -> tuple[int, int]:
+    """TFLite QuantizeMultiplier: real ~= multiplier * 2^(shift - 31), multiplier in [2^30, 2^31).
+
+    Raises UnrepresentableMultiplier when ``real`` is not finite or not below ``max_real``.
+    """
+    check_multiplier(real, max_real)
     if real == 0.0:
         return 0, 0
     q, shift = math.frexp(real)

@@ -53,6 +53,14 @@ class Table:
     def has(self, slot: int) -> bool:
         return self._field(slot) is not None
 
+    def field_pos(self, slot: int) -> int | None:
+        """Byte offset of an inline field (None when absent): for tools that patch models in place."""
+        return self._field(slot)
+
+    def vector_span(self, slot: int, elem_size: int, what: str) -> tuple[int, int] | None:
+        """(offset of the first element, element count) of a vector field, bounds-checked."""
+        return self._vector(slot, elem_size, what)
+
     def scalar(self, slot: int, kind: str, default: int | float | bool = 0) -> int | float | bool:
         pos = self._field(slot)
         if pos is None:

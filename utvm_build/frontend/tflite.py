@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ModelFormatError, UnsupportedError
+from ..errors import ModelFormatError, UnsupportedError, one_line
 from ..graph import ITEM_SIZE, Graph, Operator, Quant, Tensor
 from . import schema
 from .flatbuf import Table, root_table
@@ -56,12 +56,12 @@ def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
     deprecated = int(t.scalar(0, "int8"))
     code = int(t.scalar(3, "int32"))
     code = max(code, deprecated)
-    custom = t.string(1, "custom_code") if code == 32 else None
+    custom = one_line(t.string(1, "custom_code") or "") if code == 32 else None
     return schema.operator_name(code), int(t.scalar(2, "int32", 1)), custom
 
 
 def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
-    name = t.string(3, "tensor name") or f"tensor_{i}"
+    name = one_line(t.string(3, "tensor name") or f"tensor_{i}")
     type_code = int(t.scalar(1, "int8"))
     dtype = schema.TENSOR_TYPES.get(type_code, f"type {type_code}")
     if dtype not in ITEM_SIZE:

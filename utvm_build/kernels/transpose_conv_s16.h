@@ -56,13 +56,13 @@ static void utvm_transpose_conv_s16(const utvm_tconv_q_params* p, const int16_t*
     const int32_t c = i % g->out_c;
     int32_t v;
     if (p->acc32 != 0) {
-      /* int32 accumulation: the sum of the int64 terms equals the reference's int32 sum whenever
-       * the latter does not overflow. */
-      int32_t a = (int32_t)acc[i];
+      /* int32 accumulation: the reference's int32 sum wraps where it overflows; the int64 sum
+       * (no overflow: |terms| < 2^22 each) narrowed modulo 2^32 is that same value, defined. */
+      int64_t a = acc[i];
       if (bias != NULL) {
-        a += (int32_t)bias[c];
+        a += bias[c];
       }
-      v = utvm_mul_by_quantized_mul(a, multiplier[c], shift[c]);
+      v = utvm_mul_by_quantized_mul((int32_t)(uint32_t)a, multiplier[c], shift[c]);
     } else {
       int64_t a = acc[i];
       if (bias != NULL) {

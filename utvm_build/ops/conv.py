@@ -26,7 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graph import Graph, Operator, Tensor
-from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from ..quant import (
+    MAX_MULTIPLIER,
+    MAX_MULTIPLIER_64,
+    activation_range_float,
+    activation_range_quantized,
+    quantize_multiplier,
+)
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -39,6 +45,7 @@ from .base import (
     register,
     tensor,
 )
+from .limits import check_accumulators
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -160,6 +167,9 @@ class _ConvBase(OpHandler):
             raise fail(op, "filter must be symmetrically quantized (zero points 0)")
         if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
             raise fail(op, "int16 activations must have zero point 0")
+        w_abs = np.abs(w.data.astype(np.int64))
+        sums = w_abs.sum(axis=(0, 1, 2)) if self.depthwise else w_abs.sum(axis=(1, 2, 3))
+        check_accumulators(op, x, w, bias, sums, real_multipliers(x, w, out, geom.out_c))
         if self.depthwise and x.dtype == "int16" and op.options.get("depth_multiplier") != geom.depth_multiplier:
             # depthwise_conv.cc EvalQuantizedPerChannel16x8 passes params->depth_multiplier to the
             # kernel (int8 and float compute it from the shapes): a mismatch reads/writes out of
@@ -241,13 +251,19 @@ def per_channel_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) ->
     effective_output_scale = double(input_scale) * double(filter_scale) / double(output_scale),
     the scales being the float32 values stored in the model; a per-tensor filter scale is broadcast.
     """
+    max_real = MAX_MULTIPLIER if x.dtype == "int8" else MAX_MULTIPLIER_64
+    pairs = [quantize_multiplier(float(r), max_real) for r in real_multipliers(x, w, out, channels)]
+    return (np.array([p[0] for p in pairs], dtype=np.int32), np.array([p[1] for p in pairs], dtype=np.int32))
+
+
+def real_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) -> np.ndarray:
+    """The per-channel effective output scales, float64 (see per_channel_multipliers)."""
     s_in = float(np.float32(x.quant.s))
     s_out = float(np.float32(out.quant.s))
     scales = np.asarray(w.quant.scale, dtype=np.float32)
     if len(scales) == 1:
         scales = np.repeat(scales, channels)
-    pairs = [quantize_multiplier(s_in * float(sc) / s_out) for sc in scales]
-    return (np.array([p[0] for p in pairs], dtype=np.int32), np.array([p[1] for p in pairs], dtype=np.int32))
+    return np.array([s_in * float(sc) / s_out for sc in scales], dtype=np.float64)
 
 
 @register("CONV_2D")

@@ -17,7 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Operator, Tensor
-from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from ..quant import (
+    UnrepresentableMultiplier,
+    activation_range_float,
+    activation_range_quantized,
+    quantize_multiplier,
+)
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -88,9 +93,10 @@ def checked_log2(x: float) -> tuple[bool, int]:
 
 def quantize_multiplier_lt1(real: float) -> tuple[int, int]:
     """QuantizeMultiplierSmallerThanOneExp: real in (0, 1) -> (multiplier, shift <= 0)."""
-    mult, shift = quantize_multiplier(real)
-    assert shift <= 0
-    return mult, shift
+    if not real < 1.0:   # TFLite: TFLITE_CHECK_LT(double_multiplier, 1.)
+        raise UnrepresentableMultiplier(f"the rescale factor {real:.6g} (from the quantization scales) must be "
+                                        "below 1")
+    return quantize_multiplier(real)
 
 
 def _ints(values: list[int]) -> str:

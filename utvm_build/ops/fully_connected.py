@@ -14,8 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Graph, Operator
-from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from ..graph import Graph, Operator, Tensor
+from ..quant import (
+    MAX_MULTIPLIER,
+    MAX_MULTIPLIER_64,
+    activation_range_float,
+    activation_range_quantized,
+    quantize_multiplier,
+)
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -28,6 +34,7 @@ from .base import (
     register,
     tensor,
 )
+from .limits import check_accumulators
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -36,6 +43,15 @@ def conv_multiplier(input_scale: float, filter_scale: float, output_scale: float
     """TFLite GetQuantizedConvolutionMultipler: the product is taken in float32."""
     product = float(np.float32(input_scale) * np.float32(filter_scale))
     return product / float(np.float32(output_scale))
+
+
+def real_multipliers(x: Tensor, w: Tensor, out: Tensor, units: int) -> np.ndarray:
+    """The rescale factor of every output unit (per-tensor weights: the same for all)."""
+    if w.quant.per_channel:
+        from .conv import real_multipliers as per_channel
+
+        return per_channel(x, w, out, units)
+    return np.full(units, conv_multiplier(x.quant.s, w.quant.s, out.quant.s), dtype=np.float64)
 
 
 def acc32(dtype: str, bias) -> int:
@@ -82,6 +98,8 @@ class FullyConnected(OpHandler):
                                f"dimension 0, got {len(w.quant.scale)} on dimension {w.quant.axis}")
             if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
                 raise fail(op, "int16 activations must have zero point 0")
+            sums = np.abs(w.data.astype(np.int64)).sum(axis=1)
+            check_accumulators(op, x, w, bias, sums, real_multipliers(x, w, out, out_depth))
 
     def macs(self, op: Operator, g: Graph) -> int:
         return out_tensor(g, op).size * tensor(g, op, 1).shape[1]
@@ -103,7 +121,8 @@ class FullyConnected(OpHandler):
         if w.quant.per_channel:
             self._emit_per_channel(op, g, ctx, common, act)
             return
-        mult, shift = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s))
+        mult, shift = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s),
+                                          MAX_MULTIPLIER if x.dtype == "int8" else MAX_MULTIPLIER_64)
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
         fields = {**common, "output_offset": out.quant.zp, "multiplier": mult, "shift": shift,
                   "act_min": lo, "act_max": hi, "acc32": acc32(x.dtype, bias)}

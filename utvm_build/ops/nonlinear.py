@@ -154,7 +154,8 @@ class _Unary(OpHandler):
 def softmax_s8_params(beta: float, input_scale: float) -> tuple[int, int, int]:
     """PreprocessSoftmaxScaling(beta, input_scale, 5) + CalculateInputRadius: (mult, shift, diff_min)."""
     real = min(float(_F32(beta)) * float(_F32(input_scale)) * float(1 << 26), float((1 << 31) - 1))
-    mult, shift = quantize_multiplier(real)
+    # capped below 2^31 as in the reference: a left shift of up to 31 (utvm_shl_wrap_i32, defined)
+    mult, shift = quantize_multiplier(real, float(1 << 31))
     if shift < 0:
         raise ValueError("beta * input_scale is too small")
     radius = math.floor(1.0 * 31 * (1 << 26) / (1 << shift))

@@ -35,7 +35,8 @@ from .base import (
     register,
     tensor,
 )
-from .conv import per_channel_multipliers, window
+from .conv import per_channel_multipliers, real_multipliers, window
+from .limits import check_accumulators
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -108,6 +109,8 @@ class TransposeConv(OpHandler):
                 raise fail(op, "per-channel weights must be quantized along dimension 0 (output channels)")
             if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
                 raise fail(op, "int16 activations must have zero point 0")
+            sums = np.abs(w.data.astype(np.int64)).sum(axis=(1, 2, 3))
+            check_accumulators(op, x, w, bias, sums, real_multipliers(x, w, out, geo["out_c"]))
 
     def scratch_bytes(self, op: Operator, g: Graph) -> int:
         x, out = tensor(g, op, 2), out_tensor(g, op)
