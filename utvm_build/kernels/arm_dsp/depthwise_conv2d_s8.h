@@ -49,14 +49,16 @@ static void utvm_dw_dsp_range(int32_t start, int32_t dilation, int32_t filter, i
   *k1 = hi;
 }
 
-/* A pixel with taps outside the image: 4 channels oc..oc+3 whose tap (0, 0) is at input
+/* A pixel with taps outside the image (depth multiplier 1: four contiguous input channels; the
+ * shared version below: one input channel for four output channels, compiled at -O2 by GCC, where
+ * it keeps its accumulators in registers): 4 channels oc..oc+3 whose tap (0, 0) is at input
  * (iy0, ix0); ic: their input channel (shared) or the first of four (contiguous). Only the taps
  * inside are visited, with the input offset -pad added to every input value, from the model's
  * own bias (acc on entry: bias_folded + pad * sum of the weights, see utvm_dw_dsp_block): the
  * reference's sum itself. */
-static UTVM_DSP_NOINLINE void utvm_dw_dsp_window(const utvm_conv_q_params* p, const int8_t* in_b,
+static UTVM_DSP_NOINLINE void utvm_dw_dsp_window_contiguous(const utvm_conv_q_params* p, const int8_t* in_b,
                                                  const int8_t* w, int32_t iy0, int32_t ix0, int32_t ic,
-                                                 int32_t oc, bool shared, utvm_dw_dsp_acc* acc) {
+                                                 int32_t oc, utvm_dw_dsp_acc* acc) {
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)(-p->pad_value) & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16); /* -pad in both int16 lanes */
@@ -67,43 +69,60 @@ static UTVM_DSP_NOINLINE void utvm_dw_dsp_window(const utvm_conv_q_params* p, co
   int32_t kx0;
   int32_t kx1;
   int32_t ky;
-  int32_t kx;
   utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
   utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
   for (ky = ky0; ky < ky1; ++ky) {
     const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
     const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];
     const int8_t* const end = &pw[(kx1 - kx0) * g->out_c];
-    if (shared) {
-      const int32_t pad = p->pad_value;
-      while (pw != end) {
-        const int32_t wv = utvm_dsp_ld4(pw);
-        const uint32_t v16 = (uint32_t)((int32_t)*px - pad) & 0xFFFFu;
-        const int32_t xb = (int32_t)((v16 << 16u) | v16);
-        const int32_t we = utvm_dsp_even(wv);
-        const int32_t wo = utvm_dsp_odd(wv);
-        a.a0 = __smlabb(xb, we, a.a0);
-        a.a2 = __smlatt(xb, we, a.a2);
-        a.a1 = __smlabb(xb, wo, a.a1);
-        a.a3 = __smlatt(xb, wo, a.a3);
-        px = &px[x_dx];
-        pw = &pw[g->out_c];
-      }
-    } else {
-      while (pw != end) {
-        const int32_t wv = utvm_dsp_ld4(pw);
-        const int32_t xv = utvm_dsp_ld4(px);
-        const int32_t xe = __sxtab16(offs, xv);
-        const int32_t xo = utvm_dsp_odd_add(offs, xv);
-        const int32_t we = utvm_dsp_even(wv);
-        const int32_t wo = utvm_dsp_odd(wv);
-        a.a0 = __smlabb(xe, we, a.a0);
-        a.a2 = __smlatt(xe, we, a.a2);
-        a.a1 = __smlabb(xo, wo, a.a1);
-        a.a3 = __smlatt(xo, wo, a.a3);
-        px = &px[x_dx];
-        pw = &pw[g->out_c];
-      }
+    while (pw != end) {
+      const int32_t wv = utvm_dsp_ld4(pw);
+      const int32_t xv = utvm_dsp_ld4(px);
+      const int32_t xe = __sxtab16(offs, xv);
+      const int32_t xo = utvm_dsp_odd_add(offs, xv);
+      const int32_t we = utvm_dsp_even(wv);
+      const int32_t wo = utvm_dsp_odd(wv);
+      a.a0 = __smlabb(xe, we, a.a0);
+      a.a2 = __smlatt(xe, we, a.a2);
+      a.a1 = __smlabb(xo, wo, a.a1);
+      a.a3 = __smlatt(xo, wo, a.a3);
+      px = &px[x_dx];
+      pw = &pw[g->out_c];
+    }
+  }
+  *acc = a;
+}
+
+static UTVM_DSP_HOT void utvm_dw_dsp_window_shared(const utvm_conv_q_params* p, const int8_t* in_b,
+                                                 const int8_t* w, int32_t iy0, int32_t ix0, int32_t ic,
+                                                 int32_t oc, utvm_dw_dsp_acc* acc) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t x_dx = g->dilation_w * g->in_c;
+  utvm_dw_dsp_acc a = *acc;
+  int32_t ky0;
+  int32_t ky1;
+  int32_t kx0;
+  int32_t kx1;
+  int32_t ky;
+  utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+  for (ky = ky0; ky < ky1; ++ky) {
+    const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
+    const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];
+    const int8_t* const end = &pw[(kx1 - kx0) * g->out_c];
+    const int32_t pad = p->pad_value;
+    while (pw != end) {
+      const int32_t wv = utvm_dsp_ld4(pw);
+      const uint32_t v16 = (uint32_t)((int32_t)*px - pad) & 0xFFFFu;
+      const int32_t xb = (int32_t)((v16 << 16u) | v16);
+      const int32_t we = utvm_dsp_even(wv);
+      const int32_t wo = utvm_dsp_odd(wv);
+      a.a0 = __smlabb(xb, we, a.a0);
+      a.a2 = __smlatt(xb, we, a.a2);
+      a.a1 = __smlabb(xb, wo, a.a1);
+      a.a3 = __smlatt(xb, wo, a.a3);
+      px = &px[x_dx];
+      pw = &pw[g->out_c];
     }
   }
   *acc = a;
@@ -261,7 +280,11 @@ static UTVM_DSP_INLINE void utvm_dw_dsp_block(const utvm_conv_q_params* p, const
         } else {
           if (n == 4) {
             utvm_dw_dsp_acc a = k.border_bias;
-            utvm_dw_dsp_window(p, in_b, w, iy0, ix0, ic, oc, shared, &a);
+            if (shared) {
+              utvm_dw_dsp_window_shared(p, in_b, w, iy0, ix0, ic, oc, &a);
+            } else {
+              utvm_dw_dsp_window_contiguous(p, in_b, w, iy0, ix0, ic, oc, &a);
+            }
             utvm_dw_dsp_out4(&k, &a, y);
           } else {
             const int32_t acc = utvm_dw_dsp_one(p, in_b, w, iy0, ix0, ic, oc, k.bias.a0);

@@ -28,6 +28,14 @@
 #define UTVM_DSP_INLINE inline
 #endif
 
+/* A loop GCC allocates registers for better at -O2 than at -Os (at -Os it keeps accumulators on the
+ * stack there, measured): GCC gets that function at -O2 whatever the build's level. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UTVM_DSP_HOT __attribute__((noinline, optimize("O2")))
+#else
+#define UTVM_DSP_HOT UTVM_DSP_NOINLINE
+#endif
+
 static UTVM_DSP_INLINE int32_t utvm_dsp_ld4(const int8_t* p) {
   uint32_t v;
   (void)memcpy(&v, p, sizeof v);
