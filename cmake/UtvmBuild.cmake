@@ -426,7 +426,21 @@ function(utvm_add_model target)
     set_property(GLOBAL APPEND PROPERTY UTVM_CRT_MODEL_CONFIGS "${out}/include/crt_config.h")
   endif()
 
+  set(link_libraries "")
+  string(JSON n ERROR_VARIABLE no_libs LENGTH "${meta}" link_libraries)
+  if(NOT no_libs AND n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON l GET "${meta}" link_libraries ${i})
+      list(APPEND link_libraries "${l}")
+    endforeach()
+  endif()
+
   add_library(${target} STATIC ${sources})
+  if(link_libraries AND NOT MSVC)
+    # libm for the float kernels (expf, ...): part of the C library on MSVC, separate elsewhere.
+    target_link_libraries(${target} PUBLIC ${link_libraries})
+  endif()
   add_library(utvm::${name} ALIAS ${target})
   # The build's merged crt_config.h comes first: it shadows the per-model copy in include/.
   target_include_directories(${target} PUBLIC ${crt_config_dir} ${includes})

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_MODELS
 from system_tools import need
 
 import utvm_build
@@ -29,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 TOOLPATH = REPO / "utvm_build" / "scons"
 DIGITS = REPO / "examples" / "models" / "digits" / "digits_int8.tflite"
-HELLO_INT8 = SHARED_MODELS / "examples" / "hello_world_int8.tflite"
-HELLO_FLOAT = SHARED_MODELS / "examples" / "hello_world_float.tflite"
+# Bundled models only: these tests run on a clone without ../shared too.
+DIGITS_FLOAT = REPO / "examples" / "models" / "digits" / "digits_float.tflite"
 
 
 def scons_cmd(python: str = PYTHON) -> list[str]:
@@ -67,7 +66,7 @@ def example_model() -> Path:
                 compile_bytes(DIGITS.read_bytes(), "digits")
                 _MODEL.append(DIGITS)
             except UtvmError:
-                _MODEL.append(HELLO_INT8)
+                _MODEL.append(DIGITS)
     return _MODEL[0]
 
 
@@ -147,7 +146,7 @@ env.Program('app', ['main.c'], **env.UtvmUsage(net))
 """
 
 
-def project(root: Path, sconstruct: str = SCONSTRUCT, main: str = MAIN, model: Path = HELLO_INT8) -> Path:
+def project(root: Path, sconstruct: str = SCONSTRUCT, main: str = MAIN, model: Path = DIGITS) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "SConstruct").write_text(sconstruct)
     (root / "main.c").write_text(main)
@@ -172,7 +171,7 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
     # Every generated file is a target (declared from the manifest): SCons knows how to remake
     # one that is missing, even one that nothing includes.
     generated = sorted(files(gen))
-    assert "include/crt_config.h" in generated and "src/kernels/fully_connected_s8.h" in generated
+    assert "include/crt_config.h" in generated and "src/kernels/conv2d_s8.h" in generated
     (gen / "include" / "crt_config.h").unlink()
     assert scons(d, "-q", "utvm/net/include/crt_config.h", ok=False).returncode == 1
     scons(d, "utvm/net/include/crt_config.h")
@@ -186,7 +185,7 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
     assert scons(d).stdout.strip() == "scons: `.' is up to date."
     assert files(d) == before
     # Another model: regenerated (stale files removed), recompiled and relinked.
-    shutil.copyfile(HELLO_FLOAT, d / "model.tflite")
+    shutil.copyfile(DIGITS_FLOAT, d / "model.tflite")
     assert scons(d, "-q", ok=False).returncode == 1
     out = scons(d, "-j8").stdout
     assert "-m utvm_build compile" in out and re.search(r"^gcc -o app ", out, re.M)
@@ -196,7 +195,7 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
     # Another option: regenerated as well.
     out = scons(d, "ALIGN=64").stdout
     assert "--workspace-align=64" in out and re.search(r"^gcc -o app ", out, re.M)
-    assert re.search(r"workspace (64|128)\b", run([d / "app"]).stdout)
+    assert re.search(r"workspace 2560\b", run([d / "app"]).stdout)
     # scons -c removes everything it built, generated code included.
     scons(d, "-c", "ALIGN=64")
     left = set(files(d))
@@ -209,7 +208,7 @@ def test_broken_model_fails_clearly(tmp_path: Path) -> None:
     need("gcc")
     d = project(tmp_path / "p")
     scons(d)
-    (d / "model.tflite").write_bytes(HELLO_INT8.read_bytes()[:100])
+    (d / "model.tflite").write_bytes(DIGITS.read_bytes()[:100])
     p = scons(d, ok=False)
     assert p.returncode != 0
     assert "utvm: UtvmModel('net'): code generation failed for" in p.stderr
@@ -222,7 +221,7 @@ def test_broken_model_fails_clearly(tmp_path: Path) -> None:
     (d / "model.tflite").unlink()
     assert "model file not found" in scons(d, ok=False).stderr
     (d / "SConstruct").write_text(SCONSTRUCT.replace("optimize=", "optimise="))
-    shutil.copyfile(HELLO_INT8, d / "model.tflite")
+    shutil.copyfile(DIGITS, d / "model.tflite")
     assert "unknown option(s) optimise" in scons(d, ok=False).stderr
 
 
@@ -241,7 +240,7 @@ def test_packed_models_crt_and_merged_config(tmp_path: Path) -> None:
 #include "tvmgen_a.h"
 #include "tvmgen_b.h"
 #include "tvmgen_c.h"
-static int64_t shape[2] = {1, 1};
+static int64_t in_shape[4] = {1, 8, 8, 1}, out_shape[2] = {1, 10};
 static int call(TVMModuleHandle mod, const char* name, void* in, void* out, uint8_t code, uint8_t bits) {
   TVMFunctionHandle f = NULL;
   TVMValue rv, args[2];
@@ -250,16 +249,17 @@ static int call(TVMModuleHandle mod, const char* name, void* in, void* out, uint
   int k;
   for (k = 0; k < 2; ++k) {
     t[k].data = k == 0 ? in : out; t[k].device.device_type = kDLCPU; t[k].device.device_id = 0;
-    t[k].ndim = 2; t[k].dtype.code = code; t[k].dtype.bits = bits; t[k].dtype.lanes = 1;
-    t[k].shape = shape; t[k].strides = NULL; t[k].byte_offset = 0;
+    t[k].ndim = k == 0 ? 4 : 2; t[k].dtype.code = code; t[k].dtype.bits = bits; t[k].dtype.lanes = 1;
+    t[k].shape = k == 0 ? in_shape : out_shape; t[k].strides = NULL; t[k].byte_offset = 0;
     args[k].v_handle = &t[k];
   }
   if (TVMModGetFunction(mod, name, 0, &f) != 0 || f == NULL) return 1;
   return TVMFuncCall(f, args, codes, 2, &rv, &rc);
 }
 int main(void) {
-  static int8_t in[1] = {10}, out[1], out_b[1];
-  static float xf[1] = {1.25f}, yc_typed[1], yc[1];
+  static int8_t in[64], out[10], out_b[10];
+  static float xf[64], yc_typed[10], yc[10];
+  int k;
   struct tvmgen_a_inputs i = {in};
   struct tvmgen_a_outputs o = {out};
   struct tvmgen_c_inputs ic = {xf};
@@ -269,6 +269,10 @@ int main(void) {
   TVMFunctionHandle syslib;
   TVMValue rv;
   int rc = 0;
+  for (k = 0; k < 64; ++k) {
+    in[k] = (int8_t)(3 * k - 90);
+    xf[k] = (float)k / 64.0f;
+  }
   if (tvmgen_a_run(&i, &o, &w) != 0 || tvmgen_c_run(&ic, &oc) != 0) return 1;
   if (TVMInitializeRuntime() != 0) return 2;
   if (TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0 || TVMFuncCall(syslib, NULL, NULL, 0, &rv, &rc) != 0 ||
@@ -277,7 +281,7 @@ int main(void) {
     printf("packed call failed: %s\\n", TVMGetLastError());
     return 3;
   }
-  if (out_b[0] != out[0] || memcmp(yc, yc_typed, sizeof yc) != 0) return 4;
+  if (memcmp(out_b, out, sizeof out) != 0 || memcmp(yc, yc_typed, sizeof yc) != 0) return 4;
   printf("ok\\n");
   return 0;
 }
@@ -287,7 +291,7 @@ env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])
 crt = env.UtvmCrt(config_base='base_config.h')
 a = env.UtvmModel('a', 'model.tflite', name='a', workspace='user', constants_section='')
 b = env.UtvmModel('b', 'model.tflite', name='b', interface='packed')
-c = env.UtvmModel('c', {str(HELLO_FLOAT)!r}, name='c', interface='packed')
+c = env.UtvmModel('c', {str(DIGITS_FLOAT)!r}, name='c', interface='packed')
 env.Program('app', ['main.c'], **env.UtvmUsage(a, b, c, host_platform=True))
 """
     d = project(tmp_path / "p", sconstruct, main)

@@ -12,7 +12,6 @@ from ..ops import handler_for
 from ..options import CompileOptions
 from ..planner import MemoryPlan
 from ..targets import kernel_text, kernel_variant
-from ..validate import operator_context
 from .cnames import c_comment, c_identifier, float_literal
 from .constants import ConstantPool
 from .crt_config import CrtNeeds, render_crt_config
@@ -72,10 +71,9 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
         assert handler is not None
         ctx = OpContext(g=g, op=op, position=pos, prefix=prefix, pool=pool, kernels=kernels,
                         has_scratch=pos in plan.scratch)
-        with operator_context(op, g):
-            handler.emit(op, g, ctx)
-            op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g))})
+        handler.emit(op, g, ctx)
         op_funcs.append(ctx)
+        op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g))})
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
@@ -112,6 +110,8 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
         "kernels": sorted(kernels), "sources": sources, "include_dirs": ["include"],
         "target": opts.target,
         "kernel_variants": {k: kernel_variant(k, opts.target) for k in used_kernels},
+        # Libraries the model's code needs at link time: libm for the float kernels' expf, tanhf, ...
+        "link_libraries": ["m"] if any("<math.h>" in files[f"src/kernels/{k}.h"] for k in used_kernels) else [],
         "crt": needs.as_dict(),
     }
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"

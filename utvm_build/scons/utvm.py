@@ -514,6 +514,11 @@ def UtvmUsage(env, *models, crt=None, host_platform=False):
         packed = [(node, i) for node, i in infos if i["packed"]]
         if packed:
             libs += list(_system_lib(env, [i for _, i in packed])) + [node for node, _ in packed] + crt_libs
+    # System libraries the models' code needs (libm for the float kernels), after the models.
+    for _, info in infos:
+        for lib in (info["metadata"] or {}).get("link_libraries", []):
+            if lib not in libs and lib not in _flat(env.get("LIBS")):
+                libs.append(lib)
     return {"CPPPATH": cpppath + _flat(env.get("CPPPATH")), "LIBS": libs + _flat(env.get("LIBS"))}
 
 
