@@ -12,6 +12,7 @@ from ..ops import handler_for
 from ..options import CompileOptions
 from ..planner import MemoryPlan
 from ..targets import kernel_text, kernel_variant
+from ..validate import operator_context
 from .cnames import c_comment, c_identifier, float_literal
 from .constants import ConstantPool
 from .crt_config import CrtNeeds, render_crt_config
@@ -71,9 +72,10 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
         assert handler is not None
         ctx = OpContext(g=g, op=op, position=pos, prefix=prefix, pool=pool, kernels=kernels,
                         has_scratch=pos in plan.scratch)
-        handler.emit(op, g, ctx)
+        with operator_context(op, g):
+            handler.emit(op, g, ctx)
+            op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g))})
         op_funcs.append(ctx)
-        op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g))})
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
