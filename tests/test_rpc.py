@@ -225,6 +225,7 @@ def test_tvm_popen_session(server, samples, expected):
     with pytest.raises(Exception, match="wrong number of arguments"):
         run(y)
     assert remote.get_function("tvm.rpc.server.GetCRTMaxPacketSize")() == 4096
+    remote._sess.get_function("CloseRPCConnection")()
 
 
 def test_tvm_connect_tcp(tcp_server, samples, expected):
@@ -236,3 +237,39 @@ def test_tvm_connect_tcp(tcp_server, samples, expected):
     y = tvm.runtime.tensor(np.zeros((1, 10), np.int8), device=dev)
     remote.system_lib().get_function(RUN)(tvm.runtime.tensor(samples[1], device=dev), y)
     assert y.numpy().tobytes() == expected[1].tobytes()
+
+
+# ---- the same server as Cortex-M4 firmware on QEMU mps2-an386 --------------------------------------
+
+@pytest.fixture(scope="module")
+def qemu_server(tmp_path_factory) -> Path:
+    import shutil
+
+    if not (shutil.which("arm-none-eabi-gcc") and shutil.which("qemu-system-arm")):
+        pytest.skip("arm-none-eabi-gcc and qemu-system-arm are needed (scripts/setup.sh installs them)")
+    from utvm_build.rpc.build import build_qemu_server
+
+    return build_qemu_server([MODEL], tmp_path_factory.mktemp("qemu") / "rpc_server")
+
+
+def test_qemu_m4_digits_byte_identical_to_host(qemu_server, samples, expected):
+    with rpc.popen(qemu_server, timeout=20) as s:
+        _run_digits(s, samples, expected)
+        x, y = s.tensor(samples[0]), s.empty((1, 10), "int8")
+        assert len(s.time_evaluator(RUN, number=2, repeat=2)(x, y)) == 2   # SysTick timer
+        with pytest.raises(rpc.RPCError, match="wrong number of arguments"):
+            s.system_lib().get_function(RUN)(x)
+        with pytest.raises(rpc.RPCError, match="arena exhausted"):
+            s.empty((1 << 20,), "int8")
+
+
+def test_qemu_m4_tvm_popen_session(qemu_server, samples, expected):
+    tvm = pytest.importorskip("tvm", reason="apache-tvm (pinned in the test extras) is not installed")
+    from tvm import rpc as tvm_rpc
+
+    remote = tvm_rpc.PopenSession(str(qemu_server))
+    dev = remote.cpu()
+    y = tvm.runtime.tensor(np.zeros((1, 10), np.int8), device=dev)
+    remote.system_lib().get_function(RUN)(tvm.runtime.tensor(samples[2], device=dev), y)
+    assert y.numpy().tobytes() == expected[2].tobytes()
+    remote._sess.get_function("CloseRPCConnection")()   # Shutdown: the firmware leaves QEMU

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import UtvmError
 
-DEVICES = ("host",)
+DEVICES = ("host", "qemu-m4")
 
 
 def add_commands(sub) -> None:
@@ -15,7 +15,9 @@ def add_commands(sub) -> None:
                                           "utvm_build.rpc.popen(PATH) starts it) with packed models")
     p.add_argument("models", type=Path, nargs="+", metavar="MODEL",
                    help=".tflite files (compiled with --interface packed) or directories generated with it")
-    p.add_argument("--device", choices=DEVICES, default="host", help="where the server runs (host: a process)")
+    p.add_argument("--device", choices=DEVICES, default="host",
+                   help="where the server runs (host: a process; qemu-m4: Cortex-M4 firmware on QEMU "
+                        "mps2-an386, PATH is its launcher, PATH.elf the firmware)")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
     p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
 
@@ -24,12 +26,17 @@ def run(a: argparse.Namespace) -> bool:
     """Handle the command if it is one of ours; False otherwise."""
     if a.command != "rpc-server":
         return False
-    from .build import build_host_server
+    from .build import build_host_server, build_qemu_server
 
     for m in a.models:
         if not m.exists():
             raise UtvmError(f"{m}: no such file or directory")
-    out = build_host_server(a.models, a.output, sanitize=a.sanitize)
+    if a.device == "qemu-m4":
+        if a.sanitize:
+            raise UtvmError("rpc-server: --sanitize is for --device host")
+        out = build_qemu_server(a.models, a.output)
+    else:
+        out = build_host_server(a.models, a.output, sanitize=a.sanitize)
     print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "
           f"start it with tvm.rpc.PopenSession('{out}') or utvm_build.rpc.popen('{out}')")
     return True

@@ -100,8 +100,8 @@ class _FdTransport:
                 except OSError:
                     pass
         if self.proc is not None:
-            try:
-                self.proc.wait(timeout=2)
+            try:   # a host server exits on Shutdown; an emulator (qemu-m4) does not
+                self.proc.wait(timeout=0.5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()

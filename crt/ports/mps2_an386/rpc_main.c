@@ -1,0 +1,199 @@
+/*
+ * RPC server firmware for QEMU's mps2-an386 board (Cortex-M4): the CRT's RPC server on UART0
+ * (CMSDK APB UART at 0x40004000, the board's first -serial chardev), TVMPlatformTimerStart/Stop on
+ * SysTick (25 MHz CPU clock, 1 ms interrupts plus the counter for sub-millisecond resolution).
+ * Built by `utvm-build rpc-server MODEL --device qemu-m4` and `make -C crt rpc-qemu` with the
+ * model's packed entry point (system library), libutvm_crt.a and tests/firmware/cortexm.ld.
+ *
+ * The UART carries the RPC packets as they are (QEMU's chardev is lossless and flow-controlled);
+ * a real serial line needs a framing layer (docs/rpc.md).
+ */
+#include <stdint.h>
+
+#include <tvm/runtime/crt/crt.h>
+#include <tvm/runtime/crt/platform.h>
+#include <tvm/runtime/crt/rpc_server.h>
+
+/* 1: leave QEMU (semihosting) after a Shutdown packet; 0: wait for the next session. */
+#ifndef UTVM_RPC_EXIT_ON_SHUTDOWN
+#define UTVM_RPC_EXIT_ON_SHUTDOWN 0
+#endif
+#ifndef UTVM_RPC_ARENA_BYTES
+#define UTVM_RPC_ARENA_BYTES (64U * 1024U)
+#endif
+
+#define CPU_HZ 25000000U
+#define TICKS_PER_MS (CPU_HZ / 1000U)
+
+#define UART0_BASE 0x40004000UL
+#define UART_DATA (*(volatile uint32_t*)(UART0_BASE + 0x00U))
+#define UART_STATE (*(volatile uint32_t*)(UART0_BASE + 0x04U))
+#define UART_CTRL (*(volatile uint32_t*)(UART0_BASE + 0x08U))
+#define UART_BAUDDIV (*(volatile uint32_t*)(UART0_BASE + 0x10U))
+#define UART_STATE_TX_FULL 1U
+#define UART_STATE_RX_FULL 2U
+
+#define SYST_CSR (*(volatile uint32_t*)0xE000E010UL)
+#define SYST_RVR (*(volatile uint32_t*)0xE000E014UL)
+#define SYST_CVR (*(volatile uint32_t*)0xE000E018UL)
+
+extern uint32_t _sidata;
+extern uint32_t _sdata;
+extern uint32_t _edata;
+extern uint32_t _sbss;
+extern uint32_t _ebss;
+extern uint32_t _estack;
+
+int main(void);
+void Reset_Handler(void);
+void Default_Handler(void);
+void SysTick_Handler(void);
+
+static volatile uint32_t g_ms = 0U;
+static uint8_t g_arena[UTVM_RPC_ARENA_BYTES] __attribute__((aligned(16)));
+
+/* ---- startup ---- */
+
+void Reset_Handler(void) {
+  const uint32_t* src = &_sidata;
+  uint32_t* dst = &_sdata;
+#if defined(__ARM_FP)
+  *(volatile uint32_t*)0xE000ED88UL |= (0xFUL << 20); /* CP10, CP11 full access */
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
+  while (dst < &_edata) {
+    *dst = *src;
+    ++dst;
+    ++src;
+  }
+  dst = &_sbss;
+  while (dst < &_ebss) {
+    *dst = 0U;
+    ++dst;
+  }
+  (void)main();
+  for (;;) {
+  }
+}
+
+void Default_Handler(void) {
+  for (;;) {
+  }
+}
+
+void SysTick_Handler(void) { g_ms = g_ms + 1U; }
+
+typedef void (*vector_t)(void);
+
+__attribute__((section(".isr_vector"), used)) static const vector_t g_vectors[16] = {
+    (vector_t)(uintptr_t)&_estack, &Reset_Handler, &Default_Handler, &Default_Handler,
+    &Default_Handler, &Default_Handler, &Default_Handler, NULL, NULL, NULL, NULL,
+    &Default_Handler, &Default_Handler, NULL, &Default_Handler, &SysTick_Handler};
+
+/* ---- time ---- */
+
+/* Time in SysTick ticks since reset (wraps after ~170 s; differences stay exact). */
+static uint32_t NowTicks(void) {
+  uint32_t ms;
+  uint32_t cvr;
+  do {
+    ms = g_ms;
+    cvr = SYST_CVR;
+  } while (ms != g_ms);
+  return (ms * TICKS_PER_MS) + ((TICKS_PER_MS - 1U) - cvr);
+}
+
+static uint32_t g_timer_start = 0U;
+static uint32_t g_timer_running = 0U;
+
+tvm_crt_error_t TVMPlatformTimerStart(void) {
+  tvm_crt_error_t err = kTvmErrorPlatformTimerBadState;
+  if (g_timer_running == 0U) {
+    g_timer_running = 1U;
+    g_timer_start = NowTicks();
+    err = kTvmErrorNoError;
+  }
+  return err;
+}
+
+tvm_crt_error_t TVMPlatformTimerStop(double* elapsed_time_seconds) {
+  tvm_crt_error_t err = kTvmErrorPlatformTimerBadState;
+  if (elapsed_time_seconds == NULL) {
+    err = kTvmErrorInvalidArgument;
+  } else if (g_timer_running != 0U) {
+    const uint32_t ticks = NowTicks() - g_timer_start;
+    *elapsed_time_seconds = (double)ticks / (double)CPU_HZ;
+    g_timer_running = 0U;
+    err = kTvmErrorNoError;
+  } else {
+    /* not running */
+  }
+  return err;
+}
+
+void TVMPlatformAbort(tvm_crt_error_t code) {
+  (void)code;
+  for (;;) {
+  }
+}
+
+/* ---- transport: UART0 ---- */
+
+static int32_t UartWrite(void* context, const uint8_t* data, size_t size) {
+  size_t i;
+  (void)context;
+  for (i = 0U; i < size; ++i) {
+    while ((UART_STATE & UART_STATE_TX_FULL) != 0U) {
+    }
+    UART_DATA = (uint32_t)data[i];
+  }
+  return (int32_t)size;
+}
+
+static int32_t UartRead(void* context, uint8_t* data, size_t size, uint32_t timeout_ms) {
+  const uint32_t start = g_ms;
+  size_t n = 0U;
+  (void)context;
+  while ((n == 0U) && ((timeout_ms == 0xFFFFFFFFU) || ((g_ms - start) <= timeout_ms))) {
+    while ((n < size) && ((UART_STATE & UART_STATE_RX_FULL) != 0U)) {
+      data[n] = (uint8_t)UART_DATA;
+      ++n;
+    }
+  }
+  return (int32_t)n;
+}
+
+#if UTVM_RPC_EXIT_ON_SHUTDOWN
+/* Arm semihosting SYS_EXIT (QEMU -semihosting-config enable=on): ends the emulator. */
+static void SemihostExit(void) {
+  static const uint32_t block[2] = {0x20026U /* ADP_Stopped_ApplicationExit */, 0U};
+  register uint32_t r0 __asm__("r0") = 0x18U;
+  register const uint32_t* r1 __asm__("r1") = block;
+  __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+}
+#endif
+
+int main(void) {
+  TVMRpcServerConfig cfg;
+  UART_BAUDDIV = 16U;
+  UART_CTRL = 3U; /* TX and RX enabled */
+  SYST_RVR = TICKS_PER_MS - 1U;
+  SYST_CVR = 0U;
+  SYST_CSR = 7U; /* CPU clock, interrupt, enabled */
+  (void)TVMInitializeRuntime();
+  cfg.write = UartWrite;
+  cfg.read = UartRead;
+  cfg.io_context = NULL;
+  cfg.arena = g_arena;
+  cfg.arena_size = sizeof(g_arena);
+  cfg.read_timeout_ms = 2000U;
+  (void)TVMRpcServer_Init(&cfg);
+  for (;;) {
+    if (TVMRpcServer_Run() == kTVMRpcShutdown) {
+#if UTVM_RPC_EXIT_ON_SHUTDOWN
+      SemihostExit(); /* the emulator has served its one session */
+#endif
+    }
+  }
+  return 0;
+}
