@@ -87,8 +87,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="directories generated with --interface packed (or their metadata.json)")
     s.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.c",
                    help="the C file to write (rewritten only when its content changes)")
-    i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it")
+    i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
     i.add_argument("model", type=Path)
+    i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
+    _add_codegen_options(i)
     from .rpc import cli as rpc_cli  # host-driven execution: rpc-server (docs/rpc.md)
 
     rpc_cli.add_commands(sub)
@@ -110,6 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UtvmError as e:
         print(f"utvm-build: error: {printable(str(e))}", file=sys.stderr)
         return 2
+    except BrokenPipeError:   # `utvm-build info ... | head`: the reader left, nothing to report
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         print("utvm-build: interrupted", file=sys.stderr)
         return 130
@@ -157,13 +164,32 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
 
         rpc_cli.run(a)
     elif a.command == "info":
-        from .info import model_info
-
-        print(model_info(a.model))
+        return _info(a)
     else:
         parser.print_help()
         return 2
     return 0
+
+
+def _info(a: argparse.Namespace) -> int:
+    """Exit 0 when every operator is supported, 2 otherwise (the report is printed either way)."""
+    if a.json:
+        import json
+
+        from .info import model_report
+
+        report = model_report(a.model, _options(a))
+        print(json.dumps(report, indent=1, sort_keys=True))   # json escapes control characters
+        ok = report["supported"]
+    else:
+        from .info import model_info
+
+        text, ok = model_info(a.model, _options(a))
+        print(text)
+    if not ok:
+        print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above)",
+              file=sys.stderr)
+    return 0 if ok else 2
 
 
 def _manifest(a: argparse.Namespace) -> None:

@@ -1,49 +1,143 @@
-"""`utvm-build info`: a model's operators and tensors, and what utvm-build makes of them."""
+"""`utvm-build info`: a model's operators and tensors, and what utvm-build makes of them.
+
+One source for the text and the ``--json`` forms (and for `utvm-build report`): :func:`model_report`.
+Operators are numbered as in the model, like the generated functions (``tvmgen_<name>_op<k>_...``),
+errors and ``metadata.json``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .compiler import compile_bytes, default_name, read_model_file
 from .errors import UtvmError
 from .frontend.tflite import read_tflite
+from .graph import Graph
 from .ops import handler_for
+from .options import CompileOptions
 from .text import printable
 
 
-def model_info(path: str | Path) -> str:
+def model_report(path: str | Path, options: CompileOptions | None = None) -> dict:
+    """Everything `info` shows, as plain data (the ``--json`` document)."""
+    opts = options or CompileOptions()
     data = read_model_file(path)
     g = read_tflite(data)
-    lines = [f"model: {printable(Path(path).name)} ({len(data)} bytes)"]
-    if g.description:
-        lines.append(f"description: {printable(g.description[:80])}")
-    for kind, ids in (("input", g.inputs), ("output", g.outputs)):
-        for k, t in enumerate(ids):
-            tensor = g.tensors[t]
-            q = f", scale {tensor.quant.s:.6g}, zero point {tensor.quant.zp}" if tensor.quant else ""
-            lines.append(f"{kind} {k}: '{printable(tensor.name)}' {tensor.dtype} {list(tensor.shape)}{q}")
-    lines.append(f"tensors: {len(g.tensors)}, constants: {sum(t.is_const for t in g.tensors)} "
-                 f"({sum(t.nbytes for t in g.tensors if t.is_const)} bytes)")
-    lines.append("operators:")
-    all_ok = True
-    for op in g.operators:
-        h = handler_for(op.op)
-        status = "supported"
-        if h is None:
-            status, all_ok = "NOT SUPPORTED", False
-        else:
-            try:
-                h.validate(op, g)
-            except UtvmError as e:
-                status, all_ok = f"NOT SUPPORTED: {printable(str(e))}", False
-        dtypes = "/".join(sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}))
-        lines.append(f"  #{op.index:<3} {op.op:<20} {dtypes:<16} {status}")
-    if all_ok:
+    name = opts.name or default_name(path)
+    report: dict = {
+        "model": {"file": Path(path).name, "bytes": len(data), "description": g.description},
+        "name": name, "target": opts.target,
+        "operators": [_operator(g, op) for op in g.operators],
+        "tensors": [_tensor(t) for t in g.tensors],
+    }
+    report["supported"] = all(op["supported"] for op in report["operators"])
+    report["error"] = None
+    if report["supported"]:
         try:
-            c = compile_bytes(data, default_name(path)).metadata
-            lines.append(f"workspace: {c['workspace_bytes']} bytes (lower bound "
-                         f"{c['workspace_lower_bound_bytes']}), constants: {c['constants_bytes']} bytes, "
-                         f"MACs: {c['macs']}")
+            compiled = compile_bytes(data, name, dataclasses.replace(opts, name=name), Path(path).name)
         except UtvmError as e:
-            lines.append(f"cannot compile: {printable(str(e))}")
-    return "\n".join(lines)
+            report["supported"], report["error"] = False, str(e)
+        else:
+            _add_compiled(report, compiled)
+    return report
+
+
+def _operator(g: Graph, op) -> dict:  # noqa: ANN001
+    h = handler_for(op.op)
+    entry = {"index": op.index, "op": op.op, "version": op.version,
+             "dtypes": sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}),
+             "inputs": list(op.inputs), "outputs": list(op.outputs), "supported": h is not None, "error": None}
+    if h is None:
+        entry["error"] = "not supported"
+    else:
+        try:
+            h.validate(op, g)
+        except UtvmError as e:
+            entry["supported"], entry["error"] = False, str(e)
+    return entry
+
+
+def _tensor(t) -> dict:  # noqa: ANN001
+    q = t.quant
+    return {"index": t.index, "name": t.name, "dtype": t.dtype, "shape": list(t.shape), "bytes": t.nbytes,
+            "constant": t.is_const, "variable": t.is_variable,
+            "scale": None if q is None else [float(s) for s in q.scale],
+            "zero_point": None if q is None else [int(z) for z in q.zero_point]}
+
+
+def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
+    meta, plan, g = compiled.metadata, compiled.plan, compiled.graph
+    up = meta["prefix"].upper()
+    by_index = {r["index"]: r for r in meta["operators"]}
+    for op in report["operators"]:
+        rec = by_index.get(op["index"])
+        if rec is None:
+            op.update({"emitted": False, "note": "no code: folded or removed by a graph pass"})
+            continue
+        variants = meta.get("kernel_variants", {})
+        op.update({"emitted": True, "function": rec["function"], "macs": rec["macs"],
+                   "kernels": [{"kernel": k, "variant": variants.get(k, "generic")} for k in rec["kernels"]],
+                   "constants_bytes": rec["constants_bytes"], "scratch_bytes": rec["scratch_bytes"]})
+    for kind in ("inputs", "outputs"):
+        ports = []
+        for k, p in enumerate(meta[kind]):
+            stem = kind[:-1].upper()
+            ports.append({**p, "position": k, "c_member": p["c_name"],
+                          "size_macro": f"{up}_{stem}_{k}_SIZE", "named_size_macro": f"{up}_{p['c_name'].upper()}_SIZE",
+                          "member_macro": f"{up}_{stem}_{k}(s)"})
+        report[kind] = ports
+    for t in report["tensors"]:
+        loc = plan.locations.get(t["index"])
+        t["location"] = None if loc is None else {"kind": loc.kind, "index": loc.index}
+    steps = [op.index for op in g.operators]
+    buffers = []
+    for b in sorted(plan.buffers, key=lambda b: (b.offset, b.first)):
+        entry = {"offset": b.offset, "bytes": b.size, "first_step": b.first, "last_step": b.last}
+        if b.key[0] == "scratch":
+            entry.update({"kind": "scratch", "operator": steps[b.key[1]]})
+        else:
+            entry.update({"kind": "tensor", "tensor": b.key[1], "name": g.tensors[b.key[1]].name})
+        buffers.append(entry)
+    io_bytes = sum(p["bytes"] for p in meta["inputs"] + meta["outputs"]) if meta["options"]["io"] == "caller" else 0
+    report["memory_plan"] = {"workspace_bytes": meta["workspace_bytes"],
+                             "lower_bound_bytes": meta["workspace_lower_bound_bytes"],
+                             "alignment": meta["options"]["workspace_align"],
+                             "steps": steps, "buffers": buffers}
+    report["totals"] = {"macs": meta["macs"], "flash_constants_bytes": meta["constants_bytes"],
+                        "ram_workspace_bytes": meta["workspace_bytes"], "ram_state_bytes": meta["state_bytes"],
+                        "ram_io_buffers_bytes": io_bytes,
+                        "ram_bytes": meta["workspace_bytes"] + meta["state_bytes"] + io_bytes}
+    report["kernels"] = meta["kernels"]
+
+
+def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple[str, bool]:
+    """The text form, and whether every operator is supported."""
+    r = model_report(path, options)
+    lines = [f"model: {printable(r['model']['file'])} ({r['model']['bytes']} bytes)"]
+    if r["model"]["description"]:
+        lines.append(f"description: {printable(r['model']['description'][:80])}")
+    for kind in ("inputs", "outputs"):
+        for p in r.get(kind, []):
+            q = f", scale {p['scale']:.6g}, zero point {p['zero_point']}" if p["scale"] is not None else ""
+            lines.append(f"{kind[:-1]} {p['position']}: '{printable(p['name'])}' {p['dtype']} {p['shape']}{q}")
+            lines.append(f"    C: member .{p['c_member']}, {p['size_macro']} = {p['named_size_macro']} = "
+                         f"{p['bytes']} bytes")
+    lines.append(f"tensors: {len(r['tensors'])}")
+    lines.append("operators:")
+    for op in r["operators"]:
+        status = "supported" if op["supported"] else f"NOT SUPPORTED: {printable(op['error'] or '')}"
+        kernels = ", ".join(k["kernel"] + ("" if k["variant"] == "generic" else f" ({k['variant']})")
+                            for k in op.get("kernels", []))
+        detail = f"  -> {kernels}, {op['macs']} MACs" if op.get("emitted") else ""
+        if op["supported"] and op.get("emitted") is False:
+            detail = "  (no code: folded or removed by a graph pass)"
+        lines.append(f"  #{op['index']:<3} {op['op']:<20} {'/'.join(op['dtypes']):<16} {status}{detail}")
+    if r["error"]:
+        lines.append(f"cannot compile: {printable(r['error'])}")
+    if "totals" in r:
+        t = r["totals"]
+        lines.append(f"workspace: {r['memory_plan']['workspace_bytes']} bytes (lower bound "
+                     f"{r['memory_plan']['lower_bound_bytes']}), state: {t['ram_state_bytes']} bytes, "
+                     f"constants (flash): {t['flash_constants_bytes']} bytes, MACs: {t['macs']}")
+    return "\n".join(lines), bool(r["supported"])

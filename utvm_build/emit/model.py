@@ -67,14 +67,21 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     pool = ConstantPool(prefix=prefix, align=opts.constants_align)
     kernels: set[str] = set()
     op_funcs, op_records = [], []
+    scratch_sizes = {b.key[1]: b.size for b in plan.buffers if b.key[0] == "scratch"}
     for pos, op in enumerate(g.operators):
         handler = handler_for(op.op)
         assert handler is not None
-        ctx = OpContext(g=g, op=op, position=pos, prefix=prefix, pool=pool, kernels=kernels,
+        own_kernels: set[str] = set()
+        ctx = OpContext(g=g, op=op, position=pos, prefix=prefix, pool=pool, kernels=own_kernels,
                         has_scratch=pos in plan.scratch)
+        constants_before = pool.total_bytes
         with operator_context(op, g):
             handler.emit(op, g, ctx)
-            op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g))})
+            op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g)),
+                               "function": op_function_name(prefix, op), "kernels": sorted(own_kernels),
+                               "constants_bytes": pool.total_bytes - constants_before,
+                               "scratch_bytes": scratch_sizes.get(pos, 0)})
+        kernels |= own_kernels
         op_funcs.append(ctx)
 
     files: dict[str, str] = {}
@@ -246,7 +253,7 @@ def _signature(ctx: OpContext) -> str:
     params = [decl for decl, _ in ctx.params]
     if ctx.has_scratch:
         params.append("void* scratch")
-    return f"void {op_function_name(ctx.prefix, ctx.position, ctx.op)}({', '.join(params) or 'void'})"
+    return f"void {op_function_name(ctx.prefix, ctx.op)}({', '.join(params) or 'void'})"
 
 
 def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpContext],
@@ -355,7 +362,7 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
         args = [names[int(t)] for _, t in ctx.params]
         if ctx.has_scratch:
             args.append(f"&workspace[{plan.scratch[ctx.position]}]")
-        body.append(f"  {op_function_name(prefix, ctx.position, ctx.op)}({', '.join(args)});")
+        body.append(f"  {op_function_name(prefix, ctx.op)}({', '.join(args)});")
     if io_ws:
         for p, t in zip(outputs, g.outputs):
             off = plan.locations[t].index

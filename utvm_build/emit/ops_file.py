@@ -52,8 +52,8 @@ class OpContext:
 
     def const(self, hint: str, values: np.ndarray, ctype: str) -> str:
         """A derived constant array (multipliers, folded biases ...), stored in flash."""
-        return self.pool.add(f"op{self.position}_{hint}", values, ctype,
-                             f"{self.op.op} #{self.position}: {hint}")
+        return self.pool.add(f"op{self.op.index}_{hint}", values, ctype,
+                             f"{self.op.op} #{self.op.index}: {hint}")
 
     def _param(self, t: Tensor, writable: bool) -> str:
         name = self._param_for.get(t.index)
@@ -76,7 +76,7 @@ class OpContext:
     def param_struct(self, ctype: str, fields: dict[str, int | float | str], hint: str = "params") -> str:
         """Emit ``static const <ctype> op<i>_<hint> = {.field = value, ...};`` (at block scope in the
         operator's function); returns its name."""
-        name = f"op{self.position}_{hint}"
+        name = f"op{self.op.index}_{hint}"
         items = []
         for key, value in fields.items():
             if isinstance(value, str):
@@ -90,8 +90,10 @@ class OpContext:
         return name
 
 
-def op_function_name(prefix: str, position: int, op: Operator) -> str:
-    return f"{prefix}_op{position}_{op.op.lower()}"
+def op_function_name(prefix: str, op: Operator) -> str:
+    """``<prefix>_op<k>_<name>``: k is the operator's number in the model, as `utvm-build info`,
+    errors and metadata.json number it (operators removed by passes leave gaps)."""
+    return f"{prefix}_op{op.index}_{op.op.lower()}"
 
 
 def describe(g: Graph, op: Operator) -> str:
