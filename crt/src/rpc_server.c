@@ -112,7 +112,7 @@ static uint64_t g_arena_base = 0U;
 static uint8_t g_session_open = 0U;
 
 /* Current packet. */
-static uint64_t g_remaining = 0U;
+static uint32_t g_remaining = 0U; /* packets are at most TVM_CRT_RPC_MAX_PACKET_BYTES */
 static tvm_crt_error_t g_status = kTvmErrorNoError;
 static uint8_t g_closed = 0U;
 static uint8_t g_write_failed = 0U;
@@ -220,12 +220,12 @@ static void RecvRaw(uint8_t* data, size_t size, uint32_t first_timeout_ms) {
 
 /* Read size bytes of the current packet. */
 static void Recv(uint8_t* data, size_t size) {
-  if ((uint64_t)size > g_remaining) {
+  if (size > (size_t)g_remaining) {
     Fail(kTvmErrorRpcMalformedPacket, "malformed packet: field runs past the end");
   }
   RecvRaw(data, size, g_cfg.read_timeout_ms);
   if (Ok() != 0) {
-    g_remaining -= (uint64_t)size;
+    g_remaining -= (uint32_t)size;
   }
 }
 
@@ -276,7 +276,7 @@ static void SkipRest(void) {
   while ((g_remaining > 0U) && (g_closed == 0U) && (Ok() != 0)) {
     const size_t n = (g_remaining < sizeof(scratch)) ? (size_t)g_remaining : sizeof(scratch);
     RecvRaw(scratch, n, g_cfg.read_timeout_ms);
-    g_remaining -= (uint64_t)n;
+    g_remaining -= (uint32_t)n;
   }
   g_skipping = 0U;
   g_status = saved;
@@ -351,25 +351,35 @@ static void* WireToHandle(uint64_t value) {
 
 /* ---- arena ---- */
 
-static uint64_t ArenaUsedEnd(void) {
-  uint64_t end = 0U;
+static uint32_t ArenaUsedEnd(void) {
+  uint32_t end = 0U;
   if (g_num_allocs > 0U) {
-    end = (uint64_t)g_allocs[g_num_allocs - 1U].offset + (uint64_t)g_allocs[g_num_allocs - 1U].size;
+    end = g_allocs[g_num_allocs - 1U].offset + g_allocs[g_num_allocs - 1U].size;
   }
   return end;
 }
 
-/* First fit; align is a power of two (capped at ARENA_ALIGN_MAX). */
+/* First fit; align is a power of two (capped at ARENA_ALIGN_MAX). Offsets are 32-bit (the arena
+ * is smaller than 4 GiB); alignment depends only on the low bits of the arena's address. */
 static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
-  const uint64_t nbytes = (nbytes_in == 0U) ? 1U : nbytes_in;
-  uint64_t align = (align_in > ARENA_ALIGN_MAX) ? ARENA_ALIGN_MAX : align_in;
+  const uint32_t base_low = (uint32_t)(g_arena_base & 0xFFFFFFFFULL);
+  const uint32_t size = (uint32_t)g_cfg.arena_size;
+  uint32_t nbytes = 1U;
+  uint32_t align = ARENA_ALIGN_MAX;
   uint64_t result = 0U;
-  uint64_t start = 0U;
+  uint32_t start = 0U;
   uint32_t slot = g_num_allocs + 1U;
   uint32_t i;
-  uint64_t placed = 0U;
-  if (align == 0U) {
-    align = 1U;
+  uint32_t placed = 0U;
+  if (align_in < (uint64_t)ARENA_ALIGN_MAX) {
+    align = (align_in == 0U) ? 1U : (uint32_t)align_in;
+  }
+  if (nbytes_in > (uint64_t)size) {
+    nbytes = size + 1U; /* never fits */
+  } else if (nbytes_in > 0U) {
+    nbytes = (uint32_t)nbytes_in;
+  } else {
+    /* 0 bytes: 1 */
   }
   if ((align & (align - 1U)) != 0U) {
     Fail(kTvmErrorInvalidArgument, "alignment not a power of 2");
@@ -377,31 +387,30 @@ static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
     Fail(kTvmErrorPlatformNoMemory, "too many allocations (TVM_CRT_RPC_MAX_ALLOCS)");
   } else {
     for (i = 0U; (i <= g_num_allocs) && (slot > g_num_allocs); ++i) {
-      const uint64_t gap_end =
-          (i < g_num_allocs) ? (uint64_t)g_allocs[i].offset : (uint64_t)g_cfg.arena_size;
-      const uint64_t aligned = ((g_arena_base + start + align - 1U) & ~(align - 1U)) - g_arena_base;
-      if ((aligned <= gap_end) && (nbytes <= (gap_end - aligned))) {
+      const uint32_t gap_end = (i < g_num_allocs) ? g_allocs[i].offset : size;
+      const uint32_t aligned = ((base_low + start + align - 1U) & ~(align - 1U)) - base_low;
+      if ((aligned <= gap_end) && (aligned >= start) && (nbytes <= (gap_end - aligned))) {
         slot = i;
         placed = aligned;
       } else if (i < g_num_allocs) {
-        start = (uint64_t)g_allocs[i].offset + (uint64_t)g_allocs[i].size;
+        start = g_allocs[i].offset + g_allocs[i].size;
       } else {
         /* no gap fits */
       }
     }
     if (slot > g_num_allocs) {
-      FailNum(kTvmErrorPlatformNoMemory, "arena exhausted: no room for ", nbytes, " bytes");
+      FailNum(kTvmErrorPlatformNoMemory, "arena exhausted: no room for ", nbytes_in, " bytes");
     } else {
       for (i = g_num_allocs; i > slot; --i) {
         g_allocs[i] = g_allocs[i - 1U];
       }
-      g_allocs[slot].offset = (uint32_t)placed;
-      g_allocs[slot].size = (uint32_t)nbytes;
+      g_allocs[slot].offset = placed;
+      g_allocs[slot].size = nbytes;
       ++g_num_allocs;
-      if (ArenaUsedEnd() > (uint64_t)g_arena_max_used) {
+      if ((size_t)ArenaUsedEnd() > g_arena_max_used) {
         g_arena_max_used = (size_t)ArenaUsedEnd();
       }
-      result = g_arena_base + placed;
+      result = g_arena_base + (uint64_t)placed;
     }
   }
   return result;
@@ -432,13 +441,15 @@ static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
   uint32_t offset = 0U;
   uint32_t i;
   uint8_t found = 0U;
-  if (address >= g_arena_base) {
-    const uint64_t off = address - g_arena_base;
+  if ((address >= g_arena_base) && ((address - g_arena_base) < (uint64_t)g_cfg.arena_size) &&
+      (nbytes <= (uint64_t)g_cfg.arena_size)) {
+    const uint32_t off = (uint32_t)(address - g_arena_base);
+    const uint32_t n = (uint32_t)nbytes;
     for (i = 0U; i < g_num_allocs; ++i) {
-      const uint64_t begin = (uint64_t)g_allocs[i].offset;
-      const uint64_t end = begin + (uint64_t)g_allocs[i].size;
-      if ((off >= begin) && (off <= end) && (nbytes <= (end - off))) {
-        offset = (uint32_t)off;
+      const uint32_t begin = g_allocs[i].offset;
+      const uint32_t end = begin + g_allocs[i].size;
+      if ((off >= begin) && (off <= end) && (n <= (end - off))) {
+        offset = off;
         found = 1U;
       }
     }
@@ -1145,7 +1156,7 @@ static uint32_t RecvCopyHeader(uint64_t* out_nbytes) {
 static void HandleCopyToRemote(void) {
   uint64_t nbytes = 0U;
   const uint32_t offset = RecvCopyHeader(&nbytes);
-  if ((Ok() != 0) && (nbytes != g_remaining)) {
+  if ((Ok() != 0) && (nbytes != (uint64_t)g_remaining)) {
     Fail(kTvmErrorRpcMalformedPacket, "malformed packet: data length is not nbytes");
   }
   if (Ok() != 0) {
@@ -1383,7 +1394,8 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms) {
       for (i = 8U; i > 0U; --i) {
         length = (length << 8U) | (uint64_t)header[i - 1U];
       }
-      g_remaining = (Ok() != 0) ? length : 0U;
+      /* an oversize packet is skipped as far as 32 bits go (then the skip times out) */
+      g_remaining = (Ok() == 0) ? 0U : ((length > 0xFFFFFFFFULL) ? 0xFFFFFFFFU : (uint32_t)length);
       if (Ok() == 0) {
         /* timed out inside the length: answered below */
       } else if (length == 0U) {
