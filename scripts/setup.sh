@@ -6,10 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gcc clang make cmake ninja-build cppcheck gcc-arm-none-eabi libnewlib-arm-none-eabi
-              qemu-system-arm valgrind python3-venv)
+              qemu-system-arm valgrind python3-venv chromium)
 
 need_apt=0
-for tool in cc clang make cmake ninja cppcheck arm-none-eabi-gcc qemu-system-arm valgrind; do
+for tool in cc clang make cmake ninja cppcheck arm-none-eabi-gcc qemu-system-arm valgrind chromium git; do
   command -v "$tool" >/dev/null 2>&1 || need_apt=1
 done
 if [[ "${1:-}" != "--no-apt" && $need_apt == 1 ]]; then

@@ -87,6 +87,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="directories generated with --interface packed (or their metadata.json)")
     s.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.c",
                    help="the C file to write (rewritten only when its content changes)")
+    rp = sub.add_parser("report", help="one self-contained HTML page: the memory plan as a picture, "
+                        "per-operator MACs, flash, scratch (and instructions from a benchmark run)")
+    rp.add_argument("model", type=Path)
+    rp.add_argument("-o", "--output", type=Path, required=True, metavar="REPORT.html")
+    rp.add_argument("--bench", type=Path, metavar="RUN.json",
+                    help="a benchmark result (benchmarks/results/runs/...) for per-operator instructions "
+                         "(default: found there by the model's name, if present)")
+    _add_codegen_options(rp)
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
     i.add_argument("model", type=Path)
     i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
@@ -165,6 +173,8 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         rpc_cli.run(a)
     elif a.command == "info":
         return _info(a)
+    elif a.command == "report":
+        return _report(a)
     else:
         parser.print_help()
         return 2
@@ -190,6 +200,26 @@ def _info(a: argparse.Namespace) -> int:
         print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above)",
               file=sys.stderr)
     return 0 if ok else 2
+
+
+def _report(a: argparse.Namespace) -> int:
+    from .compiler import default_name
+    from .info import model_report
+    from .report import find_benchmark, load_instructions, render_report
+
+    report = model_report(a.model, _options(a))
+    bench = a.bench or find_benchmark(a.name or default_name(a.model), [Path.cwd(), _PKG.parent])
+    instructions, label = load_instructions(bench) if bench else ({}, "")
+    text = render_report(report, instructions, label).encode()
+    try:
+        tmp = a.output.with_name(f".{a.output.name}.utvm-tmp")
+        tmp.write_bytes(text)
+        tmp.replace(a.output)
+    except OSError as e:
+        raise UtvmError(f"cannot write {a.output}: {e.strerror}") from None
+    extra = f", instructions from {bench}" if instructions else ""
+    print(f"{a.output}: report of {printable(a.model.name)}{extra}")
+    return 0
 
 
 def _manifest(a: argparse.Namespace) -> None:

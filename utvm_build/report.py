@@ -1,0 +1,150 @@
+"""`utvm-build report MODEL -o report.html`: one self-contained HTML page (no script, no network).
+
+The memory plan as a picture (each workspace buffer a bar from its first to its last operator
+step, at its offset; the step where the most bytes are alive marked), per-operator MACs, flash
+and scratch, the totals, and, when a benchmark result for the model is given or found, each
+operator's instructions. Every number comes from :func:`utvm_build.info.model_report` (the same
+document `info --json` prints), which the page also embeds as JSON.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from .errors import UtvmError
+
+_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
+
+
+def find_benchmark(model_name: str, search: list[Path]) -> Path | None:
+    """A benchmark run of the model (Cortex-M4 -Os, DSP kernels first) in benchmarks/results/runs."""
+    for root in search:
+        runs = root / "benchmarks" / "results" / "runs"
+        for config in ("m4-Os-cortex-m4", "m4-Os"):
+            p = runs / f"{model_name}--{config}.json"
+            if p.is_file():
+                return p
+    return None
+
+
+def load_instructions(path: Path) -> tuple[dict[int, int], str]:
+    """Per-operator instructions of a benchmark run (``per_operator`` rows), and its label."""
+    try:
+        run = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise UtvmError(f"cannot read the benchmark result {path}: {e}") from None
+    rows = run.get("per_operator") or []
+    per_op = {int(r["index"]): int(r["instructions"]) for r in rows if int(r.get("index", -1)) >= 0}
+    label = f"{run.get('config', path.stem)}: {run.get('instructions', '?')} instructions per inference"
+    return per_op, label
+
+
+def render_report(report: dict, instructions: dict[int, int] | None = None, bench_label: str = "") -> str:
+    e = html.escape
+    model = report["model"]
+    title = f"utvm-build report: {model['file']}"
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{e(title)}</title>",
+             "<style>", _CSS, "</style></head><body>", f"<h1>{e(title)}</h1>",
+             f"<p>{model['bytes']} bytes, target <code>{e(report['target'])}</code>, C name "
+             f"<code>tvmgen_{e(report['name'])}</code>.</p>"]
+    if not report["supported"]:
+        parts.append(f'<p class="error" id="error">Cannot compile: {e(report["error"] or "unsupported operators")}</p>')
+    if "totals" in report:
+        t, mp = report["totals"], report["memory_plan"]
+        rows = [("total-macs", "MACs per inference", t["macs"]),
+                ("total-flash-constants", "flash: constants (bytes)", t["flash_constants_bytes"]),
+                ("total-workspace", "RAM: workspace (bytes)", t["ram_workspace_bytes"]),
+                ("total-lower-bound", "workspace lower bound (bytes)", mp["lower_bound_bytes"]),
+                ("total-state", "RAM: state (bytes)", t["ram_state_bytes"]),
+                ("total-io", "RAM: input/output buffers (bytes)", t["ram_io_buffers_bytes"]),
+                ("total-ram", "RAM: total besides the stack (bytes)", t["ram_bytes"])]
+        parts.append('<h2>Totals</h2><table class="totals">')
+        parts += [f'<tr><th>{e(label)}</th><td id="{key}">{value}</td></tr>' for key, label, value in rows]
+        parts.append("</table>")
+        parts.append("<h2>Memory plan</h2>")
+        parts.append(_plan_svg(report))
+    parts.append("<h2>Operators</h2>")
+    parts.append(_operator_table(report, instructions))
+    if instructions:
+        parts.append(f"<p>Instructions: {e(bench_label)}.</p>")
+    data = json.dumps(report, sort_keys=True).replace("</", "<\\/")
+    parts += [f'<script type="application/json" id="utvm-report-data">{data}</script>', "</body></html>", ""]
+    return "\n".join(parts)
+
+
+def _operator_table(report: dict, instructions: dict[int, int] | None) -> str:
+    e = html.escape
+    head = ["#", "operator", "types", "kernels", "MACs", "flash (bytes)", "scratch (bytes)"]
+    if instructions:
+        head.append("instructions")
+    rows = ["<table class=\"ops\" id=\"operators\"><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    for op in report["operators"]:
+        kernels = ", ".join(k["kernel"] + ("" if k["variant"] == "generic" else f" ({k['variant']})")
+                            for k in op.get("kernels", []))
+        if not op["supported"]:
+            kernels = f'<span class="error">{e(op["error"] or "not supported")}</span>'
+        elif op.get("emitted") is False:
+            kernels = "(folded: no code)"
+        else:
+            kernels = e(kernels)
+        cells = [str(op["index"]), e(op["op"]), e("/".join(op["dtypes"])), kernels,
+                 str(op.get("macs", "")), str(op.get("constants_bytes", "")), str(op.get("scratch_bytes", ""))]
+        if instructions:
+            cells.append(str(instructions.get(op["index"], "")))
+        rows.append(f'<tr data-op="{op["index"]}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _plan_svg(report: dict) -> str:
+    """Buffers as bars: x = operator step, y = workspace offset; the peak step shaded."""
+    mp = report["memory_plan"]
+    steps, buffers, total = mp["steps"], mp["buffers"], max(1, mp["workspace_bytes"])
+    n = max(1, len(steps))
+    width, height, left, top = 900, 360, 70, 20
+    sx, sy = (width - left - 10) / n, (height - top - 40) / total
+    live = [sum(b["bytes"] for b in buffers if b["first_step"] <= s <= b["last_step"]) for s in range(n)]
+    peak = max(range(n), key=lambda s: live[s]) if live else 0
+    e = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="memory-plan" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="memory plan">',
+           f'<rect x="{left + peak * sx:.1f}" y="{top}" width="{sx:.1f}" height="{height - top - 40}" '
+           f'class="peak" data-peak-step="{peak}" data-peak-bytes="{live[peak] if live else 0}"/>',
+           f'<rect x="{left}" y="{top}" width="{width - left - 10}" height="{height - top - 40}" class="frame"/>']
+    for k, b in enumerate(buffers):
+        x = left + b["first_step"] * sx
+        w = (b["last_step"] - b["first_step"] + 1) * sx
+        y = top + b["offset"] * sy
+        h = max(1.0, b["bytes"] * sy)
+        what = f"scratch of operator #{b['operator']}" if b["kind"] == "scratch" else \
+            f"tensor #{b['tensor']} {b['name']}"
+        out.append(f'<rect class="buffer" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                   f'fill="{_COLORS[k % len(_COLORS)]}" data-offset="{b["offset"]}" data-bytes="{b["bytes"]}">'
+                   f"<title>{e(what)}: {b['bytes']} bytes at {b['offset']}, steps {b['first_step']}-"
+                   f"{b['last_step']}</title></rect>")
+    for s, index in enumerate(steps):
+        out.append(f'<text x="{left + (s + 0.5) * sx:.1f}" y="{height - 22}" class="tick">#{index}</text>')
+    out += [f'<text x="{left - 6}" y="{top + 10}" class="axis" text-anchor="end">0</text>',
+            f'<text x="{left - 6}" y="{height - 40}" class="axis" text-anchor="end">{total}</text>',
+            f'<text x="{left + (width - left) / 2:.0f}" y="{height - 4}" class="axis">operator (execution order); '
+            f"shaded: peak, {live[peak] if live else 0} bytes alive at operator "
+            f"#{steps[peak] if steps else '-'}</text>",
+            "</svg>"]
+    return "\n".join(out)
+
+
+_CSS = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
+table { border-collapse: collapse; margin: 8px 0 16px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f3f3f3; text-align: left; }
+td:nth-child(2), td:nth-child(3), td:nth-child(4) { text-align: left; }
+.error { color: #b00020; }
+svg .frame { fill: none; stroke: #999; }
+svg .peak { fill: #ffe8a3; }
+svg .buffer { stroke: #fff; stroke-width: 0.5; }
+svg .tick { font-size: 10px; text-anchor: middle; fill: #555; }
+svg .axis { font-size: 11px; fill: #333; }
+"""
