@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gcc clang make cmake ninja-build cppcheck gcc-arm-none-eabi libnewlib-arm-none-eabi
-              qemu-system-arm valgrind python3-venv chromium)
+              qemu-system-arm valgrind python3-venv chromium git)
 
 need_apt=0
 for tool in cc clang make cmake ninja cppcheck arm-none-eabi-gcc qemu-system-arm valgrind chromium git; do
