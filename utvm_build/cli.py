@@ -74,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--input-fill", default="zero", metavar="zero|min|max|random:SEED",
                    help="inputs when no --input is given: zeros, the type's minimum or maximum, or random "
                         "values from SEED (default zero)")
+    r.add_argument("--sequence", action="store_true",
+                   help="the leading axis of every input is time: run one model instance over it (state "
+                        "carried) and write outputs with the same leading axis")
+    r.add_argument("--steps", type=int, default=1, metavar="N",
+                   help="with --sequence and --input-fill: the number of steps (default 1)")
     r.add_argument("--sanitize", action="store_true",
                    help="build with -fsanitize=address,undefined and fail on any report")
     _add_codegen_options(r)
@@ -249,8 +254,11 @@ def _run(a: argparse.Namespace) -> None:
             raise UtvmError(f"cannot read an --input file: {e}") from None
     if inputs is not None and a.input_fill != "zero":
         raise UtvmError("give either --input files or --input-fill, not both")
+    if a.steps < 1 or (a.steps != 1 and (not a.sequence or inputs is not None)):
+        raise UtvmError("--steps N (N >= 1) goes with --sequence and --input-fill (with --input files the "
+                        "leading axis gives the steps)")
     outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir, sanitize=a.sanitize,
-                       input_fill=a.input_fill)
+                       input_fill=a.input_fill, sequence=a.sequence, steps=a.steps)
     for k, o in enumerate(outs):
         flat = o.ravel()
         shown = np.array2string(flat[:16], separator=", ", max_line_width=200)

@@ -104,9 +104,16 @@ def fill_inputs(ports: Sequence[dict], how: str = "zero") -> list[np.ndarray]:
     return out
 
 
-def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Build a generated directory into a host program with ASan/UBSan and run it once; any
-    sanitizer report is a UtvmError (one line: the report's first line)."""
+def _fill_for_step(how: str, t: int) -> str:
+    """Random fills differ from step to step of a sequence (seed + step), the others do not."""
+    kind, _, seed = how.partition(":")
+    return f"random:{int(seed) + t}" if kind == "random" and seed.isdigit() else how
+
+
+def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray], *, sequence: bool = False) -> list[np.ndarray]:
+    """Build a generated directory into a host program with ASan/UBSan and run it once (or once
+    per step of a sequence, one model instance); any sanitizer report is a UtvmError (one line:
+    the report's first line)."""
     from .emit.host_main import render_host_main
 
     gen_dir = Path(gen_dir)
@@ -114,7 +121,12 @@ def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray]) -> list[np.ndarra
     ins = meta["inputs"]
     if len(inputs) != len(ins):
         raise UtvmError(f"the model has {len(ins)} inputs, {len(inputs)} given")
-    arrays = [_coerce(v, p, k) for k, (v, p) in enumerate(zip(inputs, ins))]
+    steps = _steps(inputs, ins) if sequence else 1
+    if sequence:   # the program reads a file of `steps` records per input
+        arrays = [np.concatenate([_coerce(np.asarray(v)[t], p, k).reshape(-1) for t in range(steps)])
+                  for k, (v, p) in enumerate(zip(inputs, ins))]
+    else:
+        arrays = [_coerce(v, p, k) for k, (v, p) in enumerate(zip(inputs, ins))]
     sources, includes = _sources_and_includes(gen_dir, meta)
     with tempfile.TemporaryDirectory(prefix="utvm-sanitize-") as tmp_name:
         tmp = Path(tmp_name)
@@ -137,7 +149,8 @@ def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray]) -> list[np.ndarra
             what = "sanitizer report" if proc.returncode == 86 or "Sanitizer" in proc.stderr \
                 or "runtime error" in proc.stderr else f"exit status {proc.returncode}"
             raise UtvmError(f"the sanitized run failed ({what}): {_first_error(proc.stderr)}")
-        return [np.frombuffer(f.read_bytes(), dtype=p["dtype"]).reshape(p["shape"]).copy()
+        lead = [steps] if sequence else []
+        return [np.frombuffer(f.read_bytes(), dtype=p["dtype"]).reshape(lead + p["shape"]).copy()
                 for f, p in zip(out_files, meta["outputs"])]
 
 
@@ -155,18 +168,35 @@ def _coerce(value: np.ndarray, port: dict, k: int) -> np.ndarray:
     return np.ascontiguousarray(arr.reshape(port["shape"]))
 
 
+def _steps(inputs: Sequence[np.ndarray], ports: list[dict]) -> int:
+    """The number of invocations of a sequence: every input's leading axis, the same for all."""
+    counts = {np.asarray(v).shape[0] if np.asarray(v).ndim else -1 for v in inputs}
+    if len(counts) != 1 or -1 in counts:
+        raise UtvmError("--sequence: every input needs the same leading (time) axis, got shapes "
+                        + ", ".join(str(list(np.asarray(v).shape)) for v in inputs))
+    (n,) = counts
+    if n < 1:
+        raise UtvmError("--sequence: the inputs hold no step (leading axis 0)")
+    return int(n)
+
+
 def run_generated(gen_dir: Path, inputs: Sequence[np.ndarray] | None = None,
-                  cflags: Sequence[str] = ("-O2",)) -> list[np.ndarray]:
-    """Build an already generated directory for the host and run one inference."""
+                  cflags: Sequence[str] = ("-O2",), *, sequence: bool = False) -> list[np.ndarray]:
+    """Build an already generated directory for the host and run one inference, or, with
+    ``sequence``, one per step of the inputs' leading axis on one model instance (its state
+    carried from step to step); outputs then get the same leading axis."""
     gen_dir = Path(gen_dir)
     meta = json.loads((gen_dir / "metadata.json").read_text())
     ins = meta["inputs"]
     if inputs is None:
-        inputs = [np.zeros(p["shape"], dtype=p["dtype"]) for p in ins]
+        inputs = [np.zeros(([1] if sequence else []) + p["shape"], dtype=p["dtype"]) for p in ins]
     if len(inputs) != len(ins):
         raise UtvmError(f"the model has {len(ins)} inputs, {len(inputs)} given")
-    arrays = [_coerce(v, p, k) for k, (v, p) in enumerate(zip(inputs, ins))]
+    steps = _steps(inputs, ins) if sequence else 1
+    per_step = [[np.asarray(v)[t] for v in inputs] for t in range(steps)] if sequence else [list(inputs)]
+    arrays = [np.zeros(p["shape"], dtype=p["dtype"]) for p in ins]
     outs = [np.zeros(p["shape"], dtype=p["dtype"]) for p in meta["outputs"]]
+    results: list[list[np.ndarray]] = []
     with tempfile.TemporaryDirectory(prefix="utvm-host-") as tmp:
         lib_path = build_shared_library(gen_dir, Path(tmp) / f"lib{meta['name']}.so", cflags)
         lib = ctypes.CDLL(str(lib_path))
@@ -182,30 +212,46 @@ def run_generated(gen_dir: Path, inputs: Sequence[np.ndarray] | None = None,
             base = ctypes.addressof(ws)
             pools = _struct(["global_workspace"])((base + align - 1) // align * align)
             args.append(ctypes.byref(pools))
-        status = run(*args)
+        for t, step_inputs in enumerate(per_step):
+            for k, (dst, (v, p)) in enumerate(zip(arrays, zip(step_inputs, ins))):
+                dst[...] = _coerce(v, p, k)
+            status = run(*args)
+            if status != 0:
+                raise UtvmError(f"{meta['prefix']}_run returned {status}" + (f" at step {t}" if sequence else ""))
+            results.append([o.copy() for o in outs])
         del lib
-    if status != 0:
-        raise UtvmError(f"{meta['prefix']}_run returned {status}")
-    return outs
+    if sequence:
+        return [np.stack([r[k] for r in results]) for k in range(len(outs))]
+    return results[0]
 
 
 def run_on_host(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
                 options: CompileOptions | None = None, output_dir: str | Path | None = None,
                 cflags: Sequence[str] = ("-O2",), *, sanitize: bool = False,
-                input_fill: str = "zero") -> list[np.ndarray]:
+                input_fill: str = "zero", sequence: bool = False, steps: int = 1) -> list[np.ndarray]:
     """Compile ``model``, build it with the system C compiler and run one inference.
 
     ``inputs``: one array per model input, in model order (default: made by ``input_fill``, see
     :func:`fill_inputs`). ``sanitize``: build a host program with ASan/UBSan instead and fail on
-    any report. Returns the outputs in model order; with ``output_dir``, also writes them to
+    any report. ``sequence``: the inputs' leading axis is time, run one model instance over it
+    (state carried; ``steps`` of filled inputs when none are given) and return outputs with the
+    same leading axis. Returns the outputs in model order; with ``output_dir``, also writes them to
     ``output_<i>.npy`` there.
     """
     with tempfile.TemporaryDirectory(prefix="utvm-gen-") as tmp:
         gen = Path(tmp) / "gen"
         compile_model(model, gen, options)
         if inputs is None:
-            inputs = fill_inputs(json.loads((gen / "metadata.json").read_text())["inputs"], input_fill)
-        outs = run_sanitized(gen, inputs) if sanitize else run_generated(gen, inputs, cflags)
+            ports = json.loads((gen / "metadata.json").read_text())["inputs"]
+            if sequence:
+                filled = [fill_inputs(ports, _fill_for_step(input_fill, t)) for t in range(max(1, steps))]
+                inputs = [np.stack([f[k] for f in filled]) for k in range(len(ports))]
+            else:
+                inputs = fill_inputs(ports, input_fill)
+        if sanitize:
+            outs = run_sanitized(gen, inputs, sequence=sequence)
+        else:
+            outs = run_generated(gen, inputs, cflags, sequence=sequence)
     if output_dir is not None:
         out = Path(output_dir)
         out.mkdir(parents=True, exist_ok=True)
