@@ -34,6 +34,8 @@ def test_make_example(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples" / "make", tmp_path / "examples" / "make",
                     ignore=shutil.ignore_patterns("build"))
     shutil.copytree(ROOT / "examples" / "models" / "digits", tmp_path / "examples" / "models" / "digits")
+    shutil.copytree(ROOT / "examples" / "cmake_host", tmp_path / "examples" / "cmake_host",
+                    ignore=shutil.ignore_patterns("build"))
     d = tmp_path / "examples" / "make"
     model = tmp_path / "examples" / "models" / "digits" / "digits_int8.tflite"
 
