@@ -22,29 +22,37 @@
 
 /* Requantizes acc[0..n) into output units c..c+n-1 of row y; the multiplier and shift of unit u
  * are mult[u * step], shift[u * step] (step 0: one for all). */
-static void utvm_fully_connected_s8_out(const utvm_fc_q_params* p, const int32_t* mult,
-                                        const int32_t* shift, int32_t step, int8_t* y, int32_t c,
-                                        int32_t n, const int32_t* acc) {
+static UTVM_DSP_INLINE void utvm_fully_connected_s8_out(const utvm_fc_q_params* p, const int32_t* mult,
+                                                        const int32_t* shift, int32_t step,
+                                                        const utvm_dsp_rq_ch* rq0, int8_t* y, int32_t c,
+                                                        int32_t n, const int32_t* acc) {
   /* locals: for the compiler, the int8 stores could alias the parameters */
   const int32_t zp = p->output_offset;
   const int32_t lo = p->act_min;
   const int32_t hi = p->act_max;
   int32_t j;
   for (j = 0; j < n; ++j) {
-    const int32_t u = (c + j) * step;
-    utvm_dsp_rq_ch rq;
-    utvm_dsp_rq_setup(&rq, mult[u], shift[u]);
-    y[c + j] = utvm_dsp_rq_out(&rq, acc[j], zp, lo, hi);
+    if (step == 0) {
+      y[c + j] = utvm_dsp_rq_out(rq0, acc[j], zp, lo, hi);
+    } else {
+      const int32_t u = (c + j) * step;
+      utvm_dsp_rq_ch rq;
+      utvm_dsp_rq_setup(&rq, mult[u], shift[u]);
+      y[c + j] = utvm_dsp_rq_out(&rq, acc[j], zp, lo, hi);
+    }
   }
 }
 
-/* out[b][c] = requant(bias[c] + w[c] . in[b]); bias: the folded bias (never NULL). */
-static void utvm_fully_connected_s8_rows(const utvm_fc_q_params* p, const int32_t* mult,
+/* out[b][c] = requant(bias[c] + w[c] . in[b]); bias: the folded bias (never NULL). Compiled at -O2
+ * by GCC (UTVM_DSP_HOT: the autoencoder 0.51 M -> 0.49 M instructions at -Os). */
+static UTVM_DSP_HOT void utvm_fully_connected_s8_rows(const utvm_fc_q_params* p, const int32_t* mult,
                                          const int32_t* shift, int32_t step, const int8_t* in,
                                          const int8_t* w, const int32_t* bias, int8_t* out) {
   const int32_t depth = p->accum_depth;
   const int32_t units = p->out_depth;
+  utvm_dsp_rq_ch rq0; /* per-tensor (step 0): the constants of every unit, derived once */
   int32_t b = 0;
+  utvm_dsp_rq_setup(&rq0, mult[0], shift[0]);
   while (b < p->batches) {
     const int8_t* x = &in[b * depth];
     int8_t* y = &out[b * units];
@@ -62,8 +70,8 @@ static void utvm_fully_connected_s8_rows(const utvm_fc_q_params* p, const int32_
         if (depth > 0) {
           utvm_dot_s8_2x2(&w[c * depth], &w[(c + n - 1) * depth], x, &x[depth], depth, acc0, acc1);
         }
-        utvm_fully_connected_s8_out(p, mult, shift, step, y, c, n, acc0);
-        utvm_fully_connected_s8_out(p, mult, shift, step, &y[units], c, n, acc1);
+        utvm_fully_connected_s8_out(p, mult, shift, step, &rq0, y, c, n, acc0);
+        utvm_fully_connected_s8_out(p, mult, shift, step, &rq0, &y[units], c, n, acc1);
         c += n;
       }
       b += 2;
@@ -73,18 +81,23 @@ static void utvm_fully_connected_s8_rows(const utvm_fc_q_params* p, const int32_
         int32_t n = 1;
         int32_t ws = 0;
         int32_t acc[4];
-        int32_t j;
         if ((units - c) >= 4) {
           n = 4;
           ws = depth;
-        }
-        for (j = 0; j < 4; ++j) {
-          acc[j] = bias[c + utvm_min_i32(j, n - 1)];
+          acc[0] = bias[c];
+          acc[1] = bias[c + 1];
+          acc[2] = bias[c + 2];
+          acc[3] = bias[c + 3];
+        } else {
+          acc[0] = bias[c];
+          acc[1] = acc[0];
+          acc[2] = acc[0];
+          acc[3] = acc[0];
         }
         if (depth > 0) {
           utvm_dot_s8_4x1(&w[c * depth], ws, x, 0, depth, &acc[0], &acc[2]);
         }
-        utvm_fully_connected_s8_out(p, mult, shift, step, y, c, n, acc);
+        utvm_fully_connected_s8_out(p, mult, shift, step, &rq0, y, c, n, acc);
         c += n;
       }
       b += 1;
