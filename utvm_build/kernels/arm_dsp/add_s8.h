@@ -124,7 +124,9 @@ static inline uint32_t utvm_add_s8_input_apply(const utvm_add_s8_input* r, int32
 
 /* Same-shape operands: n >= 0 elements, the arithmetic of utvm_add_s8 below with every constant
  * in a local. */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline, optimize("O2")))
+#elif defined(__clang__)
 __attribute__((noinline))
 #endif
 static void utvm_add_s8_flat(const utvm_add_q_params* p, const utvm_add_s8_input* pr1,
