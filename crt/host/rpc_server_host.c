@@ -7,7 +7,8 @@
  *   rpc_server [options] --tcp PORT     serve TCP sessions on 127.0.0.1:PORT, one at a time
  *                                       (PORT 0: any free port; the port is printed on stdout as
  *                                       "listening 127.0.0.1:PORT"); --once: only one session
- * Options: --arena-bytes N (default 1 MiB), --read-timeout-ms N (default 2000).
+ * Options: --arena-bytes N (default 1 MiB), --read-timeout-ms N (default 2000), --framed (the
+ * link carries the serial frames of rpc_framing.h, as a UART would; for testing the framing).
  *
  * Link with the model's generated sources (packed interface, system library), libutvm_crt.a and
  * libutvm_crt_host.a (platform hooks). Host-only: a firmware has its own main and transport.
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include <tvm/runtime/crt/crt.h>
+#include <tvm/runtime/crt/rpc_framing.h>
 #include <tvm/runtime/crt/rpc_server.h>
 
 #define RPC_MAGIC 0xFF271
@@ -93,11 +95,27 @@ static int WriteAll(int fd, const void* buf, size_t size) {
   return 0;
 }
 
+static int g_framed = 0;
+
 static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, uint32_t timeout_ms) {
   TVMRpcServerConfig cfg;
   cfg.write = FdWrite;
   cfg.read = FdRead;
   cfg.io_context = fds;
+  if (g_framed) {
+    TVMRpcFramingConfig link;
+    link.write = FdWrite;
+    link.read = FdRead;
+    link.io_context = fds;
+    link.ack_timeout_ms = 100U;
+    link.max_retries = 50U;
+    if (TVMRpcFraming_Init(&link) != kTvmErrorNoError) {
+      return kTVMRpcIoError;
+    }
+    cfg.write = TVMRpcFraming_Write;
+    cfg.read = TVMRpcFraming_Read;
+    cfg.io_context = NULL;
+  }
   cfg.arena = arena;
   cfg.arena_size = arena_size;
   cfg.read_timeout_ms = timeout_ms;
@@ -188,7 +206,7 @@ static int ParseInt(const char* s, long* out) {
 
 static int Usage(void) {
   fprintf(stderr,
-          "usage: rpc_server [--arena-bytes N] [--read-timeout-ms N] "
+          "usage: rpc_server [--arena-bytes N] [--read-timeout-ms N] [--framed] "
           "(RFD WFD | --stdio | --tcp PORT [--once])\n");
   return 2;
 }
@@ -213,6 +231,8 @@ int main(int argc, char** argv) {
       if (ParseInt(argv[++i], &tcp_port) != 0 || tcp_port > 65535) return Usage();
     } else if (strcmp(argv[i], "--stdio") == 0) {
       use_stdio = 1;
+    } else if (strcmp(argv[i], "--framed") == 0) {
+      g_framed = 1;
     } else if (strcmp(argv[i], "--once") == 0) {
       once = 1;
     } else if ((n_fds < 2) && (ParseInt(argv[i], &fd_args[n_fds]) == 0)) {

@@ -35,4 +35,5 @@ void utvm_crt_run_all_tests(uint32_t* passed, uint32_t* failed) {
   utvm_suite_backend_api(passed, failed);
   utvm_suite_platform(passed, failed);
   utvm_suite_rpc_server(passed, failed);
+  utvm_suite_rpc_framing(passed, failed);
 }

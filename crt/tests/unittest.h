@@ -42,6 +42,7 @@ void utvm_suite_stack_allocator(uint32_t* passed, uint32_t* failed);
 void utvm_suite_backend_api(uint32_t* passed, uint32_t* failed);
 void utvm_suite_platform(uint32_t* passed, uint32_t* failed);
 void utvm_suite_rpc_server(uint32_t* passed, uint32_t* failed);
+void utvm_suite_rpc_framing(uint32_t* passed, uint32_t* failed);
 
 /*! \brief Run every suite. The acceptance-test entry point on a device. */
 void utvm_crt_run_all_tests(uint32_t* passed, uint32_t* failed);
