@@ -64,6 +64,18 @@ class _FdTransport:
                 raise RPCConnectionError(f"the device closed the connection ({e.strerror}){self._exit()}") from None
             view = view[n:]
 
+    def recv_some(self, n: int, timeout: float) -> bytes:
+        """1..n bytes, as soon as any arrive."""
+        if not select.select([self.rfd], [], [], max(timeout, 0))[0]:
+            raise RPCTimeoutError(f"no answer from the device within {timeout:g} s")
+        try:
+            b = os.read(self.rfd, n)
+        except OSError as e:
+            raise RPCConnectionError(f"reading from the device failed ({e.strerror}){self._exit()}") from None
+        if not b:
+            raise RPCConnectionError(f"the device closed the connection{self._exit()}")
+        return b
+
     def recv(self, n: int, timeout: float) -> bytes:
         chunks, got = [], 0
         deadline = time.monotonic() + timeout
@@ -413,11 +425,17 @@ def _np_dtype(dl: tuple[int, int, int]) -> np.dtype:
     return np.dtype("bool") if kind == "b" else np.dtype(f"{kind}{bits // 8}")
 
 
-def popen(command: str | os.PathLike | Sequence[str], timeout: float = 10.0) -> Session:
+def popen(command: str | os.PathLike | Sequence[str], timeout: float = 10.0, framing: bool = False) -> Session:
     """Start an RPC server program (``command RFD WFD``, like ``tvm.rpc.PopenSession``) and open a
-    session on its pipes."""
+    session on its pipes; ``framing``: the link carries the CRT's serial frames (a server started
+    with ``--framed``, or firmware built with the framing layer)."""
     cmd = [os.fspath(command)] if isinstance(command, (str, os.PathLike)) else [os.fspath(c) for c in command]
-    return Session(_spawn(cmd), timeout)
+    t = _spawn(cmd)
+    if framing:
+        from .framing import FramedTransport
+
+        t = FramedTransport(t)
+    return Session(t, timeout)
 
 
 def connect(host: str, port: int, key: str = "", timeout: float = 10.0) -> Session:
