@@ -96,3 +96,18 @@ def test_lossy_link_digits_byte_identical(server, cases, p):
 def test_framed_client_option(server):
     with rpc.popen([str(server), "--framed"], framing=True) as s:
         assert s.max_packet_bytes == 4096
+
+
+def test_qemu_m4_framed(tmp_path, cases):
+    import shutil
+
+    if not (shutil.which("arm-none-eabi-gcc") and shutil.which("qemu-system-arm")):
+        pytest.skip("arm-none-eabi-gcc and qemu-system-arm are needed (scripts/setup.sh installs them)")
+    from utvm_build.rpc.build import build_qemu_server
+
+    exe = build_qemu_server([MODEL], tmp_path / "srv", framed=True)
+    with rpc.popen(exe, timeout=20, framing=True) as s:
+        y = s.empty((1, 10), "int8")
+        x, ref = cases[0]
+        s.system_lib().get_function(RUN)(s.tensor(x), y)
+        assert y.numpy().tobytes() == ref

@@ -81,10 +81,13 @@ QEMU_M4 = ["qemu-system-arm", "-M", "mps2-an386", "-cpu", "cortex-m4", "-display
            "-serial", "stdio", "-semihosting-config", "enable=on,target=native"]
 
 
-def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena_bytes: int = 64 * 1024) -> Path:
+def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena_bytes: int = 64 * 1024,
+                      framed: bool = False) -> Path:
     """The RPC server as Cortex-M4 firmware (``output``.elf, crt/ports/mps2_an386) and ``output``, a
     launcher script: ``output RFD WFD`` runs QEMU mps2-an386 with the board's UART0 on those file
-    descriptors, so ``tvm.rpc.PopenSession(output)`` and :func:`utvm_build.rpc.popen` drive it."""
+    descriptors, so ``tvm.rpc.PopenSession(output)`` and :func:`utvm_build.rpc.popen` drive it.
+    ``framed``: the UART carries the frames of crt/include/tvm/runtime/crt/rpc_framing.h (then only
+    ``utvm_build.rpc.popen(output, framing=True)`` speaks to it)."""
     from ..emit.system_lib import write_system_lib
     from ..paths import crt_dir
 
@@ -101,7 +104,8 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         dirs = [_generated_dir(Path(m), work) for m in models]
         sources: list[str] = []
         includes: list[str] = []
-        defines: list[str] = [f"-DUTVM_RPC_ARENA_BYTES={int(arena_bytes)}U", "-DUTVM_RPC_EXIT_ON_SHUTDOWN=1"]
+        defines: list[str] = [f"-DUTVM_RPC_ARENA_BYTES={int(arena_bytes)}U", "-DUTVM_RPC_EXIT_ON_SHUTDOWN=1",
+                              f"-DUTVM_RPC_FRAMED={int(framed)}"]
         for d in dirs:
             meta = json.loads((d / "metadata.json").read_text())
             sources += [str(d / s) for s in meta["sources"]]
@@ -111,7 +115,7 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
-        sources += [str(crt / "src" / f"{n}.c") for n in runtime]
+        sources += [str(crt / "src" / f"{n}.c") for n in runtime + (["rpc_framing"] if framed else [])]
         sources.append(str(crt / "ports" / "mps2_an386" / "rpc_main.c"))
         output.parent.mkdir(parents=True, exist_ok=True)
         cmd = (["arm-none-eabi-gcc", *STRICT_CFLAGS, *ARM_CFLAGS, *defines, *includes, f"-I{crt / 'include'}",

@@ -20,6 +20,9 @@ def add_commands(sub) -> None:
                         "mps2-an386, PATH is its launcher, PATH.elf the firmware)")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
     p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
+    p.add_argument("--framed", action="store_true",
+                   help="qemu-m4: the UART carries the CRT's serial frames (CRC, resending; "
+                        "utvm_build.rpc.popen(PATH, framing=True)); host programs take --framed when started")
 
 
 def run(a: argparse.Namespace) -> bool:
@@ -34,7 +37,7 @@ def run(a: argparse.Namespace) -> bool:
     if a.device == "qemu-m4":
         if a.sanitize:
             raise UtvmError("rpc-server: --sanitize is for --device host")
-        out = build_qemu_server(a.models, a.output)
+        out = build_qemu_server(a.models, a.output, framed=a.framed)
     else:
         out = build_host_server(a.models, a.output, sanitize=a.sanitize)
     print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "

@@ -5,15 +5,20 @@
  * Built by `utvm-build rpc-server MODEL --device qemu-m4` and `make -C crt rpc-qemu` with the
  * model's packed entry point (system library), libutvm_crt.a and tests/firmware/cortexm.ld.
  *
- * The UART carries the RPC packets as they are (QEMU's chardev is lossless and flow-controlled);
- * a real serial line needs a framing layer (docs/rpc.md).
+ * The UART carries the RPC packets as they are (QEMU's chardev is lossless and flow-controlled),
+ * or, with UTVM_RPC_FRAMED=1, in the frames of rpc_framing.h as a real serial line needs.
  */
 #include <stdint.h>
 
 #include <tvm/runtime/crt/crt.h>
 #include <tvm/runtime/crt/platform.h>
+#include <tvm/runtime/crt/rpc_framing.h>
 #include <tvm/runtime/crt/rpc_server.h>
 
+/* 1: the UART carries the frames of rpc_framing.h (CRC, resending), as a real serial line needs. */
+#ifndef UTVM_RPC_FRAMED
+#define UTVM_RPC_FRAMED 0
+#endif
 /* 1: leave QEMU (semihosting) after a Shutdown packet; 0: wait for the next session. */
 #ifndef UTVM_RPC_EXIT_ON_SHUTDOWN
 #define UTVM_RPC_EXIT_ON_SHUTDOWN 0
@@ -181,8 +186,22 @@ int main(void) {
   SYST_CVR = 0U;
   SYST_CSR = 7U; /* CPU clock, interrupt, enabled */
   (void)TVMInitializeRuntime();
+#if UTVM_RPC_FRAMED
+  {
+    TVMRpcFramingConfig link;
+    link.write = UartWrite;
+    link.read = UartRead;
+    link.io_context = NULL;
+    link.ack_timeout_ms = 100U;
+    link.max_retries = 50U;
+    (void)TVMRpcFraming_Init(&link);
+  }
+  cfg.write = TVMRpcFraming_Write;
+  cfg.read = TVMRpcFraming_Read;
+#else
   cfg.write = UartWrite;
   cfg.read = UartRead;
+#endif
   cfg.io_context = NULL;
   cfg.arena = g_arena;
   cfg.arena_size = sizeof(g_arena);
