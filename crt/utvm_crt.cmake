@@ -16,7 +16,9 @@ set(UTVM_CRT_SOURCES
     "${UTVM_CRT_DIR}/src/module.c"
     "${UTVM_CRT_DIR}/src/crt_backend_api.c"
     "${UTVM_CRT_DIR}/src/stack_allocator.c"
-    "${UTVM_CRT_DIR}/src/tensor_args.c")
+    "${UTVM_CRT_DIR}/src/tensor_args.c"
+    "${UTVM_CRT_DIR}/src/rpc_server.c"     # linked only by a firmware that calls TVMRpcServer_*
+    "${UTVM_CRT_DIR}/src/rpc_framing.c")
 set(UTVM_CRT_HOST_SOURCES "${UTVM_CRT_DIR}/src/platform_host.c")
 
 function(_utvm_crt_setup_target target config_dir)
