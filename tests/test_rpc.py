@@ -273,3 +273,13 @@ def test_qemu_m4_tvm_popen_session(qemu_server, samples, expected):
     remote.system_lib().get_function(RUN)(tvm.runtime.tensor(samples[2], device=dev), y)
     assert y.numpy().tobytes() == expected[2].tobytes()
     remote._sess.get_function("CloseRPCConnection")()   # Shutdown: the firmware leaves QEMU
+
+
+@pytest.mark.parametrize("device", ["host", "qemu-m4"])
+def test_run_on_device(device, samples, expected):
+    import shutil
+
+    if device == "qemu-m4" and not (shutil.which("arm-none-eabi-gcc") and shutil.which("qemu-system-arm")):
+        pytest.skip("arm-none-eabi-gcc and qemu-system-arm are needed")
+    out = rpc.run_on_device(MODEL, [samples[3]], device=device)
+    assert len(out) == 1 and out[0].tobytes() == expected[3].tobytes()

@@ -3,14 +3,18 @@ C runtime's RPC server as a host program (docs/rpc.md). Imported lazily (PEP 562
 loads NumPy only when it uses the client."""
 
 __all__ = ["Function", "Module", "RPCConnectionError", "RPCError", "RPCTimeoutError", "Session", "Tensor",
-           "TimeEvaluator", "build_host_server", "connect", "popen"]
+           "TimeEvaluator", "build_host_server", "build_qemu_server", "connect", "popen", "run_on_device"]
 
 
 def __getattr__(name: str):
-    if name == "build_host_server":
-        from .build import build_host_server
+    if name in ("build_host_server", "build_qemu_server"):
+        from . import build
 
-        return build_host_server
+        return getattr(build, name)
+    if name == "run_on_device":
+        from .run import run_on_device
+
+        return run_on_device
     if name in __all__:
         from . import client
 
