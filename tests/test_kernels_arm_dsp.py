@@ -74,8 +74,8 @@ void CAT(P, dot)(const int8_t* w, int32_t ws, const int8_t* x, int32_t off, int3
 """
 
 POOL_WRAP = r"""
-void CAT(P, avg)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_pooling_avg_s8(p, in, out); }
-void CAT(P, max)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_pooling_max_s8(p, in, out); }
+void CAT(P, avg)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_avg_pool_s8(p, in, out); }
+void CAT(P, max)(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) { utvm_max_pool_s8(p, in, out); }
 """
 
 RQ = r"""
@@ -352,14 +352,17 @@ static void test_pool(int cases) {
   for (int c = 0; c < cases; ++c) {
     utvm_pool_q_params p;
     memset(&p, 0, sizeof p);
-    p.batches = rr(1, 2); p.in_h = rr(1, 9); p.in_w = rr(1, 9); p.depth = rr(1, 13);
+    p.batches = rr(1, 2); p.in_h = rr(1, 9); p.in_w = rr(1, 9); p.channels = rr(1, 13);
+    if (rnd() % 4u == 0u) { p.in_h = rr(10, 20); p.in_w = rr(10, 20); } /* windows of more than 255 taps */
     p.filter_h = rr(1, 4); p.filter_w = rr(1, 4); p.stride_h = rr(1, 3); p.stride_w = rr(1, 3);
+    if (p.in_h >= 10) { p.filter_h = p.in_h; p.filter_w = p.in_w; } /* global pooling */
     p.pad_h = rr(0, p.filter_h - 1); p.pad_w = rr(0, p.filter_w - 1);
     p.out_h = (p.in_h + 2 * p.pad_h - p.filter_h) / p.stride_h + 1; if (p.out_h < 1) p.out_h = 1;
     p.out_w = (p.in_w + 2 * p.pad_w - p.filter_w) / p.stride_w + 1; if (p.out_w < 1) p.out_w = 1;
     rrange(&p.act_min, &p.act_max);
-    int32_t nout = p.batches * p.out_h * p.out_w * p.depth;
-    fill8(in, p.batches * p.in_h * p.in_w * p.depth);
+    int32_t nout = p.batches * p.out_h * p.out_w * p.channels;
+    if (p.batches * p.in_h * p.in_w * p.channels > MAXB) { --c; continue; }
+    fill8(in, p.batches * p.in_h * p.in_w * p.channels);
     gen_avg(&p, in, out_g); dsp_avg(&p, in, out_d); report("avg_pool", c, nout);
     gen_max(&p, in, out_g); dsp_max(&p, in, out_d); report("max_pool", c, nout);
   }

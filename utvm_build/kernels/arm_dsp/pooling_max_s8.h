@@ -1,0 +1,76 @@
+/* utvm-build kernels, DSP targets: MAX_POOL_2D, int8; replaces kernels/pooling_max_s8.h (same
+ * function, same arguments, same results).
+ *
+ * Four channels per 32-bit load: SSUB8 sets the GE flags of the lanes where the new byte is not
+ * smaller, SEL keeps the larger bytes; the activation clamp is the same pair against the bounds in
+ * every lane. Channels left over by the blocks of 4 take the generic loop.
+ */
+#ifndef UTVM_KERNELS_POOLING_MAX_S8_H_
+#define UTVM_KERNELS_POOLING_MAX_S8_H_
+
+#if !defined(__ARM_FEATURE_DSP) || (__ARM_FEATURE_DSP != 1)
+#error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
+#endif
+
+#include "dsp_s8.h"
+#include "pooling.h"
+
+/* max(a, b) in each signed byte lane */
+static UTVM_DSP_INLINE int32_t utvm_max_pool_s8_max4(int32_t a, int32_t b) {
+  (void)__ssub8(a, b);
+  return __sel(a, b);
+}
+
+static void utvm_max_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) {
+  const int32_t ch = p->channels;
+  const int32_t lo = (int32_t)(((uint32_t)p->act_min & 0xFFu) * 0x01010101u);
+  const int32_t hi = (int32_t)(((uint32_t)p->act_max & 0xFFu) * 0x01010101u);
+  int32_t b;
+  int32_t oy;
+  int32_t ox;
+  for (b = 0; b < p->batches; ++b) {
+    for (oy = 0; oy < p->out_h; ++oy) {
+      for (ox = 0; ox < p->out_w; ++ox) {
+        int32_t iy;
+        int32_t ix;
+        int32_t fy0;
+        int32_t fy1;
+        int32_t fx0;
+        int32_t fx1;
+        int32_t c;
+        int8_t* y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * ch];
+        UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
+        for (c = 0; (c + 4) <= ch; c += 4) {
+          int32_t m = (int32_t)0x80808080u;
+          int32_t fy;
+          int32_t fx;
+          uint32_t u;
+          for (fy = fy0; fy < fy1; ++fy) {
+            const int8_t* px = &in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx0) * ch) + c];
+            for (fx = fx0; fx < fx1; ++fx) {
+              m = utvm_max_pool_s8_max4(utvm_dsp_ld4(px), m);
+              px = &px[ch];
+            }
+          }
+          m = utvm_max_pool_s8_max4(m, lo);
+          (void)__ssub8(hi, m); /* GE where hi >= m */
+          u = (uint32_t)__sel(m, hi);
+          (void)memcpy(&y[c], &u, sizeof u);
+        }
+        for (; c < ch; ++c) {
+          int32_t fy;
+          int32_t fx;
+          int32_t m = INT8_MIN;
+          for (fy = fy0; fy < fy1; ++fy) {
+            for (fx = fx0; fx < fx1; ++fx) {
+              m = utvm_max_i32(m, (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * ch) + c]);
+            }
+          }
+          y[c] = (int8_t)utvm_clamp_i32(m, p->act_min, p->act_max);
+        }
+      }
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_POOLING_MAX_S8_H_ */
