@@ -16,7 +16,8 @@ from utvm_build.compiler import Compiled, compile_bytes
 from utvm_build.errors import UtvmError
 from utvm_build.frontend.tflite import read_tflite
 
-MAX_ERROR_CHARS = 1000
+#: An error names at most a few tensors (names are cut at 1024 characters by the reader).
+MAX_ERROR_CHARS = 4000
 
 
 @dataclass

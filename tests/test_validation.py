@@ -247,3 +247,57 @@ def test_transpose_conv_16x8_int32_bias_wraps_like_the_reference() -> None:
     y = mb.tensor((1, 4, 4, 2), "int16", name="y", scale=0.01, zero_point=0)
     mb.operator("TRANSPOSE_CONV", [s, w, x, b], [y], {"padding": "VALID", "stride_w": 1, "stride_h": 1})
     runs_clean(accepts(mb.build([x], [y])))
+
+
+# ---- sizes and time -----------------------------------------------------------------------------
+
+def chain(op: str, n: int) -> bytes:
+    mb = ModelBuilder()
+    t = first = mb.tensor([1, 4], "int8", scale=0.1, zero_point=0, name="x")
+    for i in range(n):
+        y = mb.tensor([1, 4] if i % 2 else [4], "int8", scale=0.1, zero_point=0)
+        mb.operator(op, [t], [y], {"new_shape": [1, 4] if i % 2 else [4]} if op == "RESHAPE" else None)
+        t = y
+    z = mb.tensor([4], "int8", scale=0.1, zero_point=0, name="z")
+    mb.operator("RELU", [t], [z])
+    return mb.build([first], [z])
+
+
+def test_long_reshape_chain_is_fast() -> None:
+    """Was cubic in the alias pass: 2 000 chained reshapes (300 KB) took minutes."""
+    import time
+
+    model = chain("RESHAPE", 1500)
+    start = time.monotonic()
+    compiled = accepts(model)
+    assert time.monotonic() - start < 20
+    assert len(compiled.graph.operators) == 1
+
+
+def test_operator_count_bounded() -> None:
+    from utvm_build.frontend.tflite import MAX_OPERATORS
+
+    rejects(chain("RELU", MAX_OPERATORS), "operators", str(MAX_OPERATORS))
+
+
+@pytest.mark.parametrize("op", ["RELU6", "RELU"])
+def test_activation_bound_beyond_int32(op: str) -> None:
+    """6 / output scale overflowed to inf: was OverflowError in tflite_round (UB in the reference)."""
+    rejects(unary(op, s_in=1.2e-8, s_out=1.4e-45), f"operator #0 {op}", "'y'")
+
+
+def test_stride_beyond_int32() -> None:
+    """Was accepted: ``ix * stride`` overflowed in the kernels (-Werror=aggressive-loop-optimizations)."""
+    mb = ModelBuilder()
+    s = mb.tensor((4,), "int32", data=np.array([1, 2, 82, 2]))
+    w = mb.tensor((2, 4, 4, 2), "int8", data=np.ones((2, 4, 4, 2)), scale=0.01, zero_point=0)
+    x = mb.tensor((1, 1, 40, 2), "int8", name="x", scale=0.01, zero_point=0)
+    y = mb.tensor((1, 2, 82, 2), "int8", name="y", scale=0.01, zero_point=0)
+    mb.operator("TRANSPOSE_CONV", [s, w, x], [y], {"padding": "VALID", "stride_w": 1 << 30, "stride_h": 2})
+    rejects(mb.build([x], [y]), "operator #0 TRANSPOSE_CONV", "stride 1073741824")
+    mb = ModelBuilder()
+    x = mb.tensor((1, 5, 5, 1), "int8", name="x", scale=0.01, zero_point=0)
+    y = mb.tensor((1, 1, 1, 1), "int8", name="y", scale=0.01, zero_point=0)
+    mb.operator("MAX_POOL_2D", [x], [y], {"padding": "SAME", "stride_w": (1 << 31) - 1, "stride_h": (1 << 31) - 1,
+                                          "filter_width": 2, "filter_height": 2})
+    rejects(mb.build([x], [y]), "operator #0 MAX_POOL_2D", "beyond int32")

@@ -17,11 +17,6 @@ from .errors import UnsupportedError
 ACT_RANGES = {"NONE", "RELU", "RELU6", "RELU_N1_TO_1"}
 
 
-def tflite_round(x: float) -> int:
-    """std::round: halves away from zero."""
-    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
-
-
 #: Largest |real multiplier| the kernels accept: shift <= 30, as TFLite's MultiplyByQuantizedMultiplier
 #: requires (a left shift by 31 or more overflows int32 there).
 MAX_MULTIPLIER = float(1 << 30)
@@ -31,6 +26,15 @@ MAX_MULTIPLIER_64 = float(1 << 14)
 
 class UnrepresentableMultiplier(UnsupportedError):
     """A rescale factor (a ratio of quantization scales) that no int32 multiplier and shift express."""
+
+
+def tflite_round(x: float) -> int:
+    """std::round: halves away from zero. Where the reference would convert a value beyond int32
+    (undefined in C++: a scale ratio overflowed), raise UnrepresentableMultiplier."""
+    if not abs(x) < 2.0**31:
+        raise UnrepresentableMultiplier(f"the quantized value {x:.6g} (from the quantization scales) does not "
+                                        "fit in int32")
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
 def check_multiplier(real: float, max_real: float = MAX_MULTIPLIER) -> None:

@@ -135,8 +135,12 @@ def operator_context(op: Operator, g: Graph | None = None) -> Iterator[None]:
             raise
         message = str(e)
         if isinstance(e, UnrepresentableMultiplier) and g is not None:
-            scales = [f"'{g.tensors[t].name}' {g.tensors[t].quant.s:.6g}" for t in [*op.inputs, *op.outputs]
+            scales = [f"'{_short(g.tensors[t].name)}' {g.tensors[t].quant.s:.6g}" for t in [*op.inputs, *op.outputs]
                       if t >= 0 and g.tensors[t].quant is not None and not g.tensors[t].quant.per_channel]
             if scales:
                 message += f" (scales: {', '.join(scales[:6])})"
         raise type(e)(message, op_index=op.index, op_name=op.op) from None
+
+
+def _short(name: str, limit: int = 60) -> str:
+    return name if len(name) <= limit else name[:limit - 3] + "..."

@@ -10,6 +10,11 @@ from . import schema
 from .flatbuf import Table, root_table
 
 _MAX_RANK = 8
+#: Far beyond any microcontroller model; keeps the planner's first-fit placement (quadratic) and
+#: the passes fast on hostile files.
+MAX_OPERATORS = 4096
+MAX_TENSORS = 16384
+_MAX_NAME = 1024
 
 
 def read_tflite(data: bytes) -> Graph:
@@ -27,11 +32,15 @@ def read_tflite(data: bytes) -> Graph:
     buffers = model.table_vector(4, "buffers")
     opcodes = [_read_opcode(t, i) for i, t in enumerate(model.table_vector(1, "operator_codes"))]
     sg = subgraphs[0]
-    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(sg.table_vector(0, "tensors"))]
+    tensor_tables, op_tables = sg.table_vector(0, "tensors"), sg.table_vector(3, "operators")
+    if len(tensor_tables) > MAX_TENSORS or len(op_tables) > MAX_OPERATORS:
+        raise UnsupportedError(f"the model has {len(tensor_tables)} tensors and {len(op_tables)} operators; at "
+                               f"most {MAX_TENSORS} and {MAX_OPERATORS} are supported")
+    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(tensor_tables)]
     n = len(tensors)
     inputs = _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n, "subgraph inputs")
     outputs = _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n, "subgraph outputs")
-    operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(sg.table_vector(3, "operators"))]
+    operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(op_tables)]
     if not inputs or not outputs:
         raise ModelFormatError("the model declares no inputs or no outputs")
     description = model.string(3, "description") or ""
@@ -62,6 +71,8 @@ def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
 
 def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
     name = one_line(t.string(3, "tensor name") or f"tensor_{i}")
+    if len(name) > _MAX_NAME:   # a corrupted length; real names (even fused ones) are far shorter
+        name = name[:_MAX_NAME] + "..."
     type_code = int(t.scalar(1, "int8"))
     dtype = schema.TENSOR_TYPES.get(type_code, f"type {type_code}")
     if dtype not in ITEM_SIZE:

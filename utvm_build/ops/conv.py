@@ -45,7 +45,7 @@ from .base import (
     register,
     tensor,
 )
-from .limits import check_accumulators
+from .limits import check_accumulators, check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -123,6 +123,8 @@ class _ConvBase(OpHandler):
             dm = 1
         oh, ph = window(padding, ih, fh, sh, dh)
         ow, pw = window(padding, iw, fw, sw, dw)
+        check_window_extent(op, ih, oh, fh, sh, dh, ph, "height")
+        check_window_extent(op, iw, ow, fw, sw, dw, pw, "width")
         if min(n, ih, iw, ic, fh, fw, oh, ow, oc) <= 0:
             raise fail(op, f"empty tensor: input {list(x.shape)}, filter {list(w.shape)}, output "
                            f"{[n, oh, ow, oc]}")

@@ -56,3 +56,13 @@ def check_accumulators(op: Operator, x: Tensor, w: Tensor, bias: Tensor | None, 
     if scaled[worst] >= INT32_MAX - _ZP_ROOM:
         raise fail(op, f"weights tensor #{w.index} '{w.name}': output channel {worst} rescales its accumulator "
                        f"to up to {scaled[worst]:.4g}, beyond int32 (the output scale is too small)")
+
+
+def check_window_extent(op: Operator, in_size: int, out_size: int, filt: int, stride: int, dilation: int,
+                        pad: int, axis: str) -> None:
+    """Every index a windowed kernel computes (``o * stride - pad + k * dilation`` over the output,
+    ``i * stride - pad`` over the input of a transposed convolution) must fit int32."""
+    reach = max(out_size, in_size) * stride + filt * dilation + pad + max(in_size, out_size)
+    if reach >= INT32_MAX or pad >= INT32_MAX:
+        raise fail(op, f"{axis}: stride {stride}, dilation {dilation} and filter size {filt} reach index "
+                       f"{reach}, beyond int32")

@@ -27,6 +27,7 @@ from .base import (
     tensor,
 )
 from .conv import window
+from .limits import check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -44,6 +45,8 @@ def _geometry(op: Operator, g: Graph) -> dict[str, int]:
     pad = o.get("padding", "SAME")
     out_h, pad_h = window(pad, h, fh, sh, 1)
     out_w, pad_w = window(pad, w, fw, sw, 1)
+    check_window_extent(op, h, out_h, fh, sh, 1, pad_h, "height")
+    check_window_extent(op, w, out_w, fw, sw, 1, pad_w, "width")
     if tuple(out.shape) != (n, out_h, out_w, c):
         raise fail(op, f"output shape {list(out.shape)} does not match the computed {[n, out_h, out_w, c]}")
     return {"batches": n, "in_h": h, "in_w": w, "channels": c, "out_h": out_h, "out_w": out_w,

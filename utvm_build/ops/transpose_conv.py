@@ -36,7 +36,7 @@ from .base import (
     tensor,
 )
 from .conv import per_channel_multipliers, real_multipliers, window
-from .limits import check_accumulators
+from .limits import check_accumulators, check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -57,6 +57,8 @@ def _geometry(op: Operator, g: Graph) -> dict[str, int]:
     pad = op.options.get("padding", "SAME")
     _, pad_h = window(pad, out.shape[1], kh, sh, 1)
     _, pad_w = window(pad, out.shape[2], kw, sw, 1)
+    check_window_extent(op, h, out.shape[1], kh, sh, 1, pad_h, "height")
+    check_window_extent(op, wd, out.shape[2], kw, sw, 1, pad_w, "width")
     return {"batches": n, "in_h": h, "in_w": wd, "in_c": c, "filter_h": kh, "filter_w": kw,
             "out_h": out.shape[1], "out_w": out.shape[2], "out_c": oc, "stride_h": sh, "stride_w": sw,
             "pad_h": pad_h, "pad_w": pad_w}

@@ -22,16 +22,16 @@ def fold_constant_reshapes(g: Graph) -> None:
     g.operators = keep
 
 
-def _external(g: Graph, t: int) -> bool:
-    return t in g.inputs or t in g.outputs
-
-
 def alias_reshapes(g: Graph) -> None:
     """Drop reshapes whose output can live in the input's storage.
 
     A storage group may hold at most one model input or output (those are the caller's buffers);
     when aliasing would join two of them, or touch a variable tensor, the reshape stays as a copy.
+    Groups are kept as member lists (linear in the number of reshapes, also for long chains); every
+    alias points at its group's root.
     """
+    external = set(g.inputs) | set(g.outputs)
+    members: dict[int, list[int]] = {}   # root -> the tensors sharing its storage (root included)
     keep = []
     for op in g.operators:
         if op.op not in RESHAPES or len(op.inputs) < 1 or len(op.outputs) != 1 or op.inputs[0] < 0:
@@ -43,20 +43,21 @@ def alias_reshapes(g: Graph) -> None:
                 or ts.size != td.size):
             keep.append(op)
             continue
-        group_src = _group(g, g.storage_root(src))
-        if any(_external(g, t) for t in group_src) and _external(g, dst):
+        root = g.storage_root(src)
+        group = members.pop(root, [root])
+        if dst in external and any(t in external for t in group):
+            members[root] = group
             keep.append(op)
             continue
-        if _external(g, dst):
+        if dst in external:
             # The producer of the input writes straight into the caller's output buffer.
-            for t in group_src:
+            for t in group:
                 g.aliases[t] = dst
             g.aliases.pop(dst, None)
+            group.append(dst)
+            members[dst] = group
         else:
-            g.aliases[dst] = src
-        continue
+            g.aliases[dst] = root
+            group.append(dst)
+            members[root] = group
     g.operators = keep
-
-
-def _group(g: Graph, root: int) -> list[int]:
-    return [t for t in range(len(g.tensors)) if g.storage_root(t) == root]

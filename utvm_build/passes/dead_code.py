@@ -9,12 +9,13 @@ _STATEFUL = {"SVDF", "ASSIGN_VARIABLE", "UNIDIRECTIONAL_SEQUENCE_LSTM"}
 
 
 def remove_dead_operators(g: Graph) -> None:
-    changed = True
-    while changed:
-        used = set(g.outputs)
-        for op in g.operators:
+    """One backward sweep: operators come in execution order (validate.validate_graph), so every
+    reader of an operator's outputs comes after it."""
+    used = set(g.outputs)
+    keep = []
+    for op in reversed(g.operators):
+        if op.op in _STATEFUL or any(o in used for o in op.outputs):
+            keep.append(op)
             used.update(i for i in op.inputs if i >= 0)
-        keep = [op for op in g.operators
-                if op.op in _STATEFUL or any(o in used for o in op.outputs)]
-        changed = len(keep) != len(g.operators)
-        g.operators = keep
+    keep.reverse()
+    g.operators = keep
