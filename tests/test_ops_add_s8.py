@@ -18,6 +18,7 @@ from test_ops_elementwise import ACTS, _run, binary_case
 
 EXHAUSTIVE = r"""
 #include <stdio.h>
+#include <string.h>
 #include "add_s8.h"
 
 static uint32_t state = 88172645u;
@@ -70,6 +71,7 @@ int main(void) {
     p.output_offset = (int32_t)(next() % 256u) - 128;
     p.act_min = (set % 3 == 0) ? -128 : (int32_t)(next() % 128u) - 128;
     p.act_max = (set % 3 == 0) ? 127 : (int32_t)(next() % 128u);
+    memset(&sh, 0, sizeof sh);   /* as the generator emits it: every field set */
     sh.size = 65536;
     sh.broadcast = 0;
     utvm_add_s8(&p, &sh, in1, in2, out);

@@ -155,7 +155,9 @@ static void utvm_add_s8(const utvm_add_q_params* p, const utvm_ew_shape* sh, con
       i1 += s1;
       i2 += s2;
     }
-    utvm_ew_iter_next(sh, &it);
+    if (rows > 1) {   /* same-shape operands: one row, no odometer (its fields are unused) */
+      utvm_ew_iter_next(sh, &it);
+    }
   }
 }
 
