@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
                         "carried) and write outputs with the same leading axis")
     r.add_argument("--steps", type=int, default=1, metavar="N",
                    help="with --sequence and --input-fill: the number of steps (default 1)")
+    r.add_argument("--device", default=None, metavar="host|qemu-m4",
+                   help="run through the RPC server on this device (docs/rpc.md): the model's packed entry "
+                        "called with uploaded inputs; default: a direct host build")
     r.add_argument("--sanitize", action="store_true",
                    help="build with -fsanitize=address,undefined and fail on any report")
     _add_codegen_options(r)
@@ -257,8 +260,23 @@ def _run(a: argparse.Namespace) -> None:
     if a.steps < 1 or (a.steps != 1 and (not a.sequence or inputs is not None)):
         raise UtvmError("--steps N (N >= 1) goes with --sequence and --input-fill (with --input files the "
                         "leading axis gives the steps)")
-    outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir, sanitize=a.sanitize,
-                       input_fill=a.input_fill, sequence=a.sequence, steps=a.steps)
+    if a.device is not None:
+        if a.sanitize or a.sequence:
+            raise UtvmError("--device runs one inference through RPC; --sanitize and --sequence are host runs")
+        from .host import fill_inputs, write_outputs
+        from .rpc.run import run_on_device
+
+        if inputs is None and a.input_fill != "zero":
+            from .compiler import compile_bytes, default_name, read_model_file
+
+            meta = compile_bytes(read_model_file(a.model), a.name or default_name(a.model)).metadata
+            inputs = fill_inputs(meta["inputs"], a.input_fill)
+        outs = run_on_device(a.model, inputs, device=a.device)
+        if a.output_dir:
+            write_outputs(outs, a.output_dir)
+    else:
+        outs = run_on_host(a.model, inputs, _options(a), output_dir=a.output_dir, sanitize=a.sanitize,
+                           input_fill=a.input_fill, sequence=a.sequence, steps=a.steps)
     for k, o in enumerate(outs):
         flat = o.ravel()
         shown = np.array2string(flat[:16], separator=", ", max_line_width=200)

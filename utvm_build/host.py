@@ -253,8 +253,16 @@ def run_on_host(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
         else:
             outs = run_generated(gen, inputs, cflags, sequence=sequence)
     if output_dir is not None:
-        out = Path(output_dir)
+        write_outputs(outs, output_dir)
+    return outs
+
+
+def write_outputs(outs: Sequence[np.ndarray], output_dir: str | Path) -> None:
+    """``output_<i>.npy`` in ``output_dir`` (created), one per output."""
+    out = Path(output_dir)
+    try:
         out.mkdir(parents=True, exist_ok=True)
         for i, o in enumerate(outs):
             np.save(out / f"output_{i}.npy", o)
-    return outs
+    except OSError as e:
+        raise UtvmError(f"cannot write the outputs to {out}: {e.strerror}") from None

@@ -76,8 +76,8 @@ def _legacy_manifest(directory: Path) -> list[str] | None:
         meta["generator_version"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    allowed = {"metadata.json", f"include/{prefix}.h", "include/crt_config.h", f"src/{prefix}_internal.h",
-               *sources}
+    allowed = {"metadata.json", f"include/{prefix}.h", f"include/{prefix}_quant.h", "include/crt_config.h",
+               f"src/{prefix}_internal.h", *sources}
     found = [(Path(root) / n).relative_to(directory).as_posix()
              for root, _dirs, names in os.walk(directory) for n in names]
     kernel = re.compile(r"src/kernels/[a-z0-9_]+\.h")
