@@ -20,7 +20,8 @@ def test_run_device_host_equals_direct_run(tmp_path: Path) -> None:
         p = subprocess.run([sys.executable, "-m", "utvm_build", "run", DIGITS, "--input-fill", "random:4",
                             "--output-dir", tmp_path / where, *extra], capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "rpc" / "output_0.npy"), np.load(tmp_path / "direct" / "output_0.npy"))
+    rpc, direct = (np.load(tmp_path / where / "output_0.npy") for where in ("rpc", "direct"))
+    np.testing.assert_array_equal(rpc, direct)
     p = subprocess.run([sys.executable, "-m", "utvm_build", "run", DIGITS, "--device", "host", "--sanitize"],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and p.stderr.count("\n") == 1
