@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
@@ -49,18 +50,19 @@ def test_sdist_wheel_install_compile_and_link(tmp_path: Path) -> None:
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     assert "License-Expression: Apache-2.0" in meta
 
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}   # only what the wheel installs
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
     py = venv / "bin" / "python"
-    p = subprocess.run([py, "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True)
+    p = subprocess.run([py, "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr[-3000:]
     tool = venv / "bin" / "utvm-build"
-    where = {flag: subprocess.run([tool, flag], capture_output=True, text=True, check=True).stdout.strip()
+    where = {flag: subprocess.run([tool, flag], capture_output=True, text=True, check=True, env=env).stdout.strip()
              for flag in ("--crt-dir", "--cmake-dir")}
     for path in where.values():
         assert path.startswith(str(venv)), where
     model = ROOT / "examples" / "models" / "digits" / "digits_int8.tflite"
     for extra in ([], ["--sanitize"]):   # a shared library via ctypes, an executable with ASan/UBSan
         p = subprocess.run([tool, "run", model, "--interface", "packed", "--input-fill", "random:3", *extra],
-                           capture_output=True, text=True, cwd=tmp_path)
+                           capture_output=True, text=True, cwd=tmp_path, env=env)
         assert p.returncode == 0 and p.stdout.startswith("output 0 int8 [1, 10]"), p.stderr
