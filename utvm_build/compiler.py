@@ -12,8 +12,10 @@ from .emit.model import render
 from .emit.output import write_output
 from .errors import UnsupportedError, UtvmError
 from .frontend.tflite import read_tflite
-from .graph import ITEM_SIZE, Graph
+from .graph import ITEM_SIZE, Graph, Operator
+from .kernel_table import scratch_bytes
 from .ops import handler_for, supported_operators
+from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
 from .planner import MemoryPlan, plan_memory
@@ -76,6 +78,21 @@ def check_io(g: Graph) -> None:
         raise UnsupportedError("the model lists the same tensor twice among its inputs or outputs")
 
 
+def prepare_operators(g: Graph, target: str) -> dict[int, Prepared]:
+    """Every operator's prepare step, once: validation, kernel calls, MACs (by operator index)."""
+    prepared = {}
+    for op in g.operators:
+        with operator_context(op, g):
+            prepared[op.index] = handler_for(op.op).prepare(op, g, target)
+    return prepared
+
+
+def op_scratch_bytes(op: Operator, g: Graph, prepared: Prepared, target: str) -> int:
+    """Scratch of one operator: the largest its kernel calls need (they run one after another)."""
+    sizes = [scratch_bytes(kc, op, g, target) for kc in prepared.calls]
+    return max(sizes + [0]) + prepared.scratch_bytes
+
+
 def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: list[int]) -> CompileOptions:
     """Raise the workspace alignment to the largest element the workspace holds.
 
@@ -104,17 +121,12 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     check_supported(g)
     check_io(g)
     run_passes(g)
-    for op in g.operators:
-        with operator_context(op, g):
-            handler_for(op.op).validate(op, g)
-    scratch = []
-    for op in g.operators:
-        with operator_context(op, g):
-            scratch.append(handler_for(op.op).scratch_bytes(op, g))
+    prepared = prepare_operators(g, opts.target)
+    scratch = [op_scratch_bytes(op, g, prepared[op.index], opts.target) for op in g.operators]
     opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_memory(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     sha = hashlib.sha256(data).hexdigest()
-    files = render(g, plan, name, opts, sha, source_name)
+    files = render(g, plan, prepared, name, opts, sha, source_name)
     return Compiled(name=name, graph=g, plan=plan, files=files)
 
 

@@ -28,7 +28,7 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
     report: dict = {
         "model": {"file": Path(path).name, "bytes": len(data), "description": g.description},
         "name": name, "target": opts.target,
-        "operators": [_operator(g, op) for op in g.operators],
+        "operators": [_operator(g, op, opts.target) for op in g.operators],
         "tensors": [_tensor(t) for t in g.tensors],
     }
     report["supported"] = all(op["supported"] for op in report["operators"])
@@ -43,7 +43,7 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
     return report
 
 
-def _operator(g: Graph, op) -> dict:  # noqa: ANN001
+def _operator(g: Graph, op, target: str) -> dict:  # noqa: ANN001
     h = handler_for(op.op)
     entry = {"index": op.index, "op": op.op, "version": op.version,
              "dtypes": sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}),
@@ -52,7 +52,7 @@ def _operator(g: Graph, op) -> dict:  # noqa: ANN001
         entry["error"] = "not supported"
     else:
         try:
-            h.validate(op, g)
+            h.prepare(op, g, target)
         except UtvmError as e:
             entry["supported"], entry["error"] = False, str(e)
     return entry

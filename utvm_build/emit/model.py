@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..graph import Graph, Tensor
-from ..ops import handler_for
+from ..ops.call import Prepared
 from ..options import CompileOptions
 from ..planner import MemoryPlan
 from ..targets import kernel_text, kernel_variant
@@ -16,7 +16,7 @@ from ..validate import operator_context
 from .cnames import c_comment, c_identifier, float_literal
 from .constants import ConstantPool
 from .crt_config import CrtNeeds, render_crt_config
-from .ops_file import OpContext, describe, op_function_name
+from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
 
 
@@ -57,8 +57,8 @@ def ports(g: Graph) -> tuple[list[Port], list[Port]]:
     return ins, outs
 
 
-def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sha256: str,
-           source_name: str) -> dict[str, bytes]:
+def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str, opts: CompileOptions,
+           model_sha256: str, source_name: str) -> dict[str, bytes]:
     prefix = f"tvmgen_{name}"
     # No model hash here: a file changes only when its own content does (a retrained model
     # rebuilds the model's sources, never code that includes only the public header).
@@ -69,26 +69,21 @@ def render(g: Graph, plan: MemoryPlan, name: str, opts: CompileOptions, model_sh
     op_funcs, op_records = [], []
     scratch_sizes = {b.key[1]: b.size for b in plan.buffers if b.key[0] == "scratch"}
     for pos, op in enumerate(g.operators):
-        handler = handler_for(op.op)
-        assert handler is not None
-        own_kernels: set[str] = set()
-        ctx = OpContext(g=g, op=op, position=pos, prefix=prefix, pool=pool, kernels=own_kernels,
-                        has_scratch=pos in plan.scratch)
         constants_before = pool.total_bytes
         with operator_context(op, g):
-            handler.emit(op, g, ctx)
-            op_records.append({"index": op.index, "op": op.op, "macs": int(handler.macs(op, g)),
-                               "function": op_function_name(prefix, op), "kernels": sorted(own_kernels),
-                               "constants_bytes": pool.total_bytes - constants_before,
-                               "scratch_bytes": scratch_sizes.get(pos, 0)})
-        kernels |= own_kernels
-        op_funcs.append(ctx)
+            fn = render_op(g, op, prepared[op.index], pos, prefix, pool, opts.target, pos in plan.scratch)
+        op_records.append({"index": op.index, "op": op.op, "macs": int(prepared[op.index].macs),
+                           "function": fn.name, "kernels": sorted(fn.kernels),
+                           "constants_bytes": pool.total_bytes - constants_before,
+                           "scratch_bytes": scratch_sizes.get(pos, 0)})
+        kernels |= set(fn.kernels)
+        op_funcs.append(fn)
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
     files[hdr] = _public_header(g, plan, name, prefix, banner, inputs, outputs, opts)
     files[f"src/{prefix}_internal.h"] = _internal_header(prefix, banner, pool, op_funcs, opts, plan)
-    files[f"src/{prefix}_ops.c"] = _ops_file(prefix, banner, op_funcs, kernels)
+    files[f"src/{prefix}_ops.c"] = _ops_file(g, prefix, banner, op_funcs, kernels)
     files[f"src/{prefix}_constants.c"] = _constants_file(prefix, f"{banner}\n/* Model sha256 {model_sha256}. */",
                                                          pool, op_funcs)
     if any(p.tensor.quant is not None for p in inputs + outputs):
@@ -249,14 +244,14 @@ def _attr_macros(prefix: str, opts: CompileOptions, constants: bool, static_work
     ]
 
 
-def _signature(ctx: OpContext) -> str:
+def _signature(ctx: OpFunction) -> str:
     params = [decl for decl, _ in ctx.params]
     if ctx.has_scratch:
         params.append("void* scratch")
-    return f"void {op_function_name(ctx.prefix, ctx.op)}({', '.join(params) or 'void'})"
+    return f"void {ctx.name}({', '.join(params) or 'void'})"
 
 
-def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpContext],
+def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFunction],
                      opts: CompileOptions, plan: MemoryPlan) -> str:
     guard = f"{prefix.upper()}_INTERNAL_H_"
     lines = [banner, "/* Declarations shared by the generated files of this model (not a public API). */",
@@ -270,12 +265,12 @@ def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpC
     return "\n".join(lines)
 
 
-def _ops_file(prefix: str, banner: str, ops: list[OpContext], kernels: set[str]) -> str:
+def _ops_file(g: Graph, prefix: str, banner: str, ops: list[OpFunction], kernels: set[str]) -> str:
     lines = [banner, "/* One function per operator, in execution order. */", "",
              f'#include "{prefix}_internal.h"', '#include "kernels/common.h"']
     lines += [f'#include "kernels/{k}.h"' for k in sorted(kernels)] + [""]
     for ctx in ops:
-        lines.append(f"/* {describe(ctx.g, ctx.op)} */")
+        lines.append(f"/* {describe(g, ctx.op)} */")
         lines.append(_signature(ctx) + " {")
         # parameter structs at block scope: each is used by its operator's function only
         for static in ctx.statics:
@@ -285,7 +280,7 @@ def _ops_file(prefix: str, banner: str, ops: list[OpContext], kernels: set[str])
     return "\n".join(lines)
 
 
-def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpContext]) -> str:
+def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFunction]) -> str:
     lines = [banner, "/* Weights, biases and precomputed quantization parameters, in flash. */", "",
              f'#include "{prefix}_internal.h"']
     if any(c.ctype == "float" for c in pool.constants):
@@ -300,7 +295,7 @@ def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpCo
 
 
 def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: list[Port],
-                outputs: list[Port], ops: list[OpContext], opts: CompileOptions) -> str:
+                outputs: list[Port], ops: list[OpFunction], opts: CompileOptions) -> str:
     up = prefix.upper()
     ws = plan.workspace_bytes
     lines = [banner, "/* The entry point: workspace, buffer pointers, one call per operator. */", "",
@@ -362,7 +357,7 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
         args = [names[int(t)] for _, t in ctx.params]
         if ctx.has_scratch:
             args.append(f"&workspace[{plan.scratch[ctx.position]}]")
-        body.append(f"  {op_function_name(prefix, ctx.op)}({', '.join(args)});")
+        body.append(f"  {ctx.name}({', '.join(args)});")
     if io_ws:
         for p, t in zip(outputs, g.outputs):
             off = plan.locations[t].index

@@ -2,42 +2,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..errors import UnsupportedError
 from ..graph import Graph, Operator, Tensor
-
-if TYPE_CHECKING:
-    from ..emit.ops_file import OpContext
+from .call import Prepared
 
 _REGISTRY: dict[str, OpHandler] = {}
 
 
 class OpHandler:
-    """Validates, plans scratch for and emits one kind of TFLite operator.
+    """Prepares one kind of TFLite operator: validates it and describes the kernel calls to run.
 
-    ``validate`` and ``emit`` do TFLM's "prepare" work in Python at compile time; the C keeps only
-    the loop and constants.
+    ``prepare`` does TFLM's "prepare" work in Python at compile time, once per operator, and
+    returns data (``Prepared``: kernel calls with typed operands, MACs); ``emit/`` writes the C.
+    The C keeps only the loop and constants.
     """
 
     #: Human-readable summary of the supported dtypes, shown by `utvm-build info` and in errors.
     supported = ""
 
-    def validate(self, op: Operator, g: Graph) -> None:
-        """Raise UnsupportedError when the operator cannot be compiled."""
-
-    def scratch_bytes(self, op: Operator, g: Graph) -> int:
-        """Scratch memory the kernel needs while it runs (planned in the workspace)."""
-        return 0
-
-    def macs(self, op: Operator, g: Graph) -> int:
-        """Multiply-accumulates of one run of this operator (0 for data movement)."""
-        return 0
-
-    def emit(self, op: Operator, g: Graph, ctx: OpContext) -> None:
-        """Write the body of the operator's C function through ``ctx``."""
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        """Validate (raise UnsupportedError when the operator cannot be compiled) and describe
+        the kernel calls; ``target`` lets a handler pick a call shape that a target's kernels
+        want (most handlers ignore it: the kernel table picks the target's variant)."""
         raise NotImplementedError
 
 

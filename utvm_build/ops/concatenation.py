@@ -15,6 +15,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from .base import OpHandler, expect_dtype, fail, out_tensor, register, tensor
+from .call import Const, In, Out, Params, Prepared, PtrArray, call
 
 _DTYPES = ("int8", "int16", "int32", "float32")
 
@@ -66,18 +67,16 @@ class Concatenation(OpHandler):
                 if t.quant is not None and t.quant.zp != 0:
                     raise fail(op, "int16 tensors must have zero point 0")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         out = out_tensor(g, op)
         if out.size == 0:
-            return
+            return Prepared()
         ins = [tensor(g, op, k) for k in range(len(op.inputs))]
         axis = _axis(op, len(out.shape))
         outer = int(np.prod(out.shape[:axis], dtype=np.int64))
         inner = int(np.prod(out.shape[axis + 1:], dtype=np.int64)) * np.dtype(out.dtype).itemsize
         blocks = np.array([t.shape[axis] * inner for t in ins], dtype=np.int32)
-        ctx.kernel("concatenation")
-        b = ctx.const("block_bytes", blocks, "int32_t")
-        p = ctx.param_struct("utvm_concat_params", {"outer": outer, "count": len(ins)})
-        ptrs = ", ".join(f"(const void*){ctx.input(k)}" for k in range(len(ins)))
-        ctx.line(f"const void* const ins[{len(ins)}] = {{{ptrs}}};")
-        ctx.line(f"utvm_concatenation(&{p}, ins, {b}, {ctx.output(0)});")
+        p = Params("utvm_concat_params", {"outer": outer, "count": len(ins)})
+        ptrs = PtrArray(tuple(In(k) for k in range(len(ins))), "ins")
+        return Prepared([call("utvm_concatenation", p, ptrs, Const("block_bytes", blocks, "int32_t"), Out(0))])

@@ -45,6 +45,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import Const, In, Null, Operand, Out, Params, Prepared, call
 from .limits import check_accumulators, check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -80,12 +81,6 @@ class _Geom:
     dilation_w: int
     pad_h: int
     pad_w: int
-
-    def c_init(self) -> str:
-        """Designated initializer of a utvm_conv_geom, 6 fields per line."""
-        items = [f".{k} = {v}" for k, v in vars(self).items()]
-        rows = [", ".join(items[i:i + 6]) for i in range(0, len(items), 6)]
-        return "{\n    " + ",\n    ".join(rows) + "\n  }"
 
 
 class _ConvBase(OpHandler):
@@ -183,7 +178,8 @@ class _ConvBase(OpHandler):
         geo = self.geometry(op, g)
         return out_tensor(g, op).size * geo.filter_h * geo.filter_w * geo.filter_in_c
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)
         geo = self.geometry(op, g)
@@ -193,18 +189,18 @@ class _ConvBase(OpHandler):
         if x.dtype == "int8" and not self.depthwise and not fast_s8:
             kernel += "_generic"  # grouped or width-dilated (kernels/conv2d_s8_generic.h)
         fn = f"utvm_{kernel}"
-        ctx.kernel(kernel)
+        macs = self.macs(op, g)
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
-            p = ctx.param_struct("utvm_conv_f32_params", {"g": geo.c_init(), "act_min": lo, "act_max": hi})
-            ctx.line(f"{fn}(&{p}, {ctx.input(0)}, {ctx.input(1)}, {ctx.input(2)}, {ctx.output(0)});")
-            return
+            p = Params("utvm_conv_f32_params", {"g": vars(geo), "act_min": lo, "act_max": hi})
+            return Prepared([call(fn, p, In(0), In(1), In(2), Out(0))], macs=macs)
         mult, shift = per_channel_multipliers(x, w, out, geo.out_c)
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
-        m = ctx.const("multiplier", mult, "int32_t")
-        s = ctx.const("shift", shift, "int32_t")
-        fields = {"g": geo.c_init(), "pad_value": 0, "output_offset": out.quant.zp, "acc32": 0,
+        m = Const("multiplier", mult, "int32_t")
+        s = Const("shift", shift, "int32_t")
+        fields = {"g": vars(geo), "pad_value": 0, "output_offset": out.quant.zp, "acc32": 0,
                   "act_min": lo, "act_max": hi}
+        biases: list[Operand]
         if x.dtype == "int8":
             wsum = self.weight_sums(w.data)
             folded = -x.quant.zp * wsum
@@ -213,19 +209,20 @@ class _ConvBase(OpHandler):
             if np.any(np.abs(folded) >= 2**31):
                 raise fail(op, "the folded bias does not fit in int32")
             fields["pad_value"] = x.quant.zp
-            b = ctx.const("bias", folded.astype(np.int32), "int32_t")
+            b = Const("bias", folded.astype(np.int32), "int32_t")
+            biases = [b]
             if fast_s8:
-                b += ", " + self.border_bias(geo, x.quant.zp, bias, b, ctx)
+                biases.append(self.border_bias(geo, x.quant.zp, bias, b))
         else:
-            b = "NULL"
+            biases = [Null()]
             if bias is not None:
                 fields["acc32"] = int(bias.dtype == "int32")
-                b = ctx.const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")
-        p = ctx.param_struct("utvm_conv_q_params", fields)
-        ctx.line(f"{fn}(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {m}, {s}, {ctx.output(0)});")
+                biases = [Const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")]
+        p = Params("utvm_conv_q_params", fields)
+        return Prepared([call(fn, p, In(0), In(1), *biases, m, s, Out(0))], macs=macs)
 
     @staticmethod
-    def border_bias(geo: _Geom, zp: int, bias: Tensor | None, folded: str, ctx) -> str:
+    def border_bias(geo: _Geom, zp: int, bias: Tensor | None, folded: Const) -> Operand:
         """int8 CONV_2D (kernels/conv2d_s8.h): the bias of the pixels with taps outside the image,
         which the kernel computes without the folded input offset: the model's own bias (zeros
         without one), or NULL when no window leaves the image. With input zero point 0 nothing
@@ -235,11 +232,11 @@ class _ConvBase(OpHandler):
 
         if not (leaves(geo.in_h, geo.filter_h, geo.stride_h, geo.dilation_h, geo.pad_h, geo.out_h)
                 or leaves(geo.in_w, geo.filter_w, geo.stride_w, geo.dilation_w, geo.pad_w, geo.out_w)):
-            return "NULL"
+            return Null()
         if zp == 0:
             return folded
         data = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
-        return ctx.const("border_bias", data, "int32_t")
+        return Const("border_bias", data, "int32_t")
 
     def weight_sums(self, w: np.ndarray) -> np.ndarray:
         """Sum of every output channel's weights (int64)."""

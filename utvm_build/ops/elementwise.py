@@ -34,6 +34,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import In, KernelCall, Lit, Out, Params, Prepared, call
 
 MAX_DIMS = 6
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -99,21 +100,16 @@ def quantize_multiplier_lt1(real: float) -> tuple[int, int]:
     return quantize_multiplier(real)
 
 
-def _ints(values: list[int]) -> str:
-    return "{" + ", ".join(str(int(v)) for v in values) + "}"
-
-
 def _shape_fields(x1: Tensor, x2: Tensor, out: Tensor) -> dict:
     size = int(np.prod(out.shape, dtype=np.int64))
     if tuple(x1.shape) == tuple(x2.shape) and x1.size == size:
         one = [1] * MAX_DIMS
         zero = [0] * MAX_DIMS
-        return {"size": size, "broadcast": 0, "dims": _ints(one), "stride1": _ints(zero),
-                "stride2": _ints(zero)}
+        return {"size": size, "broadcast": 0, "dims": one, "stride1": zero, "stride2": zero}
     plan = broadcast_plan(x1.shape, x2.shape, out.shape)
     assert plan is not None
     dims, st1, st2 = plan
-    return {"size": size, "broadcast": 1, "dims": _ints(dims), "stride1": _ints(st1), "stride2": _ints(st2)}
+    return {"size": size, "broadcast": 1, "dims": dims, "stride1": st1, "stride2": st2}
 
 
 class _Binary(OpHandler):
@@ -147,8 +143,8 @@ class _Binary(OpHandler):
     def validate_quant(self, op: Operator, g: Graph, x1: Tensor, x2: Tensor, out: Tensor) -> None:
         pass
 
-    def macs(self, op: Operator, g: Graph) -> int:
-        return out_tensor(g, op).size
+    def prepared(self, op: Operator, g: Graph, kc: KernelCall) -> Prepared:
+        return Prepared([kc], macs=out_tensor(g, op).size)
 
 
 def _add_pot_path(op: Operator, x1: Tensor, x2: Tensor, out: Tensor) -> tuple[bool, int, int]:
@@ -191,25 +187,22 @@ class AddSub(_Binary):
         denom = float(np.float32(np.float32(1 << left_shift) * np.float32(so)))  # int * float in float
         return s1 / twice_max, s2 / twice_max, twice_max / denom
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         act = op.options.get("fused_activation_function", "NONE")
         sub = op.op == "SUB"
         if x1.dtype == "float32":
             lo, hi = activation_range_float(act)
-            ctx.kernel("add_f32")
-            p = ctx.param_struct("utvm_add_f32_params", {"subtract": int(sub), "act_min": lo, "act_max": hi})
-            s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
-            ctx.line(f"utvm_add_f32(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
-            return
+            p = Params("utvm_add_f32_params", {"subtract": int(sub), "act_min": lo, "act_max": hi})
+            s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+            return self.prepared(op, g, call("utvm_add_f32", p, s, In(0), In(1), Out(0)))
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
         pot, sh1, sh2 = _add_pot_path(op, x1, x2, out)
         if pot:
-            ctx.kernel("add_s16_pot")
-            p = ctx.param_struct("utvm_add_s16_pot_params", {
+            p = Params("utvm_add_s16_pot_params", {
                 "input1_shift": -sh1, "input2_shift": -sh2, "subtract": int(sub), "act_min": lo, "act_max": hi})
-            ctx.line(f"utvm_add_s16_pot(&{p}, {out.size}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
-            return
+            return self.prepared(op, g, call("utvm_add_s16_pot", p, Lit(out.size), In(0), In(1), Out(0)))
         left_shift = 20 if x1.dtype == "int8" else 15
         r1, r2, ro = self._reals(x1, x2, out, left_shift)
         m1, e1 = quantize_multiplier_lt1(r1)
@@ -217,15 +210,13 @@ class AddSub(_Binary):
         mo, eo = quantize_multiplier_lt1(ro)
         if sub:
             m2 = -m2
-        sfx = dtype_suffix(x1.dtype)
-        ctx.kernel(f"add_{sfx}")
-        p = ctx.param_struct("utvm_add_q_params", {
+        p = Params("utvm_add_q_params", {
             "left_shift": left_shift, "input1_offset": -x1.quant.zp, "input1_multiplier": m1,
             "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
-        s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
-        ctx.line(f"utvm_add_{sfx}(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+        s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+        return self.prepared(op, g, call(f"utvm_add_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
 def mul_multiplier(s1: float, s2: float, so: float) -> float:
@@ -238,22 +229,18 @@ class Mul(_Binary):
     supported = ("int8, int16 (zero point 0), float32; fused NONE/RELU/RELU6/RELU_N1_TO_1; "
                  "broadcasting")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         act = op.options.get("fused_activation_function", "NONE")
+        s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
         if x1.dtype == "float32":
             lo, hi = activation_range_float(act)
-            ctx.kernel("mul_f32")
-            p = ctx.param_struct("utvm_mul_f32_params", {"act_min": lo, "act_max": hi})
-            s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
-            ctx.line(f"utvm_mul_f32(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
-            return
+            p = Params("utvm_mul_f32_params", {"act_min": lo, "act_max": hi})
+            return self.prepared(op, g, call("utvm_mul_f32", p, s, In(0), In(1), Out(0)))
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
         mult, shift = quantize_multiplier(mul_multiplier(x1.quant.s, x2.quant.s, out.quant.s))
-        sfx = dtype_suffix(x1.dtype)
-        ctx.kernel(f"mul_{sfx}")
-        p = ctx.param_struct("utvm_mul_q_params", {
+        p = Params("utvm_mul_q_params", {
             "input1_offset": -x1.quant.zp, "input2_offset": -x2.quant.zp, "output_offset": out.quant.zp,
             "output_multiplier": mult, "output_shift": shift, "act_min": lo, "act_max": hi})
-        s = ctx.param_struct("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
-        ctx.line(f"utvm_mul_{sfx}(&{p}, &{s}, {ctx.input(0)}, {ctx.input(1)}, {ctx.output(0)});")
+        return self.prepared(op, g, call(f"utvm_mul_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))

@@ -34,6 +34,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, call
 from .limits import check_accumulators
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -104,65 +105,54 @@ class FullyConnected(OpHandler):
     def macs(self, op: Operator, g: Graph) -> int:
         return out_tensor(g, op).size * tensor(g, op, 1).shape[1]
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)
         out_depth, depth = w.shape
         act = op.options.get("fused_activation_function", "NONE")
-        if not (x.dtype != "float32" and w.quant.per_channel):
-            ctx.kernel(f"fully_connected_{dtype_suffix(x.dtype)}")
+        macs = self.macs(op, g)
         common = {"batches": x.size // depth, "accum_depth": depth, "out_depth": out_depth}
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
-            p = ctx.param_struct("utvm_fc_f32_params", {**common, "act_min": lo, "act_max": hi})
-            b = ctx.input(2) if bias is not None else "NULL"
-            ctx.line(f"utvm_fully_connected_f32(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
-            return
+            p = Params("utvm_fc_f32_params", {**common, "act_min": lo, "act_max": hi})
+            b: Operand = In(2) if bias is not None else Null()
+            return Prepared([call("utvm_fully_connected_f32", p, In(0), In(1), b, Out(0))], macs=macs)
         if w.quant.per_channel:
-            self._emit_per_channel(op, g, ctx, common, act)
-            return
+            return Prepared([self._per_channel(op, g, common, act)], macs=macs)
         mult, shift = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s),
                                           MAX_MULTIPLIER if x.dtype == "int8" else MAX_MULTIPLIER_64)
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
         fields = {**common, "output_offset": out.quant.zp, "multiplier": mult, "shift": shift,
                   "act_min": lo, "act_max": hi, "acc32": acc32(x.dtype, bias)}
-        p = ctx.param_struct("utvm_fc_q_params", fields)
+        p = Params("utvm_fc_q_params", fields)
+        b = self._bias(op, x, w, bias)
+        return Prepared([call(f"utvm_fully_connected_{dtype_suffix(x.dtype)}", p, In(0), In(1), b, Out(0))],
+                        macs=macs)
+
+    @staticmethod
+    def _bias(op: Operator, x: Tensor, w: Tensor, bias: Tensor | None) -> Operand:
+        """int8: the bias with ``-input_zero_point * sum(weights)`` folded in; int16: int64 bias."""
         if x.dtype == "int8":
             folded = w.data.astype(np.int64).sum(axis=1) * -x.quant.zp
             if bias is not None:
                 folded = folded + bias.data.astype(np.int64)
             if np.any(np.abs(folded) >= 2**31):
                 raise fail(op, "the folded bias does not fit in int32")
-            b = ctx.const("bias", folded.astype(np.int32), "int32_t")
-            ctx.line(f"utvm_fully_connected_s8(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
-        else:
-            b = "NULL"
-            if bias is not None:
-                b = ctx.const("bias", bias.data.astype(np.int64), "int64_t")
-            ctx.line(f"utvm_fully_connected_s16(&{p}, {ctx.input(0)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
+            return Const("bias", folded.astype(np.int32), "int32_t")
+        return Null() if bias is None else Const("bias", bias.data.astype(np.int64), "int64_t")
 
-    def _emit_per_channel(self, op: Operator, g: Graph, ctx, common: dict, act: str) -> None:
+    def _per_channel(self, op: Operator, g: Graph, common: dict, act: str) -> KernelCall:
         from .conv import per_channel_multipliers
 
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)
         mult, shift = per_channel_multipliers(x, w, out, w.shape[0])
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
-        p = ctx.param_struct("utvm_fc_q_params", {**common, "output_offset": out.quant.zp, "multiplier": 0,
-                                                  "shift": 0, "act_min": lo, "act_max": hi,
-                                                  "acc32": acc32(x.dtype, bias)})
-        m = ctx.const("multipliers", mult, "int32_t")
-        sh = ctx.const("shifts", shift, "int32_t")
-        sfx = dtype_suffix(x.dtype)
-        ctx.kernel(f"fully_connected_{sfx}_pc")
-        if x.dtype == "int8":
-            folded = w.data.astype(np.int64).sum(axis=1) * -x.quant.zp
-            if bias is not None:
-                folded = folded + bias.data.astype(np.int64)
-            if np.any(np.abs(folded) >= 2**31):
-                raise fail(op, "the folded bias does not fit in int32")
-            b = ctx.const("bias", folded.astype(np.int32), "int32_t")
-        else:
-            b = "NULL" if bias is None else ctx.const("bias", bias.data.astype(np.int64), "int64_t")
-        ctx.line(f"utvm_fully_connected_{sfx}_pc(&{p}, {m}, {sh}, {ctx.input(0)}, {ctx.input(1)}, {b}, "
-                 f"{ctx.output(0)});")
+        p = Params("utvm_fc_q_params", {**common, "output_offset": out.quant.zp, "multiplier": 0,
+                                        "shift": 0, "act_min": lo, "act_max": hi,
+                                        "acc32": acc32(x.dtype, bias)})
+        m = Const("multipliers", mult, "int32_t")
+        sh = Const("shifts", shift, "int32_t")
+        b = self._bias(op, x, w, bias)
+        return call(f"utvm_fully_connected_{dtype_suffix(x.dtype)}_pc", p, m, sh, In(0), In(1), b, Out(0))

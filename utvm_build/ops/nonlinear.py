@@ -43,6 +43,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import Const, In, Lit, Out, Params, Prepared, call
 
 _F32 = np.float32
 
@@ -197,34 +198,29 @@ class Softmax(_Unary):
             if len(x.shape) > 4:
                 raise fail(op, "int16 softmax supports rank 1 to 4 (as the reference)")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         beta = float(op.options.get("beta", 0.0))
         depth = x.shape[-1]
         common = {"outer": x.size // depth if depth else 0, "depth": depth}
         if x.dtype == "float32":
-            ctx.kernel("softmax_f32")
-            p = ctx.param_struct("utvm_softmax_f32_params", {**common, "beta": beta})
-            ctx.line(f"utvm_softmax_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            p = Params("utvm_softmax_f32_params", {**common, "beta": beta})
+            return Prepared([call("utvm_softmax_f32", p, In(0), Out(0))])
         if x.dtype == "int8":
             mult, shift, diff_min = softmax_s8_params(beta, x.quant.s)
             name = "softmax_s8" if out.dtype == "int8" else "softmax_s8_s16"
-            ctx.kernel(name)
-            p = ctx.param_struct("utvm_softmax_s8_params", {
+            p = Params("utvm_softmax_s8_params", {
                 **common, "input_multiplier": mult, "input_left_shift": shift, "diff_min": diff_min})
-            ctx.line(f"utvm_{name}(&{p}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            return Prepared([call(f"utvm_{name}", p, In(0), Out(0))])
         rng = 65535.0
         exp_lut = lut_int16_double(10.0 / rng, 32767, 2.0 / rng, 0, math.exp)
         inv_lut = lut_int16_double(1.0 / rng, -32768, 2.0 / rng, 0, lambda v: 1.0 / (1.0 + v))
         mult, shift = quantize_multiplier(float(_F32(x.quant.s) * _F32(beta)) / (10.0 / 65535.0))
-        ctx.kernel("softmax_s16")
-        e = ctx.const("exp_lut", exp_lut, "int16_t")
-        r = ctx.const("one_over_one_plus_x_lut", inv_lut, "int16_t")
-        p = ctx.param_struct("utvm_softmax_s16_params", {
-            **common, "input_multiplier": mult, "input_left_shift": shift})
-        ctx.line(f"utvm_softmax_s16(&{p}, {e}, {r}, {ctx.input(0)}, {ctx.output(0)});")
+        e = Const("exp_lut", exp_lut, "int16_t")
+        r = Const("one_over_one_plus_x_lut", inv_lut, "int16_t")
+        p = Params("utvm_softmax_s16_params", {**common, "input_multiplier": mult, "input_left_shift": shift})
+        return Prepared([call("utvm_softmax_s16", p, e, r, In(0), Out(0))])
 
 
 # ------------------------------------------------------------------------- LOGISTIC / TANH
@@ -266,22 +262,18 @@ class _SigmoidTanh(_Unary):
                 raise fail(op, "int16 output scale must be 1/32768")
             int16_sigmoid_tanh_params(op, x.quant.s, self.is_tanh)
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        fam = self.family
-        sfx = dtype_suffix(x.dtype)
-        ctx.kernel(f"{fam}_{sfx}")
+        fn = f"utvm_{self.family}_{dtype_suffix(x.dtype)}"
         if x.dtype == "float32":
-            ctx.line(f"utvm_{fam}_f32({out.size}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            return Prepared([call(fn, Lit(out.size), In(0), Out(0))])
         if x.dtype == "int8":
-            fn = tanhf if self.is_tanh else _logistic_f32
-            table = lut_int8(x.quant.s, x.quant.zp, out.quant.s, out.quant.zp, fn)
-            t = ctx.const("lut", table, "int8_t")
-            ctx.line(f"utvm_{fam}_s8({out.size}, {t}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            f = tanhf if self.is_tanh else _logistic_f32
+            table = lut_int8(x.quant.s, x.quant.zp, out.quant.s, out.quant.zp, f)
+            return Prepared([call(fn, Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
         mult, shift = int16_sigmoid_tanh_params(op, x.quant.s, self.is_tanh)
-        ctx.line(f"utvm_{fam}_s16({out.size}, {mult}, {shift}, {ctx.input(0)}, {ctx.output(0)});")
+        return Prepared([call(fn, Lit(out.size), Lit(mult), Lit(shift), In(0), Out(0))])
 
 
 @register("LOGISTIC")

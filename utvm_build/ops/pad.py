@@ -13,12 +13,13 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from .base import OpHandler, expect_const, expect_counts, expect_dtype, fail, out_tensor, register, tensor
+from .call import Const, In, Out, Params, Prepared, call
 
 _CTYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
 
 
-def _c_array(values) -> str:
-    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+def _padded(values) -> list[int]:
+    return [int(v) for v in values]
 
 
 @register("PAD", "PADV2")
@@ -59,10 +60,11 @@ class Pad(OpHandler):
         elif x.quant is not None and x.dtype in ("int8", "int16") and out.quant is None:
             raise fail(op, "quantized input but the output has no quantization parameters")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         if out.size == 0:
-            return
+            return Prepared()
         pads = self._paddings(op, g)
         lead = 5 - len(x.shape)
         in_dims = [1] * lead + list(x.shape)
@@ -75,9 +77,8 @@ class Pad(OpHandler):
             value = np.array([out.quant.zp])
         else:
             value = np.array([0])
-        pv = ctx.const("pad_value", value.astype(np.dtype(x.dtype)), _CTYPES[x.dtype])
-        ctx.kernel("pad")
-        p = ctx.param_struct("utvm_pad_params", {
-            "in_dims": _c_array(in_dims), "out_dims": _c_array(out_dims), "left": _c_array(left),
+        pv = Const("pad_value", value.astype(np.dtype(x.dtype)), _CTYPES[x.dtype])
+        p = Params("utvm_pad_params", {
+            "in_dims": _padded(in_dims), "out_dims": _padded(out_dims), "left": _padded(left),
             "out_count": out.size, "elem_size": np.dtype(x.dtype).itemsize})
-        ctx.line(f"utvm_pad(&{p}, {ctx.input(0)}, {ctx.output(0)}, {pv});")
+        return Prepared([call("utvm_pad", p, In(0), Out(0), pv)])

@@ -26,6 +26,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import In, Out, Params, Prepared, call
 from .conv import window
 from .limits import check_window_extent
 
@@ -82,27 +83,25 @@ class _PoolBase(OpHandler):
         if self.kind == "avg" and x.size and _empty_window(geo):
             raise fail(op, "a pooling window lies entirely in the padding (the reference fails on it)")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         geo = _geometry(op, g)
         act = op.options.get("fused_activation_function", "NONE")
         sfx = dtype_suffix(x.dtype)
-        ctx.kernel(f"pooling_{self.kind}_{sfx}")
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
-            p = ctx.param_struct("utvm_pool_f32_params", {**geo, "act_min": lo, "act_max": hi})
+            p = Params("utvm_pool_f32_params", {**geo, "act_min": lo, "act_max": hi})
         else:
             lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
-            p = ctx.param_struct("utvm_pool_q_params", {**geo, "act_min": lo, "act_max": hi})
-        ctx.line(f"utvm_{self.kind}_pool_{sfx}(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+            p = Params("utvm_pool_q_params", {**geo, "act_min": lo, "act_max": hi})
+        macs = out.size * geo["filter_h"] * geo["filter_w"] if self.kind == "avg" else 0
+        return Prepared([call(f"utvm_{self.kind}_pool_{sfx}", p, In(0), Out(0))], macs=macs)
 
 
 @register("AVERAGE_POOL_2D")
 class AveragePool2D(_PoolBase):
     kind = "avg"
-
-    def macs(self, op: Operator, g: Graph) -> int:
-        return out_tensor(g, op).size * int(op.options.get("filter_height", 0)) * int(op.options.get("filter_width", 0))
 
 
 @register("MAX_POOL_2D")

@@ -15,6 +15,7 @@ import numpy as np
 from ..graph import Graph, Operator
 from ..quant import dtype_range, quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
+from .call import In, Out, Params, Prepared, call
 
 _BITS = {"int8": 8, "int16": 16, "int32": 32}
 REQUANT_PAIRS = {("int8", "int8"), ("int16", "int8"), ("int16", "int16"), ("int16", "int32"),
@@ -46,23 +47,21 @@ class Quantize(OpHandler):
         if x.dtype == "int16" and out.dtype == "int16" and (x.quant.zp or out.quant.zp):
             raise fail(op, "int16 -> int16 requires zero points 0 (as TFLite)")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         qmin, qmax = dtype_range(out.dtype)
         if x.dtype == "float32":
-            ctx.kernel("quantize_f32")
-            p = ctx.param_struct("utvm_quantize_f32_params", {
+            p = Params("utvm_quantize_f32_params", {
                 "size": out.size, "out_bits": _BITS[out.dtype], "scale": float(np.float32(out.quant.s)),
                 "zero_point": out.quant.zp, "qmin": qmin, "qmax": qmax})
-            ctx.line(f"utvm_quantize_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            return Prepared([call("utvm_quantize_f32", p, In(0), Out(0))])
         mult, shift = quantize_multiplier(float(x.quant.s) / float(out.quant.s))
-        ctx.kernel("quantize_requant")
-        p = ctx.param_struct("utvm_requantize_params", {
+        p = Params("utvm_requantize_params", {
             "size": out.size, "in_bits": _BITS[x.dtype], "out_bits": _BITS[out.dtype],
             "input_zero_point": x.quant.zp, "output_zero_point": out.quant.zp, "multiplier": mult,
             "shift": shift, "qmin": qmin, "qmax": qmax})
-        ctx.line(f"utvm_requantize(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+        return Prepared([call("utvm_requantize", p, In(0), Out(0))])
 
 
 @register("DEQUANTIZE")
@@ -78,10 +77,10 @@ class Dequantize(OpHandler):
         if x.size != out.size:
             raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        ctx.kernel("quantize_dequant")
-        p = ctx.param_struct("utvm_dequantize_params", {
+        p = Params("utvm_dequantize_params", {
             "size": out.size, "in_bits": _BITS[x.dtype], "zero_point": x.quant.zp,
             "scale": float(np.float32(x.quant.s))})
-        ctx.line(f"utvm_dequantize(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+        return Prepared([call("utvm_dequantize", p, In(0), Out(0))])

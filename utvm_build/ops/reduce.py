@@ -33,6 +33,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import In, Out, Params, Prepared, Scratch, call
 
 _F32 = np.float32
 MAX_RANK = 6
@@ -75,9 +76,9 @@ def _geometry(op: Operator, g: Graph) -> dict:
     return {"dims": [d[0] for d in dims], "strides": strides, "out_size": s, "count": count}
 
 
-def _c_array(values: list[int]) -> str:
-    vals = list(values) + [0] * (MAX_RANK - len(values))
-    return "{" + ", ".join(str(int(v)) for v in vals) + "}"
+def _c_array(values: list[int]) -> list[int]:
+    """A MAX_RANK-long array field (unused trailing dims 0)."""
+    return [int(v) for v in values] + [0] * (MAX_RANK - len(values))
 
 
 @register("MEAN")
@@ -108,22 +109,16 @@ class Mean(OpHandler):
         if x.dtype == "int16" and (x.quant.zp or out.quant.zp):
             raise fail(op, "int16 tensors must have zero point 0")
 
-    def scratch_bytes(self, op: Operator, g: Graph) -> int:
-        if tensor(g, op, 0).dtype == "float32":
-            return 0
-        return 4 * _geometry(op, g)["out_size"]
-
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         geo = _geometry(op, g)
         common = {"rank": len(geo["dims"]), "in_dims": _c_array(geo["dims"]),
                   "out_strides": _c_array(geo["strides"]), "in_size": x.size, "out_size": geo["out_size"]}
         sfx = dtype_suffix(x.dtype)
-        ctx.kernel(f"mean_{sfx}")
         if x.dtype == "float32":
-            p = ctx.param_struct("utvm_mean_f32_params", {**common, "count": geo["count"]})
-            ctx.line(f"utvm_mean_f32(&{p}, {ctx.input(0)}, {ctx.output(0)});")
-            return
+            p = Params("utvm_mean_f32_params", {**common, "count": geo["count"]})
+            return Prepared([call("utvm_mean_f32", p, In(0), Out(0))])
         count = geo["count"]
         mult, shift = quantize_multiplier(float(_F32(x.quant.s)) / float(_F32(out.quant.s)))
         fold = min(63 - (64 - count.bit_length()), 32, 31 + shift)
@@ -132,7 +127,7 @@ class Mean(OpHandler):
         mult = (mult << fold) // count
         shift -= fold
         lo, hi = dtype_range(x.dtype)
-        p = ctx.param_struct("utvm_mean_q_params", {
+        p = Params("utvm_mean_q_params", {
             **common, "sum_offset": -x.quant.zp * count, "multiplier": mult, "shift": shift,
             "output_zero_point": out.quant.zp, "out_min": lo, "out_max": hi})
-        ctx.line(f"utvm_mean_{sfx}(&{p}, {ctx.input(0)}, {ctx.output(0)}, (int32_t*){ctx.scratch});")
+        return Prepared([call(f"utvm_mean_{sfx}", p, In(0), Out(0), Scratch("int32_t"))])

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from .base import OpHandler, expect_counts, fail, out_tensor, register, tensor
+from .call import In, Lit, Out, Prepared, call
 
 
 @register("RESHAPE", "SQUEEZE")
@@ -38,9 +39,9 @@ class Reshape(OpHandler):
                 if len(want) and want != list(out.shape):
                     raise fail(op, f"shape tensor {want} does not match the output shape {list(out.shape)}")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         out = out_tensor(g, op)
         if out.nbytes == 0:
-            return
-        ctx.kernel("copy")
-        ctx.line(f"utvm_copy({ctx.input(0)}, {ctx.output(0)}, {out.nbytes}u);")
+            return Prepared()
+        return Prepared([call("utvm_copy", In(0), Out(0), Lit(out.nbytes, "size_t"))])

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from .base import OpHandler, expect_const, expect_counts, expect_dtype, fail, out_tensor, register, tensor
+from .call import In, Out, Params, Prepared, call
 
 _DTYPES = ("int8", "int16", "int32", "float32")
 
@@ -155,8 +156,8 @@ def resolve(op: Operator, in_shape: tuple[int, ...], begin: list[int], end: list
     return shape5, first, st5, counts, out_shape
 
 
-def _c_array(values) -> str:
-    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+def _c_array(values) -> list[int]:
+    return [int(v) for v in values]
 
 
 @register("STRIDED_SLICE")
@@ -191,16 +192,16 @@ class StridedSlice(OpHandler):
         if int(np.prod(counts)) != out.size:
             raise fail(op, f"the slice selects {int(np.prod(counts))} elements for an output of {out.size}")
 
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         if out.size == 0:
-            return
+            return Prepared()
         shape5, first, st5, counts, _ = self._plan(op, g)
         elem_strides = [int(np.prod(shape5[a + 1:], dtype=np.int64)) for a in range(5)]
         base = sum(f * s for f, s in zip(first, elem_strides))
         steps = [st * s for st, s in zip(st5, elem_strides)]
-        ctx.kernel("strided_slice")
-        p = ctx.param_struct("utvm_strided_slice_params", {
+        p = Params("utvm_strided_slice_params", {
             "base": base, "step": _c_array(steps), "count": _c_array(counts),
             "elem_size": np.dtype(x.dtype).itemsize})
-        ctx.line(f"utvm_strided_slice(&{p}, {ctx.input(0)}, {ctx.output(0)});")
+        return Prepared([call("utvm_strided_slice", p, In(0), Out(0))])

@@ -34,6 +34,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import In, Out, Params, Prepared, call
 
 _F32 = np.float32
 _FLOAT_ACTS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH")
@@ -97,30 +98,25 @@ class Svdf(OpHandler):
         if state.dtype == "int16" and state.quant.zp != 0:
             raise fail(op, "the int16 state must have zero point 0")
 
-    def macs(self, op: Operator, g: Graph) -> int:
-        d = _dims(op, g)
-        return d["batches"] * d["num_filters"] * (d["input_size"] + d["memory_size"])
-
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         x, wf, wt = tensor(g, op, 0), tensor(g, op, 1), tensor(g, op, 2)
         state, out = tensor(g, op, 4), out_tensor(g, op)
         d = _dims(op, g)
-        args = f"{ctx.input(0)}, {ctx.input(1)}, {ctx.input(2)}, {ctx.input(3)}, {ctx.input(4)}, {ctx.output(0)}"
+        macs = d["batches"] * d["num_filters"] * (d["input_size"] + d["memory_size"])
+        args = (In(0), In(1), In(2), In(3), In(4), Out(0))
         if x.dtype == "float32":
             act = op.options.get("fused_activation_function", "NONE")
             lo, hi = activation_range_float(act) if act not in ("NONE", "TANH") else (0.0, 0.0)
             kind = {"NONE": 0, "TANH": 1}.get(act, 2)
-            ctx.kernel("svdf_f32")
-            p = ctx.param_struct("utvm_svdf_f32_params", {**d, "activation": kind, "act_min": lo, "act_max": hi})
-            ctx.line(f"utvm_svdf_f32(&{p}, {args});")
-            return
+            p = Params("utvm_svdf_f32_params", {**d, "activation": kind, "act_min": lo, "act_max": hi})
+            return Prepared([call("utvm_svdf_f32", p, *args)], macs=macs)
         s1 = float(_F32(x.quant.s) * _F32(wf.quant.s) / _F32(state.quant.s))
         s2 = float(_F32(state.quant.s) * _F32(wt.quant.s) / _F32(out.quant.s))
         m1, sh1 = quantize_multiplier(s1)
         m2, sh2 = quantize_multiplier(s2)
         name = "svdf_s8" if state.dtype == "int16" else "svdf_s8_s8"
-        ctx.kernel(name)
-        p = ctx.param_struct("utvm_svdf_q_params", {
+        p = Params("utvm_svdf_q_params", {
             **d, "input_offset": -x.quant.zp, "state_zero_point": state.quant.zp if state.dtype == "int8" else 0,
             "output_offset": out.quant.zp, "multiplier_1": m1, "shift_1": sh1, "multiplier_2": m2, "shift_2": sh2})
-        ctx.line(f"utvm_{name}(&{p}, {args});")
+        return Prepared([call(f"utvm_{name}", p, *args)], macs=macs)

@@ -35,6 +35,7 @@ from .base import (
     register,
     tensor,
 )
+from .call import Const, In, Null, Operand, Out, Params, Prepared, Scratch, call
 from .conv import per_channel_multipliers, real_multipliers, window
 from .limits import check_accumulators, check_window_extent
 
@@ -62,12 +63,6 @@ def _geometry(op: Operator, g: Graph) -> dict[str, int]:
     return {"batches": n, "in_h": h, "in_w": wd, "in_c": c, "filter_h": kh, "filter_w": kw,
             "out_h": out.shape[1], "out_w": out.shape[2], "out_c": oc, "stride_h": sh, "stride_w": sw,
             "pad_h": pad_h, "pad_w": pad_w}
-
-
-def _c_geom(geo: dict[str, int]) -> str:
-    items = [f".{k} = {v}" for k, v in geo.items()]
-    rows = [", ".join(items[i:i + 7]) for i in range(0, len(items), 7)]
-    return "{\n    " + ",\n    ".join(rows) + "\n  }"
 
 
 @register("TRANSPOSE_CONV")
@@ -114,45 +109,32 @@ class TransposeConv(OpHandler):
             sums = np.abs(w.data.astype(np.int64)).sum(axis=(1, 2, 3))
             check_accumulators(op, x, w, bias, sums, real_multipliers(x, w, out, geo["out_c"]))
 
-    def scratch_bytes(self, op: Operator, g: Graph) -> int:
-        x, out = tensor(g, op, 2), out_tensor(g, op)
-        return {"int8": 4, "int16": 8}.get(x.dtype, 0) * out.size
-
-    def macs(self, op: Operator, g: Graph) -> int:
-        w = tensor(g, op, 1)
-        return tensor(g, op, 2).size * int(np.prod(w.shape[:3]))
-
-    def emit(self, op: Operator, g: Graph, ctx) -> None:
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        self.validate(op, g)
         w, x, out = tensor(g, op, 1), tensor(g, op, 2), out_tensor(g, op)
         bias = g.input_tensor(op, 3)
         geo = _geometry(op, g)
         act = op.options.get("fused_activation_function", "NONE")
-        sfx = dtype_suffix(x.dtype)
-        ctx.kernel(f"transpose_conv_{sfx}")
-        fn = f"utvm_transpose_conv_{sfx}"
+        fn = f"utvm_transpose_conv_{dtype_suffix(x.dtype)}"
+        macs = x.size * int(np.prod(w.shape[:3]))
+        b: Operand = In(3) if bias is not None else Null()
         if x.dtype == "float32":
             lo, hi = activation_range_float(act)
-            p = ctx.param_struct("utvm_tconv_f32_params", {"g": _c_geom(geo), "act_min": lo, "act_max": hi})
-            b = ctx.input(3) if bias is not None else "NULL"
-            ctx.line(f"{fn}(&{p}, {ctx.input(2)}, {ctx.input(1)}, {b}, {ctx.output(0)});")
-            return
+            p = Params("utvm_tconv_f32_params", {"g": geo, "act_min": lo, "act_max": hi})
+            return Prepared([call(fn, p, In(2), In(1), b, Out(0))], macs=macs)
         mult, shift = per_channel_multipliers(x, w, out, geo["out_c"])
-        m = ctx.const("multiplier", mult, "int32_t")
-        s = ctx.const("shift", shift, "int32_t")
+        m = Const("multiplier", mult, "int32_t")
+        s = Const("shift", shift, "int32_t")
         lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
-        fields = {"g": _c_geom(geo), "input_offset": -x.quant.zp, "output_offset": out.quant.zp,
+        fields = {"g": geo, "input_offset": -x.quant.zp, "output_offset": out.quant.zp,
                   "acc32": 0, "act_min": lo, "act_max": hi}
         if x.dtype == "int8":
-            b = ctx.input(3) if bias is not None else "NULL"
-            acc = "(int32_t*)scratch"
+            acc = Scratch("int32_t")
         else:
             # 2.14 picks the int64 accumulator only for an int64 bias; no bias -> int32 (verified
             # against the oracle: the int64 path would round differently).
             fields["acc32"] = int(bias is None or bias.dtype == "int32")
-            b = "NULL"
-            if bias is not None:
-                b = ctx.const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")
-            acc = "(int64_t*)scratch"
-        assert ctx.scratch == "scratch"
-        p = ctx.param_struct("utvm_tconv_q_params", fields)
-        ctx.line(f"{fn}(&{p}, {ctx.input(2)}, {ctx.input(1)}, {b}, {m}, {s}, {ctx.output(0)}, {acc});")
+            b = Null() if bias is None else Const("bias", bias.data.astype(np.int64).reshape(-1), "int64_t")
+            acc = Scratch("int64_t")
+        p = Params("utvm_tconv_q_params", fields)
+        return Prepared([call(fn, p, In(2), In(1), b, m, s, Out(0), acc)], macs=macs)
