@@ -292,6 +292,21 @@ def generated_seeds() -> Iterator[tuple[str, bytes]]:
         makers.append((f"quantize_{src}_{dst}", lambda src=src, dst=dst: _quantize(src, dst)))
     for name, make in makers:
         yield name, make()
+    yield from _area_seeds()
+
+
+def _area_seeds() -> Iterator[tuple[str, bytes]]:
+    """Seeds of the other operator families: every ``fuzz/seeds_<area>.py`` defines
+    ``seeds() -> Iterator[(name, model bytes)]`` (one file per family, so adding operators
+    touches no shared list)."""
+    import importlib
+    import pkgutil
+
+    pkg = Path(__file__).resolve().parent
+    for info in sorted(pkgutil.iter_modules([str(pkg)]), key=lambda m: m.name):
+        if info.name.startswith("seeds_"):
+            module = importlib.import_module(f"fuzz.{info.name}")
+            yield from module.seeds()
 
 
 def file_seeds(include_shared: bool = True, max_bytes: int = 200_000) -> Iterator[tuple[str, bytes]]:
