@@ -112,6 +112,20 @@ def test_dynamic_batch_runs_as_batch_one() -> None:
     assert compile_bytes(mb.build([x], [y]), "m").metadata["inputs"][0]["shape"] == [1, 4]
 
 
+def test_dynamic_signature_inside_the_graph_uses_the_stored_shape() -> None:
+    """As TFLM: only model inputs must be static (but for the batch); an intermediate tensor's
+    shape_signature (e.g. [-1, 32] of a Keras Tensordot reshape) is ignored and its stored shape,
+    checked by the operators, is compiled."""
+    mb = ModelBuilder()
+    x = mb.tensor([1, 4], "int8", scale=0.1, zero_point=0, shape_signature=[-1, 4])
+    w = mb.tensor([2, 4], "int8", data=np.ones((2, 4), np.int8), scale=0.1, zero_point=0)
+    h = mb.tensor([1, 2], "int8", scale=0.1, zero_point=0, shape_signature=[-1, -1])
+    y = mb.tensor([1, 2], "int8", scale=0.1, zero_point=0)
+    mb.operator("FULLY_CONNECTED", [x, w, -1], [h])
+    mb.operator("RELU", [h], [y])
+    assert compile_bytes(mb.build([x], [y]), "m").metadata["outputs"][0]["shape"] == [1, 2]
+
+
 def test_bad_name_and_options(tmp_path: Path) -> None:
     model = tmp_path / "m.tflite"
     model.write_bytes(fc_model())

@@ -36,9 +36,11 @@ def read_tflite(data: bytes) -> Graph:
     if len(tensor_tables) > MAX_TENSORS or len(op_tables) > MAX_OPERATORS:
         raise UnsupportedError(f"the model has {len(tensor_tables)} tensors and {len(op_tables)} operators; at "
                                f"most {MAX_TENSORS} and {MAX_OPERATORS} are supported")
-    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(tensor_tables)]
+    signatures: dict[int, tuple[int, ...]] = {}
+    tensors = [_read_tensor(t, i, buffers, data, signatures) for i, t in enumerate(tensor_tables)]
     n = len(tensors)
     inputs = _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n, "subgraph inputs")
+    _check_static_inputs(tensors, inputs, signatures)
     outputs = _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n, "subgraph outputs")
     operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(op_tables)]
     if not inputs or not outputs:
@@ -69,7 +71,23 @@ def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
     return schema.operator_name(code), int(t.scalar(2, "int32", 1)), custom
 
 
-def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
+def _check_static_inputs(tensors: list[Tensor], inputs: list[int], signatures: dict[int, tuple[int, ...]]) -> None:
+    """A model input may be dynamic only in its batch dimension (run as batch 1, as TFLM does).
+
+    Inside the graph, ``shape_signature`` is ignored as TFLM ignores it: with static inputs every
+    intermediate shape is the stored ``shape`` (the converter's batch-1 shapes, what the reference
+    interpreter allocates), and each operator's handler checks its output shape against its inputs.
+    """
+    for i in inputs:
+        sig, shape = signatures.get(i), tensors[i].shape
+        if sig is not None and any(s < 0 and (k > 0 or k >= len(shape) or shape[k] != 1) for k, s in enumerate(sig)):
+            t = tensors[i]
+            raise UnsupportedError(f"input tensor #{i} '{t.name}' has a dynamic shape {list(sig)}; utvm-build needs "
+                                   "static input shapes (convert the model with fixed input sizes, e.g. batch 1)")
+
+
+def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes,
+                 signatures: dict[int, tuple[int, ...]]) -> Tensor:
     name = one_line(t.string(3, "tensor name") or f"tensor_{i}")
     if len(name) > _MAX_NAME:   # a corrupted length; real names (even fused ones) are far shorter
         name = name[:_MAX_NAME] + "..."
@@ -83,13 +101,11 @@ def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
     signature = t.scalar_vector(7, "int32", "tensor shape_signature")
     if len(shape) > _MAX_RANK:
         raise UnsupportedError(f"tensor #{i} '{name}' has rank {len(shape)}; at most {_MAX_RANK}")
-    # A dynamic batch dimension (signature -1, shape 1) is run as batch 1, as TFLM does.
-    dynamic = any(d < 0 for d in shape) or (
-        signature is not None and any(int(s) < 0 and (k > 0 or k >= len(shape) or shape[k] != 1)
-                                      for k, s in enumerate(signature)))
-    if dynamic:
-        raise UnsupportedError(f"tensor #{i} '{name}' has a dynamic shape; utvm-build needs static shapes "
-                               "(convert the model with fixed input sizes, e.g. batch 1)")
+    if any(d < 0 for d in shape):
+        raise UnsupportedError(f"tensor #{i} '{name}' has a dynamic shape {list(shape)}; utvm-build needs static "
+                               "shapes (convert the model with fixed input sizes, e.g. batch 1)")
+    if signature is not None and any(int(s) < 0 for s in signature):
+        signatures[i] = tuple(int(s) for s in signature)   # checked for model inputs (_check_static_inputs)
     if any(d == 0 for d in shape):
         raise UnsupportedError(f"tensor #{i} '{name}' has a zero-sized dimension {list(shape)}")
     if t.has(6):
