@@ -112,6 +112,7 @@ static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, ui
     if (TVMRpcFraming_Init(&link) != kTvmErrorNoError) {
       return kTVMRpcIoError;
     }
+    TVMRpcFraming_Announce(); /* a host already in a session learns that this is a new server */
     cfg.write = TVMRpcFraming_Write;
     cfg.read = TVMRpcFraming_Read;
     cfg.io_context = NULL;
@@ -123,7 +124,13 @@ static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, ui
     fprintf(stderr, "rpc_server: TVMRpcServer_Init failed\n");
     return kTVMRpcIoError;
   }
-  return TVMRpcServer_Run();
+  for (;;) {
+    const TVMRpcPollResult r = TVMRpcServer_Run();
+    /* framed: a link reset by the host (a new session) ends the packet in progress, not the server */
+    if (!g_framed || (r == kTVMRpcShutdown) || (TVMRpcFraming_TakeReset() == 0U)) {
+      return r;
+    }
+  }
 }
 
 /* TCP handshake of tvm.rpc.connect: magic, key length, key; answered with magic and our key. */

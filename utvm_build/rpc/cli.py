@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import UtvmError
 
-DEVICES = ("host", "qemu-m4")
+DEVICES = ("host", "qemu-m4", "qemu-m55")
 
 
 def add_commands(sub) -> None:
@@ -16,12 +16,12 @@ def add_commands(sub) -> None:
     p.add_argument("models", type=Path, nargs="+", metavar="MODEL",
                    help=".tflite files (compiled with --interface packed) or directories generated with it")
     p.add_argument("--device", choices=DEVICES, default="host",
-                   help="where the server runs (host: a process; qemu-m4: Cortex-M4 firmware on QEMU "
-                        "mps2-an386, PATH is its launcher, PATH.elf the firmware)")
+                   help="where the server runs (host: a process; qemu-m4 / qemu-m55: Cortex-M4 / M55 "
+                        "firmware on QEMU mps2-an386 / mps3-an547, PATH is its launcher, PATH.elf the firmware)")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
     p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
     p.add_argument("--framed", action="store_true",
-                   help="qemu-m4: the UART carries the CRT's serial frames (CRC, resending; "
+                   help="qemu-*: the UART carries the CRT's serial frames (CRC, resending; "
                         "utvm_build.rpc.popen(PATH, framing=True)); host programs take --framed when started")
 
 
@@ -34,10 +34,10 @@ def run(a: argparse.Namespace) -> bool:
     for m in a.models:
         if not m.exists():
             raise UtvmError(f"{m}: no such file or directory")
-    if a.device == "qemu-m4":
+    if a.device.startswith("qemu-"):
         if a.sanitize:
             raise UtvmError("rpc-server: --sanitize is for --device host")
-        out = build_qemu_server(a.models, a.output, framed=a.framed)
+        out = build_qemu_server(a.models, a.output, framed=a.framed, device=a.device)
     else:
         out = build_host_server(a.models, a.output, sanitize=a.sanitize)
     print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "
