@@ -129,7 +129,8 @@ class FramedTransport:
                 if attempt:
                     self.resent += 1
                 self.raw.send(encode(self.tx_seq, chunk), timeout)
-                deadline = time.monotonic() + self.ack_timeout
+                # back off on a slow device (a loaded machine, a busy board): up to 8 x ack_timeout
+                deadline = time.monotonic() + self.ack_timeout * min(1 << min(attempt, 3), 8)
                 acked = False
                 while not acked and time.monotonic() < deadline:
                     acked = self._pump(max(deadline - time.monotonic(), 0.001), want_ack=self.tx_seq)
