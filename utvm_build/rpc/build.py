@@ -37,12 +37,16 @@ def _generated_dir(model: Path, work: Path) -> Path:
     return out
 
 
+#: The minimal server (docs/rpc.md): no time evaluator, no CopyAmongRemote, error codes for texts.
+MINIMAL = ("TVM_CRT_RPC_TIME_EVALUATOR=0", "TVM_CRT_RPC_COPY_AMONG_REMOTE=0", "TVM_CRT_RPC_ERROR_MESSAGES=0")
+
+
 def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanitize: bool = False,
-                      cflags: Sequence[str] = ("-O2",)) -> Path:
+                      cflags: Sequence[str] = ("-O2",), defines: Sequence[str] = ()) -> Path:
     """Compile the RPC server (crt/src/rpc_server.c, crt/host/rpc_server_host.c) with the models'
     packed entry points into the executable ``output``; ``tvm.rpc.PopenSession(output)`` and
     :func:`utvm_build.rpc.popen` start it. One model: its own system library; several: one system
-    library for all (``utvm-build syslib``)."""
+    library for all (``utvm-build syslib``). ``defines``: more ``-D`` flags (e.g. :data:`MINIMAL`)."""
     from ..emit.system_lib import write_system_lib
     from ..paths import crt_dir
 
@@ -55,13 +59,13 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
         dirs = [_generated_dir(Path(m), work) for m in models]
         sources: list[str] = []
         includes: list[str] = []
-        defines: list[str] = []
+        flags_d: list[str] = [f"-D{d}" for d in defines]
         for d in dirs:
             meta = json.loads((d / "metadata.json").read_text())
             sources += [str(d / s) for s in meta["sources"]]
             includes += [f"-I{d / i}" for i in meta["include_dirs"]]
             if len(dirs) > 1:
-                defines.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
+                flags_d.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
@@ -69,7 +73,7 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
         sources.append(str(crt / "host" / "rpc_server_host.c"))
         flags = SANITIZE_CFLAGS if sanitize else list(cflags)
         output.parent.mkdir(parents=True, exist_ok=True)
-        cmd = host_cc() + STRICT_CFLAGS + flags + defines + includes + [f"-I{crt / 'include'}", *sources,
+        cmd = host_cc() + STRICT_CFLAGS + flags + flags_d + includes + [f"-I{crt / 'include'}", *sources,
                                                                          "-o", str(output), "-lm"]
         _compile(cmd)
     return output

@@ -20,6 +20,9 @@ def add_commands(sub) -> None:
                         "firmware on QEMU mps2-an386 / mps3-an547, PATH is its launcher, PATH.elf the firmware)")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
     p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
+    p.add_argument("--minimal", action="store_true",
+                   help="the smallest server: no time evaluator, no CopyAmongRemote, error codes instead of "
+                        "messages (under 6 KB of flash on Cortex-M4, docs/rpc.md)")
     p.add_argument("--framed", action="store_true",
                    help="qemu-*: the UART carries the CRT's serial frames (CRC, resending; "
                         "utvm_build.rpc.popen(PATH, framing=True)); host programs take --framed when started")
@@ -45,8 +48,9 @@ def run(a: argparse.Namespace) -> bool:
         return _bridge(a)
     if a.command != "rpc-server":
         return False
-    from .build import build_host_server, build_qemu_server
+    from .build import MINIMAL, build_host_server, build_qemu_server
 
+    defines = MINIMAL if a.minimal else ()
     for m in a.models:
         if not m.exists():
             raise UtvmError(f"{m}: no such file or directory")
@@ -57,15 +61,15 @@ def run(a: argparse.Namespace) -> bool:
             from .bridge import write_launcher
 
             qemu = build_qemu_server(a.models, a.output.with_name(a.output.name + ".qemu"), framed=True,
-                                     device=a.device)
+                                     device=a.device, defines=defines)
             write_launcher(a.output, None, str(qemu.resolve()))
             out = a.output
         else:
-            out = build_qemu_server(a.models, a.output, framed=a.framed, device=a.device)
+            out = build_qemu_server(a.models, a.output, framed=a.framed, device=a.device, defines=defines)
     elif a.bridge:
         raise UtvmError("rpc-server: --bridge is for --device qemu-m4|qemu-m55 (a host server takes --framed)")
     else:
-        out = build_host_server(a.models, a.output, sanitize=a.sanitize)
+        out = build_host_server(a.models, a.output, sanitize=a.sanitize, defines=defines)
     print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "
           f"start it with tvm.rpc.PopenSession('{out}') or utvm_build.rpc.popen('{out}')")
     return True
