@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import time_bound
+from system_tools import need
 
 from utvm_build import rpc, run_on_host
 from utvm_build.rpc import protocol as P
@@ -20,6 +22,8 @@ DIGITS = ROOT / "examples" / "models" / "digits"
 MODEL = DIGITS / "digits_int8.tflite"
 RUN = "tvmgen_digits_int8_run"
 ARENA = 64 * 1024
+
+bounded = time_bound.fixture(180)
 
 
 @pytest.fixture(scope="module")
@@ -239,20 +243,36 @@ def test_tvm_connect_tcp(tcp_server, samples, expected):
     assert y.numpy().tobytes() == expected[1].tobytes()
 
 
-# ---- the same server as Cortex-M4 firmware on QEMU mps2-an386 --------------------------------------
+def test_minimal_server(tmp_path, samples, expected):
+    """TVM_CRT_RPC_TIME_EVALUATOR, _COPY_AMONG_REMOTE and _ERROR_MESSAGES 0: models still run
+    byte-identically, the server's errors are codes, the left-out parts say so."""
+    from utvm_build.rpc.build import MINIMAL
 
-@pytest.fixture(scope="module")
-def qemu_server(tmp_path_factory) -> Path:
-    import shutil
+    exe = rpc.build_host_server([MODEL], tmp_path / "min", sanitize=True, defines=MINIMAL)
+    with rpc.popen(_cmd(exe), timeout=20) as s:
+        _run_digits(s, samples[:2], expected[:2])
+        with pytest.raises(rpc.RPCError, match="no runtime.RPCTimeEvaluator"):
+            s.time_evaluator(RUN)
+        t = s.empty((16,), "int8")
+        with pytest.raises(rpc.RPCError, match=r"^rpc error \d+$"):   # out of range, as a code
+            rpc.Tensor(s, t.address + ARENA, (16,), "int8").numpy()
+        with pytest.raises(rpc.RPCError, match=r"^rpc error \d+$"):   # CopyAmongRemote is not there
+            s._sys(P.COPY_AMONG_REMOTE, (t.desc(), t.desc(), None))
+        with pytest.raises(rpc.RPCError, match="wrong number of arguments"):   # the CRT's messages stay
+            s.system_lib().get_function(RUN)(t)
 
-    if not (shutil.which("arm-none-eabi-gcc") and shutil.which("qemu-system-arm")):
-        pytest.skip("arm-none-eabi-gcc and qemu-system-arm are needed (scripts/setup.sh installs them)")
+
+# ---- the same server as Cortex-M4 / M55 firmware on QEMU mps2-an386 / mps3-an547 ----------------------
+
+@pytest.fixture(scope="module", params=["qemu-m4", "qemu-m55"])
+def qemu_server(request, tmp_path_factory) -> Path:
+    need("arm-none-eabi-gcc", "qemu-system-arm")
     from utvm_build.rpc.build import build_qemu_server
 
-    return build_qemu_server([MODEL], tmp_path_factory.mktemp("qemu") / "rpc_server")
+    return build_qemu_server([MODEL], tmp_path_factory.mktemp("qemu") / "rpc_server", device=request.param)
 
 
-def test_qemu_m4_digits_byte_identical_to_host(qemu_server, samples, expected):
+def test_qemu_digits_byte_identical_to_host(qemu_server, samples, expected):
     with rpc.popen(qemu_server, timeout=20) as s:
         _run_digits(s, samples, expected)
         x, y = s.tensor(samples[0]), s.empty((1, 10), "int8")
@@ -263,7 +283,7 @@ def test_qemu_m4_digits_byte_identical_to_host(qemu_server, samples, expected):
             s.empty((1 << 20,), "int8")
 
 
-def test_qemu_m4_tvm_popen_session(qemu_server, samples, expected):
+def test_qemu_tvm_popen_session(qemu_server, samples, expected):
     tvm = pytest.importorskip("tvm", reason="apache-tvm (pinned in the test extras) is not installed")
     from tvm import rpc as tvm_rpc
 
@@ -275,11 +295,9 @@ def test_qemu_m4_tvm_popen_session(qemu_server, samples, expected):
     remote._sess.get_function("CloseRPCConnection")()   # Shutdown: the firmware leaves QEMU
 
 
-@pytest.mark.parametrize("device", ["host", "qemu-m4"])
+@pytest.mark.parametrize("device", ["host", "qemu-m4", "qemu-m55"])
 def test_run_on_device(device, samples, expected):
-    import shutil
-
-    if device == "qemu-m4" and not (shutil.which("arm-none-eabi-gcc") and shutil.which("qemu-system-arm")):
-        pytest.skip("arm-none-eabi-gcc and qemu-system-arm are needed")
+    if device != "host":
+        need("arm-none-eabi-gcc", "qemu-system-arm")
     out = rpc.run_on_device(MODEL, [samples[3]], device=device)
     assert len(out) == 1 and out[0].tobytes() == expected[3].tobytes()

@@ -1,6 +1,6 @@
 """The serial framing (docs/rpc.md) end to end: our client and the host RPC server exchange frames
-through a link that corrupts and drops bytes (seeded), and the digits model still gives outputs
-byte-identical to run_on_host."""
+through a link that corrupts, drops or duplicates bytes (seeded), and the digits model still gives
+outputs byte-identical to run_on_host."""
 
 from __future__ import annotations
 
@@ -21,10 +21,11 @@ RUN = "tvmgen_digits_int8_run"
 
 
 class Lossy:
-    """A byte transport that flips a bit or drops a byte with probability ``p`` each way."""
+    """A byte transport that flips a bit or drops a byte with probability ``p`` each way (``dup``:
+    sends the byte twice instead)."""
 
-    def __init__(self, raw, p: float, seed: int) -> None:
-        self.raw, self.p, self.rng = raw, p, random.Random(seed)
+    def __init__(self, raw, p: float, seed: int, dup: bool = False) -> None:
+        self.raw, self.p, self.rng, self.dup = raw, p, random.Random(seed), dup
         self.proc = raw.proc
         self.damaged = 0
 
@@ -32,7 +33,10 @@ class Lossy:
         out = bytearray()
         for b in data:
             r = self.rng.random()
-            if r < self.p / 2:
+            if self.dup and r < self.p:
+                self.damaged += 1
+                out += bytes([b, b])                                   # duplicated
+            elif r < self.p / 2:
                 self.damaged += 1                                      # dropped
             elif r < self.p:
                 self.damaged += 1
@@ -74,10 +78,10 @@ def cases() -> list[tuple[np.ndarray, bytes]]:
     return [(x, run_on_host(MODEL, [x])[0].tobytes()) for x in samples]
 
 
-@pytest.mark.parametrize("p", [0.0, 0.003])
-def test_lossy_link_digits_byte_identical(server, cases, p):
+@pytest.mark.parametrize("p, dup", [(0.0, False), (0.003, False), (0.003, True)])
+def test_lossy_link_digits_byte_identical(server, cases, p, dup):
     raw = C._spawn([str(server), "--framed", "--arena-bytes", "65536"])
-    lossy = Lossy(raw, p, seed=1234)
+    lossy = Lossy(raw, p, seed=1234, dup=dup)
     link = F.FramedTransport(lossy, ack_timeout=0.05)
     with C.Session(link, timeout=30) as s:
         run = s.system_lib().get_function(RUN)

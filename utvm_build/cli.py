@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
                         "carried) and write outputs with the same leading axis")
     r.add_argument("--steps", type=int, default=1, metavar="N",
                    help="with --sequence and --input-fill: the number of steps (default 1)")
-    r.add_argument("--device", default=None, metavar="host|qemu-m4",
+    r.add_argument("--device", default=None, metavar="host|qemu-m4|qemu-m55|serial:PORT",
                    help="run through the RPC server on this device (docs/rpc.md): the model's packed entry "
                         "called with uploaded inputs; default: a direct host build")
     r.add_argument("--sanitize", action="store_true",

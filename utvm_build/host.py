@@ -212,6 +212,11 @@ def run_generated(gen_dir: Path, inputs: Sequence[np.ndarray] | None = None,
             base = ctypes.addressof(ws)
             pools = _struct(["global_workspace"])((base + align - 1) // align * align)
             args.append(ctypes.byref(pools))
+        if meta["options"]["interface"] == "packed":   # through TVMFuncCall, as a host-driven runtime calls it
+            from .packed_call import PackedRunner
+
+            packed = PackedRunner(lib, f"{meta['prefix']}_run")
+            run = lambda *_: packed(arrays + outs) or 0  # noqa: E731 - same call shape as the typed entry
         for t, step_inputs in enumerate(per_step):
             for k, (dst, (v, p)) in enumerate(zip(arrays, zip(step_inputs, ins))):
                 dst[...] = _coerce(v, p, k)

@@ -8,7 +8,8 @@
  *                                       (PORT 0: any free port; the port is printed on stdout as
  *                                       "listening 127.0.0.1:PORT"); --once: only one session
  * Options: --arena-bytes N (default 1 MiB), --read-timeout-ms N (default 2000), --framed (the
- * link carries the serial frames of rpc_framing.h, as a UART would; for testing the framing).
+ * link carries the serial frames of rpc_framing.h, as a UART would; for testing the framing),
+ * --forever (after a Shutdown, wait for the next session as a board does: a pty as a serial port).
  *
  * Link with the model's generated sources (packed interface, system library), libutvm_crt.a and
  * libutvm_crt_host.a (platform hooks). Host-only: a firmware has its own main and transport.
@@ -96,6 +97,7 @@ static int WriteAll(int fd, const void* buf, size_t size) {
 }
 
 static int g_framed = 0;
+static int g_forever = 0; /* after Shutdown, serve the next session (as a board does) */
 
 static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, uint32_t timeout_ms) {
   TVMRpcServerConfig cfg;
@@ -112,6 +114,7 @@ static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, ui
     if (TVMRpcFraming_Init(&link) != kTvmErrorNoError) {
       return kTVMRpcIoError;
     }
+    TVMRpcFraming_Announce(); /* a host already in a session learns that this is a new server */
     cfg.write = TVMRpcFraming_Write;
     cfg.read = TVMRpcFraming_Read;
     cfg.io_context = NULL;
@@ -123,7 +126,14 @@ static TVMRpcPollResult Serve(FdPair* fds, uint8_t* arena, size_t arena_size, ui
     fprintf(stderr, "rpc_server: TVMRpcServer_Init failed\n");
     return kTVMRpcIoError;
   }
-  return TVMRpcServer_Run();
+  for (;;) {
+    const TVMRpcPollResult r = TVMRpcServer_Run();
+    /* framed: a link reset by the host (a new session) ends the packet in progress, not the server */
+    if (!((g_forever && (r == kTVMRpcShutdown)) ||
+          (g_framed && (r != kTVMRpcShutdown) && (TVMRpcFraming_TakeReset() != 0U)))) {
+      return r;
+    }
+  }
 }
 
 /* TCP handshake of tvm.rpc.connect: magic, key length, key; answered with magic and our key. */
@@ -206,7 +216,7 @@ static int ParseInt(const char* s, long* out) {
 
 static int Usage(void) {
   fprintf(stderr,
-          "usage: rpc_server [--arena-bytes N] [--read-timeout-ms N] [--framed] "
+          "usage: rpc_server [--arena-bytes N] [--read-timeout-ms N] [--framed] [--forever] "
           "(RFD WFD | --stdio | --tcp PORT [--once])\n");
   return 2;
 }
@@ -233,6 +243,8 @@ int main(int argc, char** argv) {
       use_stdio = 1;
     } else if (strcmp(argv[i], "--framed") == 0) {
       g_framed = 1;
+    } else if (strcmp(argv[i], "--forever") == 0) {
+      g_forever = 1;
     } else if (strcmp(argv[i], "--once") == 0) {
       once = 1;
     } else if ((n_fds < 2) && (ParseInt(argv[i], &fd_args[n_fds]) == 0)) {

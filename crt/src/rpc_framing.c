@@ -10,6 +10,7 @@
 #endif
 
 #define FRAME_OVERHEAD 4U /* header, length, CRC */
+#define RESET_NONCE_MAX 8U
 
 static TVMRpcFramingConfig g_link;
 static uint8_t g_link_ok = 0U;
@@ -20,6 +21,8 @@ static uint32_t g_rx_len = 0U;
 static uint8_t g_rx_in_frame = 0U;
 static uint8_t g_rx_escaped = 0U;
 static uint8_t g_rx_expected = 0U; /* sequence number of the next new data frame */
+static uint8_t g_reset = 0U;       /* the host reset the link: fail the read/write in progress */
+static uint8_t g_reset_seen = 0U;  /* ... and tell TVMRpcFraming_TakeReset */
 
 /* Payload delivered to the reader. */
 static uint8_t g_pending[TVM_CRT_RPC_FRAME_PAYLOAD];
@@ -153,7 +156,7 @@ static uint32_t RxByte(uint8_t byte) {
         const uint16_t crc = TVMRpcFraming_Crc16(0xFFFFU, g_rx, (size_t)(g_rx_len - 2U));
         g_rx_in_frame = 0U;
         if ((g_rx[g_rx_len - 2U] == (uint8_t)(crc & 0xFFU)) &&
-            (g_rx[g_rx_len - 1U] == (uint8_t)(crc >> 8U)) && ((g_rx[0] & 0xFCU) == 0U)) {
+            (g_rx[g_rx_len - 1U] == (uint8_t)(crc >> 8U)) && ((g_rx[0] & 0xF8U) == 0U)) {
           complete = 1U;
         }
       }
@@ -170,7 +173,17 @@ static uint32_t OnFrame(uint8_t waiting_ack, uint8_t seq) {
   const uint8_t header = g_rx[0];
   const uint8_t frame_seq = (uint8_t)(header & 1U);
   uint32_t event = 0U;
-  if ((header & (uint8_t)TVM_CRT_RPC_FRAME_ACK) != 0U) {
+  if ((header & (uint8_t)TVM_CRT_RPC_FRAME_RESET) != 0U) {
+    if (((header & (uint8_t)TVM_CRT_RPC_FRAME_ACK) == 0U) && ((uint32_t)g_rx[1] <= RESET_NONCE_MAX)) {
+      g_rx_expected = 0U;
+      g_tx_seq = 0U;
+      g_pending_len = 0U;
+      g_pending_pos = 0U;
+      g_reset = 1U;
+      g_reset_seen = 1U;
+      SendFrame((uint8_t)(TVM_CRT_RPC_FRAME_RESET | TVM_CRT_RPC_FRAME_ACK), &g_rx[2], g_rx[1]);
+    }
+  } else if ((header & (uint8_t)TVM_CRT_RPC_FRAME_ACK) != 0U) {
     if ((waiting_ack != 0U) && (frame_seq == seq)) {
       event = 1U;
     }
@@ -192,10 +205,11 @@ static uint32_t OnFrame(uint8_t waiting_ack, uint8_t seq) {
   return event;
 }
 
-/* Read raw bytes until the awaited event; 1 event, 0 timeout, -1 link closed. */
+/* Read raw bytes until the awaited event; 1 event, 0 timeout, -1 link closed or reset by the host. */
 static int32_t Await(uint32_t timeout_ms, uint8_t waiting_ack, uint8_t seq) {
   uint8_t raw[16];
   int32_t result = 2;
+  g_reset = 0U;
   while (result == 2) {
     const int32_t n = g_link.read(g_link.io_context, raw, sizeof(raw), timeout_ms);
     if (n == 0) {
@@ -208,6 +222,9 @@ static int32_t Await(uint32_t timeout_ms, uint8_t waiting_ack, uint8_t seq) {
         if ((RxByte(raw[i]) != 0U) && (OnFrame(waiting_ack, seq) != 0U)) {
           result = 1; /* the remaining bytes are still fed to the receiver */
         }
+      }
+      if (g_reset != 0U) {
+        result = -1; /* a new session: what was in progress is abandoned */
       }
     }
   }
@@ -229,10 +246,25 @@ tvm_crt_error_t TVMRpcFraming_Init(const TVMRpcFramingConfig* config) {
     g_pending_pos = 0U;
     g_tx_seq = 0U;
     g_stage_len = 0U;
+    g_reset = 0U;
+    g_reset_seen = 0U;
     g_link_ok = 1U;
     err = kTvmErrorNoError;
   }
   return err;
+}
+
+void TVMRpcFraming_Announce(void) {
+  if (g_link_ok != 0U) {
+    g_tx_failed = 0U;
+    SendFrame((uint8_t)(TVM_CRT_RPC_FRAME_RESET | TVM_CRT_RPC_FRAME_ACK), NULL, 0U);
+  }
+}
+
+uint32_t TVMRpcFraming_TakeReset(void) {
+  const uint32_t seen = (uint32_t)g_reset_seen;
+  g_reset_seen = 0U;
+  return seen;
 }
 
 int32_t TVMRpcFraming_Write(void* context, const uint8_t* data, size_t size) {

@@ -20,6 +20,13 @@
 
 #include "crt_internal.h"
 
+/* Message texts: compiled out with TVM_CRT_RPC_ERROR_MESSAGES 0 (then "rpc error <code>"). */
+#if TVM_CRT_RPC_ERROR_MESSAGES
+#define RPC_MSG(text) (text)
+#else
+#define RPC_MSG(text) ("")
+#endif
+
 #if TVM_CRT_RPC_MAX_ARGS < 12
 #error "TVM_CRT_RPC_MAX_ARGS must be at least 12 (runtime.RPCTimeEvaluator)"
 #endif
@@ -84,7 +91,11 @@
 #define BUILTIN_MAX_PACKET_SIZE 0U
 #define BUILTIN_MODULE_GET_FUNCTION 1U
 #define BUILTIN_TIME_EVALUATOR 2U
+#if TVM_CRT_RPC_TIME_EVALUATOR
 #define NUM_BUILTINS 3U
+#else
+#define NUM_BUILTINS 2U
+#endif
 
 #define ARENA_ALIGN_MAX 16U
 #define COPY_CHUNK_BYTES 0x4000U
@@ -129,8 +140,10 @@ static RpcAlloc g_allocs[TVM_CRT_RPC_MAX_ALLOCS];
 static uint32_t g_num_allocs = 0U;
 static size_t g_arena_max_used = 0U;
 
+#if TVM_CRT_RPC_TIME_EVALUATOR
 static RpcEvaluator g_evaluators[TVM_CRT_RPC_MAX_EVALUATORS];
 static double g_times[TVM_CRT_RPC_MAX_REPEAT];
+#endif
 
 /* Arguments of the current packet. Handles and pointers are kept as their wire value in
  * v_int64 until a CRT function is called. */
@@ -157,13 +170,24 @@ static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, cons
     size_t pos = 0U;
     size_t i = 0U;
     size_t n = 0U;
+#if TVM_CRT_RPC_ERROR_MESSAGES
+    const char* text = what;
+    const char* end = tail;
     uint32_t v = (value > 0xFFFFFFFFULL) ? 0xFFFFFFFFU : (uint32_t)value; /* no 64-bit division */
-    while ((what[i] != '\0') && (pos < (sizeof(msg) - 1U))) {
-      msg[pos] = what[i];
+#else
+    const char* text = "rpc error ";
+    const char* end = "";
+    uint32_t v = (uint32_t)code; /* tvm_crt_error_t (error_codes.h) */
+    (void)what;
+    (void)value;
+    (void)tail;
+#endif
+    while ((text[i] != '\0') && (pos < (sizeof(msg) - 1U))) {
+      msg[pos] = text[i];
       ++pos;
       ++i;
     }
-    if (tail != NULL) {
+    if (end != NULL) {
       do {
         digits[n] = (char)('0' + (v % 10U));
         v /= 10U;
@@ -175,8 +199,8 @@ static void FailNum(tvm_crt_error_t code, const char* what, uint64_t value, cons
         ++pos;
       }
       i = 0U;
-      while ((tail[i] != '\0') && (pos < (sizeof(msg) - 1U))) {
-        msg[pos] = tail[i];
+      while ((end[i] != '\0') && (pos < (sizeof(msg) - 1U))) {
+        msg[pos] = end[i];
         ++pos;
         ++i;
       }
@@ -201,12 +225,12 @@ static void RecvRaw(uint8_t* data, size_t size, uint32_t first_timeout_ms) {
     const int32_t got = g_cfg.read(g_cfg.io_context, &data[done], size - done, timeout);
     if (got < 0) {
       g_closed = 1U;
-      Fail(kTvmErrorRpcTransportClosed, "transport closed");
+      Fail(kTvmErrorRpcTransportClosed, RPC_MSG("transport closed"));
     } else if (got == 0) {
-      FailNum(kTvmErrorRpcTimeout, "packet truncated: no data for ", g_cfg.read_timeout_ms, " ms");
+      FailNum(kTvmErrorRpcTimeout, RPC_MSG("packet truncated: no data for "), g_cfg.read_timeout_ms, RPC_MSG(" ms"));
     } else if ((size_t)got > (size - done)) {
       g_closed = 1U;
-      Fail(kTvmErrorRpcTransportClosed, "read callback overran");
+      Fail(kTvmErrorRpcTransportClosed, RPC_MSG("read callback overran"));
     } else {
       done += (size_t)got;
     }
@@ -221,7 +245,7 @@ static void RecvRaw(uint8_t* data, size_t size, uint32_t first_timeout_ms) {
 /* Read size bytes of the current packet. */
 static void Recv(uint8_t* data, size_t size) {
   if (size > (size_t)g_remaining) {
-    Fail(kTvmErrorRpcMalformedPacket, "malformed packet: field runs past the end");
+    Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("malformed packet: field runs past the end"));
   }
   RecvRaw(data, size, g_cfg.read_timeout_ms);
   if (Ok() != 0) {
@@ -342,7 +366,7 @@ static uint64_t PointerToWire(const void* ptr) { return (uint64_t)(uintptr_t)ptr
 static void* WireToHandle(uint64_t value) {
   void* handle = NULL;
   if (value > (uint64_t)UINTPTR_MAX) {
-    Fail(kTvmErrorFunctionHandleInvalid, "handle out of range");
+    Fail(kTvmErrorFunctionHandleInvalid, RPC_MSG("handle out of range"));
   } else {
     handle = (void*)(uintptr_t)value;
   }
@@ -382,9 +406,9 @@ static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
     /* 0 bytes: 1 */
   }
   if ((align & (align - 1U)) != 0U) {
-    Fail(kTvmErrorInvalidArgument, "alignment not a power of 2");
+    Fail(kTvmErrorInvalidArgument, RPC_MSG("alignment not a power of 2"));
   } else if (g_num_allocs >= (uint32_t)TVM_CRT_RPC_MAX_ALLOCS) {
-    Fail(kTvmErrorPlatformNoMemory, "too many allocations (TVM_CRT_RPC_MAX_ALLOCS)");
+    Fail(kTvmErrorPlatformNoMemory, RPC_MSG("too many allocations (TVM_CRT_RPC_MAX_ALLOCS)"));
   } else {
     for (i = 0U; (i <= g_num_allocs) && (slot > g_num_allocs); ++i) {
       const uint32_t gap_end = (i < g_num_allocs) ? g_allocs[i].offset : size;
@@ -399,7 +423,7 @@ static uint64_t ArenaAlloc(uint64_t nbytes_in, uint64_t align_in) {
       }
     }
     if (slot > g_num_allocs) {
-      FailNum(kTvmErrorPlatformNoMemory, "arena exhausted: no room for ", nbytes_in, " bytes");
+      FailNum(kTvmErrorPlatformNoMemory, RPC_MSG("arena exhausted: no room for "), nbytes_in, RPC_MSG(" bytes"));
     } else {
       for (i = g_num_allocs; i > slot; --i) {
         g_allocs[i] = g_allocs[i - 1U];
@@ -430,7 +454,7 @@ static void ArenaFree(uint64_t address) {
     }
     --g_num_allocs;
   } else if (address != 0U) {
-    Fail(kTvmErrorRpcOutOfRange, "DevFreeData: not an allocation");
+    Fail(kTvmErrorRpcOutOfRange, RPC_MSG("DevFreeData: not an allocation"));
   } else {
     /* freeing NULL does nothing */
   }
@@ -455,7 +479,7 @@ static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
     }
   }
   if (found == 0U) {
-    FailNum(kTvmErrorRpcOutOfRange, "out of range: ", nbytes, " bytes not inside one arena allocation");
+    FailNum(kTvmErrorRpcOutOfRange, RPC_MSG("out of range: "), nbytes, RPC_MSG(" bytes not inside one arena allocation"));
   }
   return offset;
 }
@@ -468,11 +492,11 @@ static uint64_t ElementBytes(DLDataType dtype) {
 static uint64_t MulExtent(uint64_t total, int64_t extent) {
   uint64_t result = 0U;
   if ((extent < 0) || ((uint64_t)extent > (uint64_t)g_cfg.arena_size)) {
-    Fail(kTvmErrorFunctionCallInvalidArg, "tensor shape out of range");
+    Fail(kTvmErrorFunctionCallInvalidArg, RPC_MSG("tensor shape out of range"));
   } else {
     result = total * (uint64_t)extent;
     if (result > (uint64_t)g_cfg.arena_size) {
-      Fail(kTvmErrorRpcOutOfRange, "tensor larger than the arena");
+      Fail(kTvmErrorRpcOutOfRange, RPC_MSG("tensor larger than the arena"));
     }
   }
   return result;
@@ -497,9 +521,9 @@ static const char* RecvString(uint32_t wire_bytes, TVMByteArray** out_array) {
   const char* result = NULL;
   if (Ok() != 0) {
     if (len >= (uint64_t)(sizeof(g_str_pool) - g_str_used)) {
-      Fail(kTvmErrorRpcMalformedPacket, "strings exceed TVM_CRT_RPC_STR_POOL_BYTES");
+      Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("strings exceed TVM_CRT_RPC_STR_POOL_BYTES"));
     } else if ((wire_bytes != 0U) && (g_num_byte_arrays >= (uint32_t)TVM_CRT_RPC_MAX_TENSOR_ARGS)) {
-      Fail(kTvmErrorRpcMalformedPacket, "too many bytes arguments");
+      Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("too many bytes arguments"));
     } else {
       char* dst = &g_str_pool[g_str_used];
       size_t i;
@@ -507,7 +531,7 @@ static const char* RecvString(uint32_t wire_bytes, TVMByteArray** out_array) {
       dst[len] = '\0';
       for (i = 0U; i < (size_t)len; ++i) {
         if ((wire_bytes == 0U) && (dst[i] == '\0')) {
-          Fail(kTvmErrorRpcMalformedPacket, "NUL in a string");
+          Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("NUL in a string"));
         }
       }
       g_str_used += (size_t)len + 1U;
@@ -527,7 +551,7 @@ static DLTensor* RecvTensor(void) {
   static int64_t g_shapes[TVM_CRT_RPC_MAX_SHAPE_DIMS];
   DLTensor* t = NULL;
   if (g_num_tensors >= (uint32_t)TVM_CRT_RPC_MAX_TENSOR_ARGS) {
-    Fail(kTvmErrorRpcMalformedPacket, "too many tensors (TVM_CRT_RPC_MAX_TENSOR_ARGS)");
+    Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("too many tensors (TVM_CRT_RPC_MAX_TENSOR_ARGS)"));
   } else {
     int32_t ndim;
     int32_t i;
@@ -547,7 +571,7 @@ static DLTensor* RecvTensor(void) {
     t->shape = &g_shapes[g_num_dims];
     if ((ndim < 0) || (ndim > TVM_CRT_MAX_NDIM) ||
         (((uint32_t)ndim + g_num_dims) > (uint32_t)TVM_CRT_RPC_MAX_SHAPE_DIMS)) {
-      FailNum(kTvmErrorRpcMalformedPacket, "tensor ndim ", (uint64_t)(uint32_t)ndim, " too large");
+      FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("tensor ndim "), (uint64_t)(uint32_t)ndim, RPC_MSG(" too large"));
     }
     for (i = 0; (i < ndim) && (Ok() != 0); ++i) {
       g_shapes[g_num_dims] = U64ToI64(RecvU64());
@@ -640,12 +664,12 @@ static void RecvArg(uint32_t k) {
             v->v_int64 = U64ToI64(RecvU64());
             code = (int)kTVMObjectHandle;
           } else {
-            FailNum(kTvmErrorFunctionCallWrongArgType, "unsupported object type index ",
-                    (uint64_t)object_type, "");
+            FailNum(kTvmErrorFunctionCallWrongArgType, RPC_MSG("unsupported object type index "),
+                    (uint64_t)object_type, RPC_MSG(""));
           }
         } else {
-          FailNum(kTvmErrorFunctionCallWrongArgType, "unknown argument type index ",
-                  (uint64_t)(uint32_t)type_index, "");
+          FailNum(kTvmErrorFunctionCallWrongArgType, RPC_MSG("unknown argument type index "),
+                  (uint64_t)(uint32_t)type_index, RPC_MSG(""));
         }
         break;
     }
@@ -664,8 +688,8 @@ static void RecvArgs(void) {
   if (Ok() == 0) {
     /* error recorded */
   } else if ((n < 0) || (n > TVM_CRT_RPC_MAX_ARGS)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "argument count ", (uint64_t)(uint32_t)n,
-            " > TVM_CRT_RPC_MAX_ARGS");
+    FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("argument count "), (uint64_t)(uint32_t)n,
+            RPC_MSG(" > TVM_CRT_RPC_MAX_ARGS"));
   } else {
     for (i = 0U; (i < (uint32_t)n) && (Ok() != 0); ++i) {
       RecvArg(i);
@@ -676,7 +700,7 @@ static void RecvArgs(void) {
 
 static void ExpectEnd(void) {
   if ((Ok() != 0) && (g_remaining != 0U)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: ", g_remaining, " bytes after the last field");
+    FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("malformed packet: "), g_remaining, RPC_MSG(" bytes after the last field"));
   }
 }
 
@@ -702,7 +726,7 @@ static void ExpectArgs(const char* what, uint32_t count, const int* codes) {
 /* Device arguments must be the CPU. */
 static void ExpectCpu(DLDevice dev) {
   if ((Ok() != 0) && (dev.device_type != kDLCPU)) {
-    FailNum(kTvmErrorNotSupported, "device type ", (uint64_t)(uint32_t)dev.device_type, " (only kDLCPU)");
+    FailNum(kTvmErrorNotSupported, RPC_MSG("device type "), (uint64_t)(uint32_t)dev.device_type, RPC_MSG(" (only kDLCPU)"));
   }
 }
 
@@ -716,7 +740,7 @@ static void ResolveTensors(void) {
     if (Ok() == 0) {
       /* error recorded */
     } else if (t->byte_offset > (uint64_t)g_cfg.arena_size) {
-      Fail(kTvmErrorRpcOutOfRange, "byte_offset out of range");
+      Fail(kTvmErrorRpcOutOfRange, RPC_MSG("byte_offset out of range"));
     } else {
       const uint32_t offset = ArenaRange(g_tensor_data[k], t->byte_offset + nbytes);
       if (Ok() != 0) {
@@ -774,6 +798,7 @@ static void PutValue(const RpcOut* out) {
       Put((const uint8_t*)b->data, b->size);
       break;
     }
+#if TVM_CRT_RPC_TIME_EVALUATOR
     case WIRE_TIMES: {
       uint32_t i;
       PutU64(8U * (uint64_t)v->v_int64);
@@ -784,6 +809,7 @@ static void PutValue(const RpcOut* out) {
       }
       break;
     }
+#endif
     default: /* WIRE_NONE: no payload */
       break;
   }
@@ -898,8 +924,8 @@ static void CallCrtFunction(void* func) {
       wire_type = (int32_t)kReturnTypes[ret_code][1];
     }
     if (wire_type < 0) {
-      FailNum(kTvmErrorNotSupported, "unsupported return type code ", (uint64_t)(uint32_t)ret_code,
-              "");
+      FailNum(kTvmErrorNotSupported, RPC_MSG("unsupported return type code "), (uint64_t)(uint32_t)ret_code,
+              RPC_MSG(""));
     }
     if (wire_type == WIRE_OPAQUE) {
       ret.v_int64 = U64ToI64(PointerToWire(ret.v_handle));
@@ -925,6 +951,7 @@ static uint64_t LookupFunction(void* mod, const char* name) {
   return PointerToWire(func);
 }
 
+#if TVM_CRT_RPC_TIME_EVALUATOR
 static void CallEvaluator(uint32_t index) {
   RpcEvaluator* e = &g_evaluators[0];
   uint32_t r;
@@ -932,7 +959,7 @@ static void CallEvaluator(uint32_t index) {
   TVMValue ret;
   int ret_code = 0;
   if ((index >= (uint32_t)TVM_CRT_RPC_MAX_EVALUATORS) || (g_evaluators[index].used == 0U)) {
-    Fail(kTvmErrorFunctionHandleInvalid, "evaluator freed");
+    Fail(kTvmErrorFunctionHandleInvalid, RPC_MSG("evaluator freed"));
   } else {
     e = &g_evaluators[index];
     ConvertHandleArgs();
@@ -956,7 +983,7 @@ static void CallEvaluator(uint32_t index) {
     if (err == kTvmErrorFunctionCallFailed) {
       g_status = err;
     } else if (err != kTvmErrorNoError) {
-      Fail(err, "platform timer failed");
+      Fail(err, RPC_MSG("platform timer failed"));
     } else if (r > 0U) {
       g_times[r - 1U] = seconds / (double)e->number;
     } else {
@@ -973,18 +1000,20 @@ static void CallEvaluator(uint32_t index) {
   }
 }
 
+#endif /* TVM_CRT_RPC_TIME_EVALUATOR */
+
 static void CallBuiltin(uint32_t index) {
   if (index == BUILTIN_MAX_PACKET_SIZE) {
     TVMValue v;
     v.v_int64 = (int64_t)TVM_CRT_RPC_MAX_PACKET_BYTES;
-    ExpectArgs("GetCRTMaxPacketSize: arguments", 0U, NULL);
+    ExpectArgs(RPC_MSG("GetCRTMaxPacketSize: arguments"), 0U, NULL);
     if (Ok() != 0) {
       ReplyCallResult(WIRE_INT, WIRE_INT, &v);
     }
   } else if (index == BUILTIN_MODULE_GET_FUNCTION) {
     static const int codes[3] = {(int)kTVMModuleHandle, (int)kTVMStr, (int)kTVMNullptr};
     uint64_t func = 0U;
-    ExpectArgs("ModuleGetFunction: arguments", 3U,
+    ExpectArgs(RPC_MSG("ModuleGetFunction: arguments"), 3U,
                codes);
     if (Ok() != 0) {
       void* mod = WireToHandle((uint64_t)g_values[0].v_int64);
@@ -995,6 +1024,7 @@ static void CallBuiltin(uint32_t index) {
     if (Ok() != 0) {
       ReplyCallHandle(WIRE_FUNCTION, func);
     }
+#if TVM_CRT_RPC_TIME_EVALUATOR
   } else if (index == BUILTIN_TIME_EVALUATOR) {
     /* runtime.RPCTimeEvaluator(mod|None, name, dev_type, dev_id, number, repeat, min_repeat_ms,
      * limit_zero_time_iterations, cooldown_interval_ms, repeats_to_cooldown, cache_flush_bytes,
@@ -1007,16 +1037,16 @@ static void CallBuiltin(uint32_t index) {
     uint32_t i;
     uint64_t func = 0U;
     void* mod = NULL;
-    ExpectArgs("RPCTimeEvaluator: arguments", 12U, codes);
+    ExpectArgs(RPC_MSG("RPCTimeEvaluator: arguments"), 12U, codes);
     if (Ok() != 0) {
       if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > 0x7FFFFFFF) ||
           (g_values[5].v_int64 < 1) || (g_values[5].v_int64 > TVM_CRT_RPC_MAX_REPEAT)) {
         FailNum(kTvmErrorInvalidArgument,
-                "evaluator: number >= 1, repeat 1..", (uint64_t)TVM_CRT_RPC_MAX_REPEAT, "");
+                RPC_MSG("evaluator: number >= 1, repeat 1.."), (uint64_t)TVM_CRT_RPC_MAX_REPEAT, RPC_MSG(""));
       } else if (g_codes[0] == (int)kTVMModuleHandle) {
         mod = WireToHandle((uint64_t)g_values[0].v_int64);
       } else if (g_codes[0] != (int)kTVMNullptr) {
-        Fail(kTvmErrorFunctionCallWrongArgType, "evaluator: not a module");
+        Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("evaluator: not a module"));
       } else {
         /* global function */
       }
@@ -1036,7 +1066,7 @@ static void CallBuiltin(uint32_t index) {
     if (Ok() == 0) {
       /* error recorded */
     } else if (slot == (uint32_t)TVM_CRT_RPC_MAX_EVALUATORS) {
-      Fail(kTvmErrorPlatformNoMemory, "TVM_CRT_RPC_MAX_EVALUATORS in use");
+      Fail(kTvmErrorPlatformNoMemory, RPC_MSG("TVM_CRT_RPC_MAX_EVALUATORS in use"));
     } else {
       g_evaluators[slot].func = WireToHandle(func);
       g_evaluators[slot].number = (uint32_t)g_values[4].v_int64;
@@ -1044,8 +1074,9 @@ static void CallBuiltin(uint32_t index) {
       g_evaluators[slot].used = 1U;
       ReplyCallHandle(WIRE_FUNCTION, HANDLE_TAG_EVALUATOR | (uint64_t)slot);
     }
+#endif
   } else {
-    Fail(kTvmErrorFunctionHandleInvalid, "CallFunc: invalid function handle");
+    Fail(kTvmErrorFunctionHandleInvalid, RPC_MSG("CallFunc: invalid function handle"));
   }
 }
 
@@ -1071,12 +1102,12 @@ static void HandleInitServer(void) {
     /* error recorded */
   } else if (match == 0U) {
     Fail(kTvmErrorRpcMalformedPacket,
-         "protocol version mismatch (server: 0.8.0)");
+         RPC_MSG("protocol version mismatch (server: 0.8.0)"));
   } else {
     RecvArgs();
     ExpectEnd();
     if ((Ok() != 0) && (g_num_args != 0U)) {
-      Fail(kTvmErrorNotSupported, "session constructors not supported");
+      Fail(kTvmErrorNotSupported, RPC_MSG("session constructors not supported"));
     }
   }
   if (Ok() != 0) {
@@ -1095,8 +1126,10 @@ static void HandleCallFunc(void) {
     /* error recorded */
   } else if ((handle & HANDLE_TAG_MASK) == HANDLE_TAG_BUILTIN) {
     CallBuiltin((uint32_t)(handle & HANDLE_INDEX_MASK));
+#if TVM_CRT_RPC_TIME_EVALUATOR
   } else if ((handle & HANDLE_TAG_MASK) == HANDLE_TAG_EVALUATOR) {
     CallEvaluator((uint32_t)(handle & HANDLE_INDEX_MASK));
+#endif
   } else {
     void* func = WireToHandle(handle);
     if (Ok() != 0) {
@@ -1126,7 +1159,7 @@ static uint32_t RecvCopyHeader(uint64_t* out_nbytes) {
   dtype.bits = (uint8_t)((dt >> 8U) & 0xFFU);
   dtype.lanes = (uint16_t)(dt >> 16U);
   if ((Ok() != 0) && ((ndim < 0) || (ndim > 32))) {
-    FailNum(kTvmErrorRpcMalformedPacket, "tensor ndim ", (uint64_t)(uint32_t)ndim, " too large");
+    FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("tensor ndim "), (uint64_t)(uint32_t)ndim, RPC_MSG(" too large"));
   }
   if (Ok() != 0) {
     total = MulExtent(ElementBytes(dtype), 1);
@@ -1143,9 +1176,9 @@ static uint32_t RecvCopyHeader(uint64_t* out_nbytes) {
   if (Ok() == 0) {
     /* error recorded */
   } else if ((offset > total) || (nbytes > (total - offset))) {
-    FailNum(kTvmErrorRpcOutOfRange, "out of range: copy past the ", total, " bytes of the tensor");
+    FailNum(kTvmErrorRpcOutOfRange, RPC_MSG("out of range: copy past the "), total, RPC_MSG(" bytes of the tensor"));
   } else if (offset > (UINT64_MAX - data)) {
-    Fail(kTvmErrorRpcOutOfRange, "out of range: address overflow");
+    Fail(kTvmErrorRpcOutOfRange, RPC_MSG("out of range: address overflow"));
   } else {
     arena_offset = ArenaRange(data + offset, nbytes);
   }
@@ -1157,7 +1190,7 @@ static void HandleCopyToRemote(void) {
   uint64_t nbytes = 0U;
   const uint32_t offset = RecvCopyHeader(&nbytes);
   if ((Ok() != 0) && (nbytes != (uint64_t)g_remaining)) {
-    Fail(kTvmErrorRpcMalformedPacket, "malformed packet: data length is not nbytes");
+    Fail(kTvmErrorRpcMalformedPacket, RPC_MSG("malformed packet: data length is not nbytes"));
   }
   if (Ok() != 0) {
     uint64_t done = 0U;
@@ -1186,12 +1219,15 @@ static void HandleCopyFromRemote(void) {
 
 static void HandleGetGlobalFunc(void) {
   static const char* const kBuiltinNames[NUM_BUILTINS] = {
-      "tvm.rpc.server.GetCRTMaxPacketSize", "tvm.rpc.server.ModuleGetFunction",
-      "runtime.RPCTimeEvaluator"};
+      "tvm.rpc.server.GetCRTMaxPacketSize", "tvm.rpc.server.ModuleGetFunction"
+#if TVM_CRT_RPC_TIME_EVALUATOR
+      , "runtime.RPCTimeEvaluator"
+#endif
+  };
   static const int codes[1] = {(int)kTVMStr};
   uint64_t handle = 0U;
   uint32_t i;
-  ExpectArgs("GetGlobalFunc: arguments", 1U, codes);
+  ExpectArgs(RPC_MSG("GetGlobalFunc: arguments"), 1U, codes);
   for (i = 0U; (i < NUM_BUILTINS) && (Ok() != 0); ++i) {
     const char* name = kBuiltinNames[i];
     const size_t len = TVMCRTStrLenBounded(name, 64U);
@@ -1219,8 +1255,10 @@ static void HandleSyscall(int32_t code) {
                                    (int)kTVMDataType};
   static const int free_codes[2] = {(int)kDLDevice, (int)kTVMNullptr};
   static const int scope_codes[2] = {(int)kTVMDLTensorHandle, (int)kTVMNullptr};
+#if TVM_CRT_RPC_COPY_AMONG_REMOTE
   static const int copy_codes[3] = {(int)kTVMDLTensorHandle, (int)kTVMDLTensorHandle,
                                     (int)kTVMNullptr};
+#endif
   RecvArgs();
   ExpectEnd();
   if (Ok() == 0) {
@@ -1228,6 +1266,7 @@ static void HandleSyscall(int32_t code) {
   } else if (code == RPC_GET_GLOBAL_FUNC) {
     HandleGetGlobalFunc();
   } else if (code == RPC_FREE_HANDLE) {
+#if TVM_CRT_RPC_TIME_EVALUATOR
     if (g_num_args == 1U) {
       const uint64_t h = (uint64_t)g_values[0].v_int64;
       if (((h & HANDLE_TAG_MASK) == HANDLE_TAG_EVALUATOR) &&
@@ -1235,6 +1274,7 @@ static void HandleSyscall(int32_t code) {
         g_evaluators[(uint32_t)(h & HANDLE_INDEX_MASK)].used = 0U;
       }
     }
+#endif
     ReplyVoid(); /* CRT handles are not allocated */
   } else if ((code == RPC_DEV_SET_DEVICE) || (code == RPC_DEV_STREAM_SYNC) ||
              ((code >= RPC_DEV_CREATE_STREAM) && (code <= RPC_DEV_GET_CURRENT_STREAM))) {
@@ -1248,12 +1288,12 @@ static void HandleSyscall(int32_t code) {
     }
   } else if (code == RPC_DEV_ALLOC_DATA) {
     uint64_t address;
-    ExpectArgs("DevAllocData: arguments", 4U, dev_codes);
+    ExpectArgs(RPC_MSG("DevAllocData: arguments"), 4U, dev_codes);
     if (Ok() != 0) {
       ExpectCpu(g_values[0].v_device);
     }
     if ((Ok() != 0) && (g_values[1].v_int64 < 0)) {
-      Fail(kTvmErrorInvalidArgument, "DevAllocData: negative size");
+      Fail(kTvmErrorInvalidArgument, RPC_MSG("DevAllocData: negative size"));
     }
     if (Ok() != 0) {
       address = ArenaAlloc((uint64_t)g_values[1].v_int64, (uint64_t)g_values[2].v_int64);
@@ -1262,13 +1302,13 @@ static void HandleSyscall(int32_t code) {
       }
     }
   } else if (code == RPC_DEV_ALLOC_DATA_WITH_SCOPE) {
-    ExpectArgs("DevAllocDataWithScope: arguments", 2U, scope_codes);
+    ExpectArgs(RPC_MSG("DevAllocDataWithScope: arguments"), 2U, scope_codes);
     if ((Ok() != 0) && (g_codes[1] != (int)kTVMNullptr)) {
       static const char kGlobal[] = "global";
       if ((g_codes[1] != (int)kTVMStr) ||
           (TVMCRTStrLenBounded(g_values[1].v_str, 8U) != (sizeof(kGlobal) - 1U)) ||
           (TVMCRTStrEqualN(g_values[1].v_str, kGlobal, sizeof(kGlobal) - 1U) == 0)) {
-        Fail(kTvmErrorNotSupported, "memory scope not supported");
+        Fail(kTvmErrorNotSupported, RPC_MSG("memory scope not supported"));
       }
     }
     if (Ok() != 0) {
@@ -1284,9 +1324,9 @@ static void HandleSyscall(int32_t code) {
       }
     }
   } else if (code == RPC_DEV_FREE_DATA) {
-    ExpectArgs("DevFreeData: arguments", 2U, free_codes);
+    ExpectArgs(RPC_MSG("DevFreeData: arguments"), 2U, free_codes);
     if ((Ok() != 0) && (g_codes[1] != (int)kTVMOpaqueHandle) && (g_codes[1] != (int)kTVMNullptr)) {
-      Fail(kTvmErrorFunctionCallWrongArgType, "DevFreeData: not a pointer");
+      Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("DevFreeData: not a pointer"));
     }
     if (Ok() != 0) {
       ArenaFree((uint64_t)g_values[1].v_int64);
@@ -1294,14 +1334,15 @@ static void HandleSyscall(int32_t code) {
     if (Ok() != 0) {
       ReplyVoid();
     }
+#if TVM_CRT_RPC_COPY_AMONG_REMOTE
   } else if (code == RPC_COPY_AMONG_REMOTE) {
-    ExpectArgs("CopyAmongRemote: arguments", 3U, copy_codes);
+    ExpectArgs(RPC_MSG("CopyAmongRemote: arguments"), 3U, copy_codes);
     ResolveTensors();
     if (Ok() != 0) {
       const uint64_t n = TensorBytes(g_tensors[0].shape, g_tensors[0].ndim, g_tensors[0].dtype);
       const uint64_t m = TensorBytes(g_tensors[1].shape, g_tensors[1].ndim, g_tensors[1].dtype);
       if (n != m) {
-        Fail(kTvmErrorFunctionCallInvalidArg, "CopyAmongRemote: sizes differ");
+        Fail(kTvmErrorFunctionCallInvalidArg, RPC_MSG("CopyAmongRemote: sizes differ"));
       } else {
         const uint8_t* src = &g_cfg.arena[g_tensor_offset[0]];
         uint8_t* dst = &g_cfg.arena[g_tensor_offset[1]];
@@ -1318,14 +1359,15 @@ static void HandleSyscall(int32_t code) {
         ReplyVoid();
       }
     }
+#endif
   } else {
-    FailNum(kTvmErrorNotSupported, "RPC code ", (uint64_t)(uint32_t)code, " is not supported");
+    FailNum(kTvmErrorNotSupported, RPC_MSG("RPC code "), (uint64_t)(uint32_t)code, RPC_MSG(" is not supported"));
   }
 }
 
 static void HandlePacket(int32_t code) {
   if ((code != RPC_INIT_SERVER) && (code != RPC_SHUTDOWN) && (g_session_open == 0U)) {
-    Fail(kTvmErrorRpcNotInitialized, "session not initialized (InitServer first)");
+    Fail(kTvmErrorRpcNotInitialized, RPC_MSG("session not initialized (InitServer first)"));
   } else if (code == RPC_INIT_SERVER) {
     HandleInitServer();
   } else if (code == RPC_CALL_FUNC) {
@@ -1335,23 +1377,25 @@ static void HandlePacket(int32_t code) {
   } else if (code == RPC_COPY_FROM_REMOTE) {
     HandleCopyFromRemote();
   } else if ((code == RPC_RETURN) || (code == RPC_EXCEPTION) || (code == RPC_COPY_ACK)) {
-    FailNum(kTvmErrorRpcMalformedPacket, "unexpected RPC code ", (uint64_t)(uint32_t)code, " from a client");
+    FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("unexpected RPC code "), (uint64_t)(uint32_t)code, RPC_MSG(" from a client"));
   } else if ((code >= RPC_GET_GLOBAL_FUNC) && (code <= RPC_DEV_GET_CURRENT_STREAM)) {
     HandleSyscall(code);
   } else {
-    FailNum(kTvmErrorRpcMalformedPacket, "unknown RPC code ", (uint64_t)(uint32_t)code, "");
+    FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("unknown RPC code "), (uint64_t)(uint32_t)code, RPC_MSG(""));
   }
 }
 
 /* ---- public API ---- */
 
 void TVMRpcServer_ResetSession(void) {
+#if TVM_CRT_RPC_TIME_EVALUATOR
   uint32_t i;
-  g_num_allocs = 0U;
-  g_arena_max_used = 0U;
   for (i = 0U; i < (uint32_t)TVM_CRT_RPC_MAX_EVALUATORS; ++i) {
     g_evaluators[i].used = 0U;
   }
+#endif
+  g_num_allocs = 0U;
+  g_arena_max_used = 0U;
   g_session_open = 0U;
 }
 
@@ -1401,8 +1445,8 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms) {
       } else if (length == 0U) {
         /* empty packet: ignored, as TVM's server does */
       } else if ((length < 4U) || (length > (uint64_t)TVM_CRT_RPC_MAX_PACKET_BYTES)) {
-        FailNum(kTvmErrorRpcMalformedPacket, "malformed packet: length ", length,
-                " outside 4..TVM_CRT_RPC_MAX_PACKET_BYTES");
+        FailNum(kTvmErrorRpcMalformedPacket, RPC_MSG("malformed packet: length "), length,
+                RPC_MSG(" outside 4..TVM_CRT_RPC_MAX_PACKET_BYTES"));
       } else {
         const int32_t code = RecvI32();
         if (Ok() != 0) {

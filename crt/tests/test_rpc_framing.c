@@ -1,7 +1,7 @@
 /*
  * Tests of the serial framing (src/rpc_framing.c) through a scripted in-memory link: CRC, escaping,
  * resynchronisation after noise and broken frames, acknowledgements, duplicates, resending after a
- * lost ACK, giving up after max_retries.
+ * lost ACK, giving up after max_retries, the link reset.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -149,11 +149,47 @@ static void TestSendResendAndGiveUp(void) {
   UTVM_CHECK(TVMRpcFraming_Write(NULL, data, 10U) < 0);
 }
 
+/* A RESET frame from the host: sequence numbers back to 0, the read in progress fails (the server
+ * abandons its packet), the answer echoes the nonce; RESET|ACK from the host and a nonce longer
+ * than 8 bytes are ignored; Announce sends RESET|ACK without payload. */
+static void TestLinkReset(void) {
+  uint8_t buf[16];
+  uint8_t answer[32];
+  size_t n;
+  Link(3U);
+  TVMRpcFraming_Announce();
+  UTVM_CHECK(CountOut(0x06U) == 1U);
+  UTVM_CHECK(TVMRpcFraming_TakeReset() == 0U);
+  QueueFrame(0U, "ab");           /* seq 0 delivered: the device now expects seq 1 */
+  QueueFrame(0x06U, "zz");        /* RESET|ACK from the host: ignored */
+  QueueFrame(0x04U, "123456789"); /* nonce too long: ignored */
+  QueueFrame(0x04U, "nonce");
+  QueueFrame(0U, "cd");           /* seq 0 again: new after the reset */
+  UTVM_CHECK((TVMRpcFraming_Read(NULL, buf, 1U, 10U) == 1) && (buf[0] == (uint8_t)'a'));
+  UTVM_CHECK(TVMRpcFraming_Read(NULL, buf, sizeof(buf), 10U) == 1); /* "b" */
+  UTVM_CHECK(TVMRpcFraming_Read(NULL, buf, sizeof(buf), 10U) < 0);  /* the reset */
+  UTVM_CHECK(TVMRpcFraming_TakeReset() == 1U);
+  UTVM_CHECK(TVMRpcFraming_TakeReset() == 0U);
+  UTVM_CHECK((TVMRpcFraming_Read(NULL, buf, sizeof(buf), 10U) == 2) && (memcmp(buf, "cd", 2U) == 0));
+  n = TVMRpcFraming_Encode(0x06U, (const uint8_t*)"nonce", 5U, answer, sizeof(answer));
+  UTVM_CHECK((n > 0U) && (g_fout_len >= n));
+  {
+    uint32_t found = 0U;
+    size_t i;
+    for (i = 0U; (i + n) <= g_fout_len; ++i) {
+      found += (memcmp(&g_fout[i], answer, n) == 0) ? 1U : 0U;
+    }
+    UTVM_CHECK(found == 1U);
+  }
+  UTVM_CHECK(CountOut(0x02U) == 2U); /* ACK 0 before and after the reset */
+}
+
 void utvm_suite_rpc_framing(uint32_t* passed, uint32_t* failed) {
   static const utvm_test_case cases[] = {
       {"crc_and_escaping", TestCrcAndEscaping},
       {"receive", TestReceive},
       {"send_resend_and_give_up", TestSendResendAndGiveUp},
+      {"link_reset", TestLinkReset},
   };
   utvm_run_cases("rpc_framing", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);
 }

@@ -1,5 +1,5 @@
 """Build the C runtime's RPC server with packed models in its system library: as a host program,
-or as Cortex-M4 firmware for QEMU's mps2-an386 board with a launcher script."""
+or as Cortex-M4 / M55 firmware for QEMU (mps2-an386, mps3-an547) with a launcher script."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import shutil
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UtvmError
@@ -36,12 +37,16 @@ def _generated_dir(model: Path, work: Path) -> Path:
     return out
 
 
+#: The minimal server (docs/rpc.md): no time evaluator, no CopyAmongRemote, error codes for texts.
+MINIMAL = ("TVM_CRT_RPC_TIME_EVALUATOR=0", "TVM_CRT_RPC_COPY_AMONG_REMOTE=0", "TVM_CRT_RPC_ERROR_MESSAGES=0")
+
+
 def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanitize: bool = False,
-                      cflags: Sequence[str] = ("-O2",)) -> Path:
+                      cflags: Sequence[str] = ("-O2",), defines: Sequence[str] = ()) -> Path:
     """Compile the RPC server (crt/src/rpc_server.c, crt/host/rpc_server_host.c) with the models'
     packed entry points into the executable ``output``; ``tvm.rpc.PopenSession(output)`` and
     :func:`utvm_build.rpc.popen` start it. One model: its own system library; several: one system
-    library for all (``utvm-build syslib``)."""
+    library for all (``utvm-build syslib``). ``defines``: more ``-D`` flags (e.g. :data:`MINIMAL`)."""
     from ..emit.system_lib import write_system_lib
     from ..paths import crt_dir
 
@@ -54,13 +59,13 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
         dirs = [_generated_dir(Path(m), work) for m in models]
         sources: list[str] = []
         includes: list[str] = []
-        defines: list[str] = []
+        flags_d: list[str] = [f"-D{d}" for d in defines]
         for d in dirs:
             meta = json.loads((d / "metadata.json").read_text())
             sources += [str(d / s) for s in meta["sources"]]
             includes += [f"-I{d / i}" for i in meta["include_dirs"]]
             if len(dirs) > 1:
-                defines.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
+                flags_d.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
@@ -68,32 +73,61 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
         sources.append(str(crt / "host" / "rpc_server_host.c"))
         flags = SANITIZE_CFLAGS if sanitize else list(cflags)
         output.parent.mkdir(parents=True, exist_ok=True)
-        cmd = host_cc() + STRICT_CFLAGS + flags + defines + includes + [f"-I{crt / 'include'}", *sources,
+        cmd = host_cc() + STRICT_CFLAGS + flags + flags_d + includes + [f"-I{crt / 'include'}", *sources,
                                                                          "-o", str(output), "-lm"]
         _compile(cmd)
     return output
 
 
-#: Cortex-M4 firmware flags (as crt/Makefile's size and test-qemu targets).
-ARM_CFLAGS = ["-mthumb", "-Os", "-ffunction-sections", "-fdata-sections", "-mcpu=cortex-m4", "-mfloat-abi=hard",
-              "-mfpu=fpv4-sp-d16", "-fno-tree-loop-distribute-patterns"]
-QEMU_M4 = ["qemu-system-arm", "-M", "mps2-an386", "-cpu", "cortex-m4", "-display", "none", "-monitor", "none",
-           "-serial", "stdio", "-semihosting-config", "enable=on,target=native"]
+#: Flags of every Cortex-M firmware (as crt/Makefile's size target).
+ARM_CFLAGS = ["-mthumb", "-Os", "-ffunction-sections", "-fdata-sections", "-fno-tree-loop-distribute-patterns"]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A QEMU board the RPC firmware runs on (crt/ports/<port>: board.h and the linker script)."""
+    device: str
+    machine: str
+    cpu: str
+    port: str
+    cpu_flags: tuple[str, ...]
+
+    def qemu(self) -> list[str]:
+        return ["qemu-system-arm", "-M", self.machine, "-cpu", self.cpu, "-display", "none", "-monitor", "none",
+                "-serial", "stdio", "-semihosting-config", "enable=on,target=native"]
+
+
+BOARDS = {
+    "qemu-m4": Board("qemu-m4", "mps2-an386", "cortex-m4", "mps2_an386",
+                     ("-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16")),
+    "qemu-m55": Board("qemu-m55", "mps3-an547", "cortex-m55", "mps3_an547", ("-mcpu=cortex-m55", "-mfloat-abi=hard")),
+}
+QEMU_M4 = BOARDS["qemu-m4"].qemu()
+
+
+def check_cross_tools(device: str) -> None:
+    for tool in ("arm-none-eabi-gcc", "qemu-system-arm"):
+        if shutil.which(tool) is None:
+            raise UtvmError(f"--device {device} needs {tool} (Debian: gcc-arm-none-eabi, qemu-system-arm)")
 
 
 def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena_bytes: int = 64 * 1024,
-                      framed: bool = False) -> Path:
-    """The RPC server as Cortex-M4 firmware (``output``.elf, crt/ports/mps2_an386) and ``output``, a
-    launcher script: ``output RFD WFD`` runs QEMU mps2-an386 with the board's UART0 on those file
-    descriptors, so ``tvm.rpc.PopenSession(output)`` and :func:`utvm_build.rpc.popen` drive it.
-    ``framed``: the UART carries the frames of crt/include/tvm/runtime/crt/rpc_framing.h (then only
-    ``utvm_build.rpc.popen(output, framing=True)`` speaks to it)."""
+                      framed: bool = False, device: str = "qemu-m4", defines: Sequence[str] = (),
+                      launcher: bool = True) -> Path:
+    """The RPC server as firmware for a QEMU board (``output``.elf; ``device`` qemu-m4: Cortex-M4 on
+    mps2-an386, qemu-m55: Cortex-M55 on mps3-an547; crt/ports/) and ``output``, a launcher script:
+    ``output RFD WFD`` runs QEMU with the board's UART0 on those file descriptors, so
+    ``tvm.rpc.PopenSession(output)`` and :func:`utvm_build.rpc.popen` drive it. ``framed``: the UART
+    carries the frames of crt/include/tvm/runtime/crt/rpc_framing.h (then our client with
+    ``framing=True``, or TVM's through ``utvm-build rpc-bridge``). ``defines``: more ``-D`` flags
+    (the server's crt_config options, e.g. ``TVM_CRT_RPC_TIME_EVALUATOR=0``)."""
     from ..emit.system_lib import write_system_lib
     from ..paths import crt_dir
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm"):
-        if shutil.which(tool) is None:
-            raise UtvmError(f"rpc-server --device qemu-m4 needs {tool} (Debian: gcc-arm-none-eabi, qemu-system-arm)")
+    if device not in BOARDS:
+        raise UtvmError(f"unknown device {device!r} (one of {', '.join(BOARDS)})")
+    board = BOARDS[device]
+    check_cross_tools(device)
     crt = crt_dir()
     output = Path(output)
     elf = output.with_name(output.name + ".elf")
@@ -104,28 +138,31 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         dirs = [_generated_dir(Path(m), work) for m in models]
         sources: list[str] = []
         includes: list[str] = []
-        defines: list[str] = [f"-DUTVM_RPC_ARENA_BYTES={int(arena_bytes)}U", "-DUTVM_RPC_EXIT_ON_SHUTDOWN=1",
-                              f"-DUTVM_RPC_FRAMED={int(framed)}"]
+        flags: list[str] = [f"-DUTVM_RPC_ARENA_BYTES={int(arena_bytes)}U", "-DUTVM_RPC_EXIT_ON_SHUTDOWN=1",
+                            f"-DUTVM_RPC_FRAMED={int(framed)}", *(f"-D{d}" for d in defines)]
         for d in dirs:
             meta = json.loads((d / "metadata.json").read_text())
             sources += [str(d / s) for s in meta["sources"]]
             includes += [f"-I{d / i}" for i in meta["include_dirs"]]
             if len(dirs) > 1:
-                defines.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
+                flags.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
         sources += [str(crt / "src" / f"{n}.c") for n in runtime + (["rpc_framing"] if framed else [])]
-        sources.append(str(crt / "ports" / "mps2_an386" / "rpc_main.c"))
+        sources.append(str(crt / "ports" / "cmsdk_rpc_main.c"))
+        port = crt / "ports" / board.port
         output.parent.mkdir(parents=True, exist_ok=True)
-        cmd = (["arm-none-eabi-gcc", *STRICT_CFLAGS, *ARM_CFLAGS, *defines, *includes, f"-I{crt / 'include'}",
-                *sources, "-nostartfiles", "-Wl,--gc-sections", f"-T{crt / 'ports' / 'mps2_an386' / 'mps2_an386.ld'}",
-                "--specs=nano.specs", "--specs=nosys.specs", "-o", str(elf)])
+        cmd = (["arm-none-eabi-gcc", *STRICT_CFLAGS, *ARM_CFLAGS, *board.cpu_flags, *flags, *includes,
+                f"-I{crt / 'include'}", f"-I{port}", *sources, "-nostartfiles", "-Wl,--gc-sections",
+                f"-T{port / (board.port + '.ld')}", "--specs=nano.specs", "--specs=nosys.specs", "-o", str(elf)])
         _compile(cmd)
-    qemu = " ".join(QEMU_M4)
-    output.write_text("#!/usr/bin/env bash\n"
-                      "# RPC server on QEMU mps2-an386 (Cortex-M4): utvm-build rpc-server --device qemu-m4.\n"
-                      "# Usage: $0 RFD WFD (as tvm.rpc.PopenSession runs it): the board's UART0 on those fds.\n"
-                      f'exec {qemu} -kernel "$(dirname "$0")/{elf.name}" <&"$1" >&"$2"\n')
-    output.chmod(0o755)
+    if launcher:
+        qemu = " ".join(board.qemu())
+        output.write_text("#!/usr/bin/env bash\n"
+                          f"# RPC server on QEMU {board.machine} ({board.cpu}): utvm-build rpc-server "
+                          f"--device {device}.\n"
+                          "# Usage: $0 RFD WFD (as tvm.rpc.PopenSession runs it): the board's UART0 on those fds.\n"
+                          f'exec {qemu} -kernel "$(dirname "$0")/{elf.name}" <&"$1" >&"$2"\n')
+        output.chmod(0o755)
     return output

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import UtvmError
 
-DEVICES = ("host", "qemu-m4")
+DEVICES = ("host", "qemu-m4", "qemu-m55")
 
 
 def add_commands(sub) -> None:
@@ -16,30 +16,72 @@ def add_commands(sub) -> None:
     p.add_argument("models", type=Path, nargs="+", metavar="MODEL",
                    help=".tflite files (compiled with --interface packed) or directories generated with it")
     p.add_argument("--device", choices=DEVICES, default="host",
-                   help="where the server runs (host: a process; qemu-m4: Cortex-M4 firmware on QEMU "
-                        "mps2-an386, PATH is its launcher, PATH.elf the firmware)")
+                   help="where the server runs (host: a process; qemu-m4 / qemu-m55: Cortex-M4 / M55 "
+                        "firmware on QEMU mps2-an386 / mps3-an547, PATH is its launcher, PATH.elf the firmware)")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="PATH", help="the program to write")
     p.add_argument("--sanitize", action="store_true", help="build with ASan/UBSan")
+    p.add_argument("--minimal", action="store_true",
+                   help="the smallest server: no time evaluator, no CopyAmongRemote, error codes instead of "
+                        "messages (under 6 KB of flash on Cortex-M4, docs/rpc.md)")
     p.add_argument("--framed", action="store_true",
-                   help="qemu-m4: the UART carries the CRT's serial frames (CRC, resending; "
+                   help="qemu-*: the UART carries the CRT's serial frames (CRC, resending; "
                         "utvm_build.rpc.popen(PATH, framing=True)); host programs take --framed when started")
+    p.add_argument("--bridge", action="store_true",
+                   help="qemu-*: framed firmware (its launcher PATH.qemu, PATH.qemu.elf) behind the serial bridge: "
+                        "PATH relays TVM's unframed packets, so tvm.rpc.PopenSession(PATH) talks to it")
+    b = sub.add_parser("rpc-bridge", help="relay TVM RPC packets (tvm.rpc.PopenSession or tvm.rpc.connect) to a "
+                                          "device behind the serial framing (a serial port or a framed program)")
+    from .bridge import add_arguments
+
+    add_arguments(b)
+    out = b.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output", type=Path, metavar="PATH",
+                     help="write a program that tvm.rpc.PopenSession(PATH) starts")
+    out.add_argument("--tcp", type=int, metavar="PORT",
+                     help="serve tvm.rpc.connect sessions on 127.0.0.1:PORT now (0: a free port)")
+    b.add_argument("--once", action="store_true", help="with --tcp: one session, then exit")
 
 
 def run(a: argparse.Namespace) -> bool:
     """Handle the command if it is one of ours; False otherwise."""
+    if a.command == "rpc-bridge":
+        return _bridge(a)
     if a.command != "rpc-server":
         return False
-    from .build import build_host_server, build_qemu_server
+    from .build import MINIMAL, build_host_server, build_qemu_server
 
+    defines = MINIMAL if a.minimal else ()
     for m in a.models:
         if not m.exists():
             raise UtvmError(f"{m}: no such file or directory")
-    if a.device == "qemu-m4":
+    if a.device.startswith("qemu-"):
         if a.sanitize:
             raise UtvmError("rpc-server: --sanitize is for --device host")
-        out = build_qemu_server(a.models, a.output, framed=a.framed)
+        if a.bridge:
+            from .bridge import write_launcher
+
+            qemu = build_qemu_server(a.models, a.output.with_name(a.output.name + ".qemu"), framed=True,
+                                     device=a.device, defines=defines)
+            write_launcher(a.output, None, str(qemu.resolve()))
+            out = a.output
+        else:
+            out = build_qemu_server(a.models, a.output, framed=a.framed, device=a.device, defines=defines)
+    elif a.bridge:
+        raise UtvmError("rpc-server: --bridge is for --device qemu-m4|qemu-m55 (a host server takes --framed)")
     else:
-        out = build_host_server(a.models, a.output, sanitize=a.sanitize)
+        out = build_host_server(a.models, a.output, sanitize=a.sanitize, defines=defines)
     print(f"{out}: RPC server ({a.device}) with {', '.join(str(m) for m in a.models)}; "
           f"start it with tvm.rpc.PopenSession('{out}') or utvm_build.rpc.popen('{out}')")
+    return True
+
+
+def _bridge(a: argparse.Namespace) -> bool:
+    from .bridge import serve_tcp, write_launcher
+
+    program = a.program
+    if a.output is not None:
+        write_launcher(a.output, a.serial, str(Path(program).resolve()) if program else None)
+        print(f"{a.output}: RPC bridge to {a.serial or program}; start it with tvm.rpc.PopenSession('{a.output}')")
+    else:
+        serve_tcp(a.tcp, a.once, a.serial, program)
     return True

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import UtvmError
 
-DEVICES = ("host", "qemu-m4")
+DEVICES = ("host", "qemu-m4", "qemu-m55", "serial:PORT")
 
 
 def run_on_device(model: str | Path, inputs: Sequence[np.ndarray] | None = None, *, device: str = "host",
@@ -21,10 +21,8 @@ def run_on_device(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
     point once and download the outputs (model order)."""
     from ..compiler import compile_model
     from ..options import CompileOptions
-    from .build import build_host_server, build_qemu_server
-    from .client import popen
 
-    if device not in DEVICES:
+    if device not in DEVICES[:-1] and not device.startswith("serial:"):
         raise UtvmError(f"unknown device {device!r} (one of {', '.join(DEVICES)})")
     with tempfile.TemporaryDirectory(prefix="utvm-run-") as tmp:
         work = Path(tmp)
@@ -43,10 +41,24 @@ def run_on_device(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
             if a.size != int(np.prod(p["shape"], dtype=np.int64)):
                 raise UtvmError(f"input {p['name']}: {a.size} values for shape {p['shape']}")
             arrays.append(np.ascontiguousarray(a.astype(p["dtype"], copy=False).reshape(p["shape"])))
-        build = build_host_server if device == "host" else build_qemu_server
-        server = build([gen], work / "rpc_server")
-        with popen(server, timeout=timeout) as s:
+        with _session(device, gen, work, timeout) as s:
             run = s.system_lib().get_function(f"tvmgen_{meta['name']}_run")
             args = [s.tensor(a) for a in arrays] + [s.empty(p["shape"], p["dtype"]) for p in outs]
             run(*args)
             return [t.numpy() for t in args[len(arrays):]]
+
+
+def _session(device: str, gen: Path, work: Path, timeout: float):
+    """A session with the RPC server on ``device`` serving the generated directory ``gen``: a host
+    program or QEMU firmware built in ``work``, or a board on a serial port (already flashed with
+    firmware serving that model, framed)."""
+    from .build import build_host_server, build_qemu_server
+    from .client import popen
+
+    if device.startswith("serial:"):
+        from .serial_link import open_serial
+
+        return open_serial(device[len("serial:"):], timeout=timeout)
+    if device == "host":
+        return popen(build_host_server([gen], work / "rpc_server"), timeout=timeout)
+    return popen(build_qemu_server([gen], work / "rpc_server", device=device), timeout=timeout)

@@ -8,6 +8,12 @@
  * ACK frame with its sequence number and resent after ack_timeout_ms (at most max_retries times);
  * a duplicate (its ACK was lost) is acknowledged again and dropped. docs/rpc.md has the details.
  *
+ * Link reset (header bit 2): the host starts every session with a RESET frame (payload: a nonce of
+ * up to 8 bytes); the device sets both sequence numbers to 0, drops what it holds, answers RESET|ACK
+ * with the same payload, and the read or write in progress fails (the server abandons the packet it
+ * was in). After a (re)start the device sends RESET|ACK with no payload (TVMRpcFraming_Announce):
+ * a host in the middle of a session learns that the device was reset.
+ *
  * TVMRpcFraming_Write/Read have the signatures of TVMRpcWriteFunc/TVMRpcReadFunc: give them to
  * TVMRpcServer_Init in place of the raw UART callbacks. One framing instance per firmware.
  */
@@ -32,6 +38,7 @@ extern "C" {
 #define TVM_CRT_RPC_FRAME_START 0x7EU
 #define TVM_CRT_RPC_FRAME_ESCAPE 0x7DU
 #define TVM_CRT_RPC_FRAME_ACK 0x02U
+#define TVM_CRT_RPC_FRAME_RESET 0x04U
 
 /*! \brief The raw link under the framing, and its retransmission policy. */
 typedef struct {
@@ -50,6 +57,15 @@ int32_t TVMRpcFraming_Write(void* context, const uint8_t* data, size_t size);
 
 /*! \brief Receive payload bytes of good, new data frames (a TVMRpcReadFunc; context ignored). */
 int32_t TVMRpcFraming_Read(void* context, uint8_t* data, size_t size, uint32_t timeout_ms);
+
+/*! \brief Tell the host that the device (re)started: one RESET|ACK frame without payload. */
+void TVMRpcFraming_Announce(void);
+
+/*!
+ * \brief Whether the last failed read or write failed because the host reset the link (a new
+ * session begins: serve again); clears the flag. \return 1 or 0.
+ */
+uint32_t TVMRpcFraming_TakeReset(void);
 
 /*! \brief CRC-16/CCITT-FALSE of data, continuing from crc (start with 0xFFFF). */
 uint16_t TVMRpcFraming_Crc16(uint16_t crc, const uint8_t* data, size_t size);

@@ -16,10 +16,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tvm/runtime/crt/crt_config_check.h> /* crt_config.h may set the options below */
 #include <tvm/runtime/crt/error_codes.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* ---- features (crt_config.h or -D; the minimal server sets all three to 0, docs/rpc.md) ---- */
+
+/*! 1: runtime.RPCTimeEvaluator (TVMPlatformTimerStart/Stop, double arithmetic: on a core without
+ *  a double-precision FPU the soft-float routines come with it); 0: left out. */
+#ifndef TVM_CRT_RPC_TIME_EVALUATOR
+#define TVM_CRT_RPC_TIME_EVALUATOR 1
+#endif
+/*! 1: CopyAmongRemote (a copy between two arena tensors); 0: answered "not supported". */
+#ifndef TVM_CRT_RPC_COPY_AMONG_REMOTE
+#define TVM_CRT_RPC_COPY_AMONG_REMOTE 1
+#endif
+/*! 1: exceptions carry the server's messages; 0: "rpc error <tvm_crt_error_t in decimal>" (the
+ *  CRT's own messages, e.g. of TVMCRTUnpackTensorArgs, stay). */
+#ifndef TVM_CRT_RPC_ERROR_MESSAGES
+#define TVM_CRT_RPC_ERROR_MESSAGES 1
 #endif
 
 /* ---- limits (override with -D; each costs static RAM as noted) ---- */

@@ -1,9 +1,11 @@
 /*
- * RPC server firmware for QEMU's mps2-an386 board (Cortex-M4): the CRT's RPC server on UART0
- * (CMSDK APB UART at 0x40004000, the board's first -serial chardev), TVMPlatformTimerStart/Stop on
- * SysTick (25 MHz CPU clock, 1 ms interrupts plus the counter for sub-millisecond resolution).
- * Built by `utvm-build rpc-server MODEL --device qemu-m4` and `make -C crt rpc-qemu` with the
- * model's packed entry point (system library), libutvm_crt.a and tests/firmware/cortexm.ld.
+ * RPC server firmware for Arm's MPS2/MPS3 boards as QEMU models them (mps2-an386: Cortex-M4,
+ * mps3-an547: Cortex-M55): the CRT's RPC server on the board's first CMSDK APB UART (its first
+ * -serial chardev), TVMPlatformTimerStart/Stop on SysTick (1 ms interrupts plus the counter for
+ * sub-millisecond resolution). The board's UART address and CPU clock come from its board.h
+ * (crt/ports/<board>/, on the include path), the memory map from its linker script there.
+ * Built by `utvm-build rpc-server MODEL --device qemu-m4|qemu-m55` and `make -C crt size` with the
+ * model's packed entry point (system library) and the runtime.
  *
  * The UART carries the RPC packets as they are (QEMU's chardev is lossless and flow-controlled),
  * or, with UTVM_RPC_FRAMED=1, in the frames of rpc_framing.h as a real serial line needs.
@@ -27,10 +29,12 @@
 #define UTVM_RPC_ARENA_BYTES (64U * 1024U)
 #endif
 
-#define CPU_HZ 25000000U
+#include "board.h" /* UTVM_BOARD_UART0_BASE, UTVM_BOARD_CPU_HZ */
+
+#define CPU_HZ UTVM_BOARD_CPU_HZ
 #define TICKS_PER_MS (CPU_HZ / 1000U)
 
-#define UART0_BASE 0x40004000UL
+#define UART0_BASE UTVM_BOARD_UART0_BASE
 #define UART_DATA (*(volatile uint32_t*)(UART0_BASE + 0x00U))
 #define UART_STATE (*(volatile uint32_t*)(UART0_BASE + 0x04U))
 #define UART_CTRL (*(volatile uint32_t*)(UART0_BASE + 0x08U))
@@ -195,6 +199,7 @@ int main(void) {
     link.ack_timeout_ms = 100U;
     link.max_retries = 50U;
     (void)TVMRpcFraming_Init(&link);
+    TVMRpcFraming_Announce(); /* a host in the middle of a session learns of the reset */
   }
   cfg.write = TVMRpcFraming_Write;
   cfg.read = TVMRpcFraming_Read;
