@@ -49,7 +49,7 @@ static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, v
         is_float = true;
         break;
       default:
-        iv = ((const bool*)in)[i] ? 1 : 0;
+        iv = (((const uint8_t*)in)[i] != 0u) ? 1 : 0;
         break;
     }
     if (p->out_type == UTVM_CAST_F32) {

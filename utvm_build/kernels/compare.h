@@ -79,7 +79,7 @@ static inline bool utvm_cmp_f32(int32_t op, float a, float b) {
 }
 
 static inline void utvm_compare_f32(int32_t op, const utvm_ew_shape* sh, const float* in1, const float* in2,
-                                    bool* out) {
+                                    uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);
@@ -90,7 +90,7 @@ static inline void utvm_compare_f32(int32_t op, const utvm_ew_shape* sh, const f
 }
 
 static inline void utvm_compare_s32(int32_t op, const utvm_ew_shape* sh, const int32_t* in1, const int32_t* in2,
-                                    bool* out) {
+                                    uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);
@@ -101,7 +101,7 @@ static inline void utvm_compare_s32(int32_t op, const utvm_ew_shape* sh, const i
 }
 
 static inline void utvm_compare_s64(int32_t op, const utvm_ew_shape* sh, const int64_t* in1, const int64_t* in2,
-                                    bool* out) {
+                                    uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);
@@ -111,8 +111,8 @@ static inline void utvm_compare_s64(int32_t op, const utvm_ew_shape* sh, const i
   }
 }
 
-static inline void utvm_compare_b8(int32_t op, const utvm_ew_shape* sh, const bool* in1, const bool* in2,
-                                   bool* out) {
+static inline void utvm_compare_b8(int32_t op, const utvm_ew_shape* sh, const uint8_t* in1, const uint8_t* in2,
+                                   uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);
@@ -130,7 +130,7 @@ static inline int32_t utvm_cmp_scale(int32_t x, int32_t offset, int32_t left_shi
 }
 
 static inline void utvm_compare_s8(const utvm_compare_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
-                                   const int8_t* in2, bool* out) {
+                                   const int8_t* in2, uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);

@@ -5,16 +5,16 @@
 
 #include "ew_walk.h"
 
-static inline void utvm_logical_not(int32_t size, const bool* in, bool* out) {
+static inline void utvm_logical_not(int32_t size, const uint8_t* in, uint8_t* out) {
   int32_t i;
   for (i = 0; i < size; ++i) {
-    out[i] = !in[i];
+    out[i] = (in[i] != 0u) ? 0u : 1u;
   }
 }
 
 /* is_or: 0 = AND, 1 = OR. */
-static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, const bool* in1, const bool* in2,
-                                       bool* out) {
+static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, const uint8_t* in1, const uint8_t* in2,
+                                       uint8_t* out) {
   utvm_ew_walk w;
   int32_t i;
   utvm_ew_walk_init(&w);

@@ -18,7 +18,7 @@ typedef struct {
   int32_t stride_y[UTVM_SEL_MAX_DIMS];
 } utvm_select_v2_params;
 
-static void utvm_select_v2(const utvm_select_v2_params* p, const bool* cond, const void* x, const void* y,
+static void utvm_select_v2(const utvm_select_v2_params* p, const uint8_t* cond, const void* x, const void* y,
                            void* out) {
   const uint8_t* xb = (const uint8_t*)x;
   const uint8_t* yb = (const uint8_t*)y;
@@ -31,7 +31,7 @@ static void utvm_select_v2(const utvm_select_v2_params* p, const bool* cond, con
   int32_t d;
   int32_t k;
   for (i = 0; i < p->size; ++i) {
-    const uint8_t* src = cond[oc] ? &xb[ox * p->elem_size] : &yb[oy * p->elem_size];
+    const uint8_t* src = (cond[oc] != 0u) ? &xb[ox * p->elem_size] : &yb[oy * p->elem_size];
     for (k = 0; k < p->elem_size; ++k) {
       ob[(i * p->elem_size) + k] = src[k];
     }
