@@ -27,7 +27,7 @@ def sample(cases: list, k: int, full_n: int | None = None) -> list:
     if FULL or len(cases) <= k:
         return cases
     step = len(cases) / k
-    return [cases[int(i * step)] for i in range(k)]
+    return [cases[int((i + 0.5) * step)] for i in range(k)]
 
 
 def check(cases: Sequence[tuple[str, str, Case]], engine: str = "ref", float_rtol: float = 1e-5) -> dict:

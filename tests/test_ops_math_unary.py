@@ -21,7 +21,7 @@ from utvm_build.compiler import compile_bytes
 from utvm_build.errors import UnsupportedError
 
 N = 24          # cases per (operator, type), full mode
-CI = 3           # in CI
+CI = 2           # in CI
 FLOAT_OPS = ("ABS", "NEG", "CEIL", "FLOOR", "ROUND", "SQRT", "RSQRT", "SQUARE", "EXP", "LOG", "SIN", "COS", "ELU",
              "HARD_SWISH")
 TFLM_OPS = ("CEIL", "ROUND", "ELU")
@@ -165,7 +165,7 @@ def test_cast():
     cases = []
     for a in CAST_IN:
         for b in CAST_OUT:
-            cases += sample([cast_case(a, b, k) for k in range(N)], 3)
+            cases += sample([cast_case(a, b, k) for k in range(N)], 1)
     _ref_and_tflm(cases)
     print(report("CAST"))
 
