@@ -1,4 +1,4 @@
-"""ADD, SUB, MUL: int8, int16 and float32 with TFLite broadcasting (TFLite reference semantics).
+"""ADD, SUB, MUL: int8, int16, float32 and int32 with TFLite broadcasting (TFLite reference semantics).
 
 Prepare work done here, as in tensorflow/lite/kernels/{add,sub,mul}.cc:
 - ADD/SUB int8 and int16 general scale: left_shift 20 (int8) / 15 (int16);
@@ -112,13 +112,23 @@ def _shape_fields(x1: Tensor, x2: Tensor, out: Tensor) -> dict:
     return {"size": size, "broadcast": 1, "dims": dims, "stride1": st1, "stride2": st2}
 
 
+def int32_call(op: Operator, x1: Tensor, x2: Tensor, out: Tensor, code: int) -> KernelCall:
+    """int32 ADD (0) / SUB (1) / MUL (2): wrap-around arithmetic, CalculateActivationRange<int32_t>."""
+    act = op.options.get("fused_activation_function", "NONE")
+    lo, hi = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
+              "RELU_N1_TO_1": (-1, 1)}[act]
+    p = Params("utvm_arith_s32_params", {"op": code, "act_min": lo, "act_max": hi})
+    s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+    return call("utvm_arith_s32", p, s, In(0), In(1), Out(0))
+
+
 class _Binary(OpHandler):
-    supported = "int8, int16 (zero point 0), float32; broadcasting (up to 6 collapsed dims)"
+    supported = "int8, int16 (zero point 0), float32, int32; broadcasting (up to 6 collapsed dims)"
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, 2)
         x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
-        expect_dtype(op, x1, ("int8", "int16", "float32"), "input1")
+        expect_dtype(op, x1, ("int8", "int16", "float32", "int32"), "input1")
         expect_dtype(op, x2, (x1.dtype,), "input2")
         expect_dtype(op, out, (x1.dtype,), "output")
         act = op.options.get("fused_activation_function", "NONE")
@@ -130,7 +140,7 @@ class _Binary(OpHandler):
         if not same and broadcast_plan(x1.shape, x2.shape, out.shape) is None:
             raise fail(op, f"shapes {list(x1.shape)} and {list(x2.shape)} do not broadcast to "
                            f"{list(out.shape)} (or need more than {MAX_DIMS} dimensions)")
-        if x1.dtype == "float32":
+        if x1.dtype in ("float32", "int32"):
             return
         for t, role in ((x1, "input1"), (x2, "input2"), (out, "output")):
             expect_quant(op, t, role)
@@ -161,7 +171,7 @@ def _add_pot_path(op: Operator, x1: Tensor, x2: Tensor, out: Tensor) -> tuple[bo
 
 @register("ADD", "SUB")
 class AddSub(_Binary):
-    supported = ("int8, int16 (zero point 0; general scales and pot_scale_int16), float32; "
+    supported = ("int8, int16 (zero point 0; general scales and pot_scale_int16), float32, int32; "
                  "fused NONE/RELU/RELU6/RELU_N1_TO_1; broadcasting")
 
     def validate_quant(self, op: Operator, g: Graph, x1: Tensor, x2: Tensor, out: Tensor) -> None:
@@ -192,6 +202,8 @@ class AddSub(_Binary):
         x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         act = op.options.get("fused_activation_function", "NONE")
         sub = op.op == "SUB"
+        if x1.dtype == "int32":
+            return self.prepared(op, g, int32_call(op, x1, x2, out, 1 if sub else 0))
         if x1.dtype == "float32":
             lo, hi = activation_range_float(act)
             p = Params("utvm_add_f32_params", {"subtract": int(sub), "act_min": lo, "act_max": hi})
@@ -226,7 +238,7 @@ def mul_multiplier(s1: float, s2: float, so: float) -> float:
 
 @register("MUL")
 class Mul(_Binary):
-    supported = ("int8, int16 (zero point 0), float32; fused NONE/RELU/RELU6/RELU_N1_TO_1; "
+    supported = ("int8, int16 (zero point 0), float32, int32; fused NONE/RELU/RELU6/RELU_N1_TO_1; "
                  "broadcasting")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
@@ -234,6 +246,8 @@ class Mul(_Binary):
         x1, x2, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         act = op.options.get("fused_activation_function", "NONE")
         s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+        if x1.dtype == "int32":
+            return self.prepared(op, g, int32_call(op, x1, x2, out, 2))
         if x1.dtype == "float32":
             lo, hi = activation_range_float(act)
             p = Params("utvm_mul_f32_params", {"act_min": lo, "act_max": hi})

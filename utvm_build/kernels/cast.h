@@ -1,0 +1,71 @@
+/* utvm-build kernels: CAST (TFLite Micro cast.cc: static_cast per element).
+ * Inputs int8, int16, int32, float32, bool; outputs int8, int16, int32, float32.
+ * Integer narrowing wraps (two's complement, as static_cast does). float32 to an integer type
+ * truncates toward zero; out-of-range and NaN inputs, undefined in C, give what the reference's
+ * conversion instruction gives on x86 and Arm AArch32 VCVT alike for in-range values and, here by
+ * definition, INT32_MIN (x86 cvttss2si) before narrowing, so that no input is undefined behaviour. */
+#ifndef UTVM_KERNELS_CAST_H_
+#define UTVM_KERNELS_CAST_H_
+
+#include "common.h"
+
+#define UTVM_CAST_S8 0
+#define UTVM_CAST_S16 1
+#define UTVM_CAST_S32 2
+#define UTVM_CAST_F32 3
+#define UTVM_CAST_BOOL 4
+
+typedef struct {
+  int32_t in_type;  /* UTVM_CAST_* */
+  int32_t out_type; /* UTVM_CAST_S8 .. UTVM_CAST_F32 */
+} utvm_cast_params;
+
+static inline int32_t utvm_cast_f32_to_i32(float f) {
+  int32_t r = INT32_MIN;
+  if ((f > -2147483904.0f) && (f < 2147483648.0f)) {
+    r = (int32_t)f;
+  }
+  return r;
+}
+
+static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, void* out) {
+  int32_t i;
+  for (i = 0; i < size; ++i) {
+    int32_t iv = 0;
+    float fv = 0.0f;
+    bool is_float = false;
+    switch (p->in_type) {
+      case UTVM_CAST_S8:
+        iv = ((const int8_t*)in)[i];
+        break;
+      case UTVM_CAST_S16:
+        iv = ((const int16_t*)in)[i];
+        break;
+      case UTVM_CAST_S32:
+        iv = ((const int32_t*)in)[i];
+        break;
+      case UTVM_CAST_F32:
+        fv = ((const float*)in)[i];
+        is_float = true;
+        break;
+      default:
+        iv = (((const uint8_t*)in)[i] != 0u) ? 1 : 0;
+        break;
+    }
+    if (p->out_type == UTVM_CAST_F32) {
+      ((float*)out)[i] = is_float ? fv : (float)iv;
+    } else {
+      const int32_t v = is_float ? utvm_cast_f32_to_i32(fv) : iv;
+      const uint32_t u = (uint32_t)v;
+      if (p->out_type == UTVM_CAST_S8) {
+        ((int8_t*)out)[i] = (int8_t)(uint8_t)(u & 0xFFu);
+      } else if (p->out_type == UTVM_CAST_S16) {
+        ((int16_t*)out)[i] = (int16_t)(uint16_t)(u & 0xFFFFu);
+      } else {
+        ((int32_t*)out)[i] = v;
+      }
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_CAST_H_ */

@@ -1,0 +1,52 @@
+/* utvm-build kernels: DIV with TFLite broadcasting, float32 and int32 (reference_ops::Div /
+ * BroadcastDivSlow: a / b, then the fused activation clamp). int32 divides toward zero; a zero
+ * divisor (the reference divides anyway: a crash or undefined behaviour) gives 0 here and
+ * INT32_MIN / -1 gives INT32_MIN (two's complement wrap-around), so no input is undefined. */
+#ifndef UTVM_KERNELS_DIV_H_
+#define UTVM_KERNELS_DIV_H_
+
+#include "ew_walk.h"
+
+typedef struct {
+  float act_min;
+  float act_max;
+} utvm_div_f32_params;
+
+typedef struct {
+  int32_t act_min;
+  int32_t act_max;
+} utvm_div_s32_params;
+
+static inline void utvm_div_f32(const utvm_div_f32_params* p, const utvm_ew_shape* sh, const float* in1,
+                                const float* in2, float* out) {
+  utvm_ew_walk w;
+  int32_t i;
+  utvm_ew_walk_init(&w);
+  for (i = 0; i < sh->size; ++i) {
+    out[i] = utvm_clamp_f32(in1[w.o1] / in2[w.o2], p->act_min, p->act_max);
+    utvm_ew_walk_step(sh, &w);
+  }
+}
+
+static inline void utvm_div_s32(const utvm_div_s32_params* p, const utvm_ew_shape* sh, const int32_t* in1,
+                                const int32_t* in2, int32_t* out) {
+  utvm_ew_walk w;
+  int32_t i;
+  utvm_ew_walk_init(&w);
+  for (i = 0; i < sh->size; ++i) {
+    const int32_t a = in1[w.o1];
+    const int32_t b = in2[w.o2];
+    int32_t q;
+    if (b == 0) {
+      q = 0;
+    } else if ((b == -1) && (a == INT32_MIN)) {
+      q = INT32_MIN;
+    } else {
+      q = a / b;
+    }
+    out[i] = utvm_clamp_i32(q, p->act_min, p->act_max);
+    utvm_ew_walk_step(sh, &w);
+  }
+}
+
+#endif /* UTVM_KERNELS_DIV_H_ */

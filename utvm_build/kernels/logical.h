@@ -1,0 +1,29 @@
+/* utvm-build kernels: LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR (bool; AND / OR with TFLite broadcasting,
+ * reference_ops::BinaryFunction / BroadcastBinaryFunction4DSlow). */
+#ifndef UTVM_KERNELS_LOGICAL_H_
+#define UTVM_KERNELS_LOGICAL_H_
+
+#include "ew_walk.h"
+
+static inline void utvm_logical_not(int32_t size, const uint8_t* in, uint8_t* out) {
+  int32_t i;
+  for (i = 0; i < size; ++i) {
+    out[i] = (in[i] != 0u) ? 0u : 1u;
+  }
+}
+
+/* is_or: 0 = AND, 1 = OR. */
+static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, const uint8_t* in1, const uint8_t* in2,
+                                       uint8_t* out) {
+  utvm_ew_walk w;
+  int32_t i;
+  utvm_ew_walk_init(&w);
+  for (i = 0; i < sh->size; ++i) {
+    const bool a = in1[w.o1];
+    const bool b = in2[w.o2];
+    out[i] = (is_or != 0) ? (a || b) : (a && b);
+    utvm_ew_walk_step(sh, &w);
+  }
+}
+
+#endif /* UTVM_KERNELS_LOGICAL_H_ */
