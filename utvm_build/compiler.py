@@ -118,9 +118,9 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
         raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
     g = read_tflite(data)
     validate_graph(g)
-    check_supported(g)
     check_io(g)
-    run_passes(g)
+    run_passes(g)       # may fold operators away (shape computations on constants)
+    check_supported(g)
     prepared = prepare_operators(g, opts.target)
     scratch = [op_scratch_bytes(op, g, prepared[op.index], opts.target) for op in g.operators]
     opts = with_safe_workspace_align(opts, g, scratch)

@@ -47,6 +47,10 @@ class Tensor:
     data: np.ndarray | None = None
     quant: Quant | None = None
     is_variable: bool = False
+    #: ``shape_signature`` when it has -1s (a dynamic dimension), else None
+    shape_signature: tuple[int, ...] | None = None
+    #: True while ``shape`` is the converter's placeholder for a dynamic shape (passes/shapes.py)
+    dynamic: bool = False
 
     @property
     def is_const(self) -> bool:

@@ -36,11 +36,10 @@ def read_tflite(data: bytes) -> Graph:
     if len(tensor_tables) > MAX_TENSORS or len(op_tables) > MAX_OPERATORS:
         raise UnsupportedError(f"the model has {len(tensor_tables)} tensors and {len(op_tables)} operators; at "
                                f"most {MAX_TENSORS} and {MAX_OPERATORS} are supported")
-    signatures: dict[int, tuple[int, ...]] = {}
-    tensors = [_read_tensor(t, i, buffers, data, signatures) for i, t in enumerate(tensor_tables)]
+    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(tensor_tables)]
     n = len(tensors)
     inputs = _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n, "subgraph inputs")
-    _check_static_inputs(tensors, inputs, signatures)
+    _check_static_inputs(tensors, inputs)
     outputs = _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n, "subgraph outputs")
     operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(op_tables)]
     if not inputs or not outputs:
@@ -71,23 +70,24 @@ def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
     return schema.operator_name(code), int(t.scalar(2, "int32", 1)), custom
 
 
-def _check_static_inputs(tensors: list[Tensor], inputs: list[int], signatures: dict[int, tuple[int, ...]]) -> None:
+def _check_static_inputs(tensors: list[Tensor], inputs: list[int]) -> None:
     """A model input may be dynamic only in its batch dimension (run as batch 1, as TFLM does).
 
-    Inside the graph, ``shape_signature`` is ignored as TFLM ignores it: with static inputs every
-    intermediate shape is the stored ``shape`` (the converter's batch-1 shapes, what the reference
-    interpreter allocates), and each operator's handler checks its output shape against its inputs.
+    Every other tensor with a dynamic ``shape_signature`` is marked ``dynamic``: its stored shape
+    is the converter's placeholder, recomputed from the static inputs by ``passes/shapes.py``.
     """
+    for t in tensors:
+        t.dynamic = t.shape_signature is not None and not t.is_const
     for i in inputs:
-        sig, shape = signatures.get(i), tensors[i].shape
+        t = tensors[i]
+        sig, shape = t.shape_signature, t.shape
         if sig is not None and any(s < 0 and (k > 0 or k >= len(shape) or shape[k] != 1) for k, s in enumerate(sig)):
-            t = tensors[i]
             raise UnsupportedError(f"input tensor #{i} '{t.name}' has a dynamic shape {list(sig)}; utvm-build needs "
                                    "static input shapes (convert the model with fixed input sizes, e.g. batch 1)")
+        t.dynamic = False
 
 
-def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes,
-                 signatures: dict[int, tuple[int, ...]]) -> Tensor:
+def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
     name = one_line(t.string(3, "tensor name") or f"tensor_{i}")
     if len(name) > _MAX_NAME:   # a corrupted length; real names (even fused ones) are far shorter
         name = name[:_MAX_NAME] + "..."
@@ -104,14 +104,14 @@ def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes,
     if any(d < 0 for d in shape):
         raise UnsupportedError(f"tensor #{i} '{name}' has a dynamic shape {list(shape)}; utvm-build needs static "
                                "shapes (convert the model with fixed input sizes, e.g. batch 1)")
-    if signature is not None and any(int(s) < 0 for s in signature):
-        signatures[i] = tuple(int(s) for s in signature)   # checked for model inputs (_check_static_inputs)
     if any(d == 0 for d in shape):
         raise UnsupportedError(f"tensor #{i} '{name}' has a zero-sized dimension {list(shape)}")
     if t.has(6):
         raise UnsupportedError(f"tensor #{i} '{name}' is sparse; sparse tensors are not supported")
     tensor = Tensor(index=i, name=name, dtype=dtype, shape=shape,
                     is_variable=bool(t.scalar(5, "bool", False)))
+    if signature is not None and any(int(s) < 0 for s in signature):
+        tensor.shape_signature = tuple(int(s) for s in signature)
     if tensor.nbytes > (1 << 31):
         raise UnsupportedError(f"tensor #{i} '{name}' is {tensor.nbytes} bytes; too large")
     buf_index = int(t.scalar(2, "uint32"))
