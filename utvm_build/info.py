@@ -16,7 +16,9 @@ from .frontend.tflite import read_tflite
 from .graph import Graph
 from .ops import handler_for
 from .options import CompileOptions
+from .passes import run_passes
 from .text import printable
+from .validate import validate_graph
 
 
 def model_report(path: str | Path, options: CompileOptions | None = None) -> dict:
@@ -25,14 +27,23 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
     data = read_model_file(path)
     g = read_tflite(data)
     name = opts.name or default_name(path)
+    tensors = [_tensor(t) for t in g.tensors]
+    every_op = list(g.operators)
+    pass_error = None
+    try:   # operators as compiled: after the passes (shapes resolved, constants folded)
+        validate_graph(g)
+        run_passes(g)
+    except UtvmError as e:
+        pass_error = str(e)
+    kept = {id(op) for op in g.operators} if pass_error is None else {id(op) for op in every_op}
     report: dict = {
         "model": {"file": Path(path).name, "bytes": len(data), "description": g.description},
         "name": name, "target": opts.target,
-        "operators": [_operator(g, op, opts.target) for op in g.operators],
-        "tensors": [_tensor(t) for t in g.tensors],
+        "operators": [_operator(g, op, opts.target, id(op) in kept) for op in every_op],
+        "tensors": tensors,
     }
-    report["supported"] = all(op["supported"] for op in report["operators"])
-    report["error"] = None
+    report["supported"] = pass_error is None and all(op["supported"] for op in report["operators"])
+    report["error"] = pass_error
     if report["supported"]:
         try:
             compiled = compile_bytes(data, name, dataclasses.replace(opts, name=name), Path(path).name)
@@ -43,12 +54,15 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
     return report
 
 
-def _operator(g: Graph, op, target: str) -> dict:  # noqa: ANN001
+def _operator(g: Graph, op, target: str, kept: bool) -> dict:  # noqa: ANN001
     h = handler_for(op.op)
     entry = {"index": op.index, "op": op.op, "version": op.version,
              "dtypes": sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}),
-             "inputs": list(op.inputs), "outputs": list(op.outputs), "supported": h is not None, "error": None}
-    if h is None:
+             "inputs": list(op.inputs), "outputs": list(op.outputs), "supported": h is not None or not kept,
+             "error": None}
+    if not kept:
+        entry["folded"] = True   # evaluated at compile time or removed by a graph pass: no code
+    elif h is None:
         entry["error"] = "not supported"
     else:
         try:
