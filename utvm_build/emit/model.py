@@ -226,8 +226,8 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
 
 
 def _user_state(plan: MemoryPlan, opts: CompileOptions) -> bool:
-    """The caller passes the state region (--state user, and the model has state)."""
-    return opts.state == "user" and plan.state_bytes > 0
+    """The caller passes the state region (--state user; NULL is fine when STATE_SIZE is 0)."""
+    return opts.state == "user"
 
 
 def _state_align(plan: MemoryPlan) -> int:
@@ -236,15 +236,15 @@ def _state_align(plan: MemoryPlan) -> int:
 
 
 def _state_api(plan: MemoryPlan, prefix: str, opts: CompileOptions) -> list[str]:
-    """The reset functions (only for a model with state)."""
-    if plan.state_bytes == 0:
-        return []
+    """The reset functions (every model has them: a stateless model's reset does nothing, so a
+    streaming loop does not depend on what the model keeps)."""
     if _user_state(plan, opts):
         return ["/*!",
                 " * \\brief Put a model instance's state region (TVMGEN_..._STATE_SIZE bytes, aligned to",
                 " * TVMGEN_..._STATE_ALIGNMENT) in its initial state: call it before the instance's first",
                 f" * {prefix}_run, and to start the instance over (e.g. a new utterance).",
-                " * \\return 0, -1 if state is NULL, -2 if it is misaligned.",
+                " * \\return 0, -1 if state is NULL, -2 if it is misaligned (a model with"
+                f" {prefix.upper()}_STATE_SIZE 0 accepts anything, NULL too).",
                 " */",
                 f"int32_t {prefix}_reset(void* state);", ""]
     return ["/*!",
@@ -252,9 +252,9 @@ def _state_api(plan: MemoryPlan, prefix: str, opts: CompileOptions) -> list[str]
             " * next run starts over as the first one did (CALL_ONCE initialisation runs again). The first",
             " * run after start-up resets it by itself.",
             " */",
-            f"void {prefix}_reset(void);",
+            f"void {prefix}_reset(void);"] + ([
             f"/*! \\brief The same as {prefix}_reset (its earlier name). */",
-            f"void {prefix}_reset_state(void);", ""]
+            f"void {prefix}_reset_state(void);"] if plan.state_bytes else []) + [""]
 
 
 def _port_comment(p: Port) -> str:
@@ -378,7 +378,7 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
                       f"static uint8_t {prefix}_state_ready;"]
         lines.append("")
         lines += state_init_function(prefix, plan.state)
-        lines += _reset_functions(prefix, plan, user_state)
+    lines += _reset_functions(prefix, plan, user_state)
     for k, sub_plan in plans.items():
         if k == 0:
             continue
@@ -406,18 +406,20 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
         # block scope: only the entry point uses the workspace
         lines.append(f"  static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});")
     lines.append("  int32_t status = 0;")
+    if user_state and not plan.state_bytes:
+        lines.append("  (void)state;  /* the model keeps no state */")
     checks = ["inputs == NULL", "outputs == NULL"]
     checks += [f"inputs->{p.c_name} == NULL" for p in inputs] + [f"outputs->{p.c_name} == NULL" for p in outputs]
     if opts.workspace == "user":
         checks += ["workspace_pools == NULL", "workspace_pools->global_workspace == NULL"]
-    if user_state:
+    if user_state and plan.state_bytes:
         checks.append("state == NULL")
     lines.append("  if (" + " ||\n      ".join(f"({c})" for c in checks) + ") {")
     lines += ["    status = -1;"]
     if opts.workspace == "user":
         lines += [f"  }} else if (((uintptr_t)workspace_pools->global_workspace % {opts.workspace_align}u) != 0u) {{",
                   "    status = -2;"]
-    if user_state and _state_align(plan) > 1:
+    if user_state and plan.state_bytes and _state_align(plan) > 1:
         lines += [f"  }} else if (((uintptr_t)state % {_state_align(plan)}u) != 0u) {{", "    status = -2;"]
     lines.append("  } else {")
     body: list[str] = []
@@ -439,6 +441,11 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
 
 
 def _reset_functions(prefix: str, plan: MemoryPlan, user_state: bool) -> list[str]:
+    if not plan.state_bytes:
+        if user_state:
+            return [f"int32_t {prefix}_reset(void* state) {{", "  (void)state;  /* the model keeps no state */",
+                    "  return 0;", "}", ""]
+        return [f"void {prefix}_reset(void) {{", "  /* the model keeps no state */", "}", ""]
     if user_state:
         align = _state_align(plan)
         misaligned = [f"  }} else if (((uintptr_t)state % {align}u) != 0u) {{", "    status = -2;"] if align > 1 else []
