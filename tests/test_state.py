@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -362,3 +363,88 @@ def test_indirect_recursion_is_refused() -> None:
         subs.append((sg, [a], [b]))
     with pytest.raises(UnsupportedError, match=r"operator #\d IF: calls subgraph 1, which is running already"):
         compile_bytes(mb.build([c, x], [y], subs), "rec")
+
+
+# ---- Cortex-M4 under QEMU ---------------------------------------------------------------------
+
+CORTEX_M = Path(__file__).resolve().parents[1] / "examples" / "cortex_m"
+M4 = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
+
+
+def _firmware_main(meta: dict, feeds: list[np.ndarray]) -> str:
+    """A bare-metal program: STEPS calls on the embedded inputs, reset, the same STEPS again;
+    each call prints its outputs' bytes in hex ("p<pass> s<step> o<k> <hex>")."""
+    prefix = meta["prefix"]
+    lines = ["#include <stdint.h>", '#include "semihosting.h"', f'#include "{prefix}.h"', ""]
+    for k, (f, p) in enumerate(zip(feeds, meta["inputs"])):
+        data = np.ascontiguousarray(f.astype(p["dtype"])).view(np.uint8).reshape(f.shape[0], -1)
+        rows = ",\n".join("  {" + ", ".join(str(int(b)) for b in row) + "}" for row in data)
+        lines.append(f"static const uint8_t in{k}[{data.shape[0]}][{data.shape[1]}] __attribute__((aligned(8))) = {{\n"
+                     f"{rows}\n}};")
+    for k, p in enumerate(meta["outputs"]):
+        lines.append(f"static uint8_t out{k}[{p['bytes']}] __attribute__((aligned(8)));")
+    lines += ["static char line[4096];", "",
+              "static void dump(int pass, int t, int k, const uint8_t* b, int n) {",
+              '  static const char hex[] = "0123456789abcdef";',
+              "  int m = 0;",
+              "  line[m++] = 'p'; line[m++] = (char)('0' + pass); line[m++] = ' '; line[m++] = 's';",
+              "  line[m++] = (char)('0' + t / 10); line[m++] = (char)('0' + t % 10); line[m++] = ' ';",
+              "  line[m++] = 'o'; line[m++] = (char)('0' + k); line[m++] = ' ';",
+              "  for (int i = 0; i < n && m < (int)sizeof line - 4; ++i) {",
+              "    line[m++] = hex[b[i] >> 4]; line[m++] = hex[b[i] & 15];", "  }",
+              "  line[m++] = '\\n'; line[m] = '\\0';", "  semihosting_write0(line);", "}", "",
+              "int main(void) {",
+              f"  struct {prefix}_inputs inputs;", f"  struct {prefix}_outputs outputs;",
+              "  void** in_ptrs = (void**)&inputs;", "  void** out_ptrs = (void**)&outputs;"]
+    lines += [f"  out_ptrs[{k}] = out{k};" for k in range(len(meta["outputs"]))]
+    lines += ["  for (int pass = 0; pass < 2; ++pass) {",
+              f"    for (int t = 0; t < {feeds[0].shape[0]}; ++t) {{"]
+    lines += [f"      in_ptrs[{k}] = (void*)(uintptr_t)in{k}[t];" for k in range(len(feeds))]
+    lines += [f"      if ({prefix}_run(&inputs, &outputs) != 0) {{", '        semihosting_write0("run failed\\n");',
+              "        return 1;", "      }"]
+    lines += [f"      dump(pass, t, {k}, out{k}, {p['bytes']});" for k, p in enumerate(meta["outputs"])]
+    lines += ["    }", f"    {prefix}_reset();", "  }", "  return 0;", "}", ""]
+    return "\n".join(lines)
+
+
+def test_cortex_m4_qemu(tmp_path: Path) -> None:
+    """The TF models and nested writer models, --target cortex-m4, on QEMU (mps2-an386): every
+    step against the reference, a reset, every step again."""
+    need("arm-none-eabi-gcc", "qemu-system-arm")
+    models = [(n, (DATA / f"{n}.tflite").read_bytes(), None) for n in TF_MODELS]
+    for kind, dtype in (("while", "int8"), ("while", "int16"), ("while", "float32"), ("if", "int8")):
+        model, _, make = stateful_model(kind, dtype, 5)
+        models.append((f"{kind}_{dtype}", model, make))
+    feeds_all = []
+    for name, model, make in models:
+        meta = compile_bytes(model, name).metadata
+        rng = np.random.default_rng(7)
+        feeds_all.append(make(rng, STEPS) if make else _tf_feeds(meta, rng, STEPS))
+    refs = reference_sequences(tmp_path, [(m, f) for (_, m, _), f in zip(models, feeds_all)])
+    for (name, model, _), feeds, ref in zip(models, feeds_all, refs):
+        compiled = compile_bytes(model, name, CompileOptions(target="cortex-m4"))
+        gen = tmp_path / name
+        write_output(gen, compiled.files)
+        meta = compiled.metadata
+        (gen / "main.c").write_text(_firmware_main(meta, feeds))
+        srcs = [str(gen / s) for s in meta["sources"]] + [str(gen / "main.c"), str(CORTEX_M / "startup.c"),
+                                                          str(CORTEX_M / "semihosting.c")]
+        cc = subprocess.run(["arm-none-eabi-gcc", *M4, "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror",
+                             "-ffunction-sections", "-fdata-sections", f"-I{gen / 'include'}", f"-I{CORTEX_M}", *srcs,
+                             "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections", f"-L{CORTEX_M}",
+                             f"-T{CORTEX_M / 'mps2-an386.ld'}", "-lm", "-o", str(gen / "fw.elf")],
+                            capture_output=True, text=True)
+        assert cc.returncode == 0, cc.stderr
+        q = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-semihosting", "-kernel",
+                            str(gen / "fw.elf")], capture_output=True, text=True, timeout=120)
+        assert q.returncode == 0, q.stdout + q.stderr
+        got: dict[tuple[int, int, int], bytes] = {}
+        for ln in (q.stdout + q.stderr).splitlines():
+            m = re.match(r"p(\d) s(\d+) o(\d) ([0-9a-f]*)$", ln.strip())
+            if m:
+                got[(int(m[1]), int(m[2]), int(m[3]))] = bytes.fromhex(m[4])
+        assert len(got) == 2 * STEPS * len(ref), f"{name}: {len(got)} lines"
+        for k, (r, p) in enumerate(zip(ref, meta["outputs"])):
+            for pass_ in (0, 1):
+                ours = np.stack([np.frombuffer(got[(pass_, t, k)], p["dtype"]) for t in range(STEPS)])
+                assert_close(ours, r.reshape(STEPS, -1), f"{name} on Cortex-M4, pass {pass_}")
