@@ -269,6 +269,7 @@ endfunction()
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
+#                [STATE static|user]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
 #                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55])
 #
@@ -277,7 +278,7 @@ endfunction()
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          OUTPUT_DIR TARGET)
+          STATE OUTPUT_DIR TARGET)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -308,7 +309,8 @@ function(utvm_add_model target)
       unset(ARG_TARGET)
     endif()
   endif()
-  foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace" "TARGET;${targets}")
+  foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace" "STATE;static;user"
+        "TARGET;${targets}")
     list(POP_FRONT check kw)
     if(DEFINED ARG_${kw} AND NOT ARG_${kw} IN_LIST check)
       list(JOIN check ", " accepted)
@@ -335,7 +337,7 @@ function(utvm_add_model target)
   if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
     list(APPEND options "--name=${ARG_NAME}")
   endif()
-  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO TARGET)
+  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET)
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
     # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".

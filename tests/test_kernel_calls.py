@@ -17,11 +17,9 @@ import numpy as np
 import pytest
 
 from utvm_build import kernel_table
-from utvm_build.compiler import compile_bytes, prepare_operators
-from utvm_build.frontend.tflite import read_tflite
+from utvm_build.compiler import compile_bytes, lower, prepare_operators
 from utvm_build.ops.call import Const, In, KernelCall, Lit, Null, Out, Params, Prepared, Scratch
 from utvm_build.options import CompileOptions
-from utvm_build.passes import run_passes
 from utvm_build.targets import TARGETS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,8 +42,7 @@ ACCEPTED = [(name, data) for name, data in SEEDS if _accepted(data)]
 def _called() -> set[str]:
     called: set[str] = set()
     for _, data in ACCEPTED:
-        g = read_tflite(data)
-        run_passes(g)
+        g = lower(data)
         for prepared in prepare_operators(g, "generic").values():
             called |= {kc.function for kc in prepared.calls}
     return called
@@ -121,8 +118,7 @@ def test_override_headers_keep_the_generic_signatures() -> None:
 
 def _graph_with_pool():  # noqa: ANN202
     for _, data in ACCEPTED:
-        g = read_tflite(data)
-        run_passes(g)
+        g = lower(data)
         for op in g.operators:
             if op.op == "AVERAGE_POOL_2D" and g.tensors[op.inputs[0]].dtype == "int8":
                 return g, op
@@ -160,8 +156,7 @@ def test_literals_are_range_checked() -> None:
 def test_scratch_rule_belongs_to_the_kernel() -> None:
     """MEAN int8 asks its kernel's rule for scratch: 4 bytes per output element."""
     for _, data in ACCEPTED:
-        g = read_tflite(data)
-        run_passes(g)
+        g = lower(data)
         prepared: dict[int, Prepared] = prepare_operators(g, "generic")
         for op in g.operators:
             for kc in prepared[op.index].calls:

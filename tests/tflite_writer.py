@@ -57,6 +57,7 @@ DTYPES: dict[str, tuple[int, np.dtype]] = {
     "int64": (TensorType.INT64, np.dtype(np.int64)),
     "float32": (TensorType.FLOAT32, np.dtype(np.float32)),
     "bool": (TensorType.BOOL, np.dtype(np.bool_)),
+    "resource": (TensorType.RESOURCE, np.dtype(np.uint8)),   # VAR_HANDLE's output (no data)
 }
 
 
@@ -302,43 +303,53 @@ class ModelBuilder:
         return _TensorSig(ten.dtype, ten.shape, ten.scale is not None, ten.scale is not None and len(ten.scale) > 1)
 
     # -------------------------------------------------------------- serialize
-    def build(self, inputs: Sequence[int], outputs: Sequence[int]) -> bytes:
-        """Serialize the model with the given subgraph inputs and outputs."""
+    def build(self, inputs: Sequence[int], outputs: Sequence[int],
+              subgraphs: Sequence[tuple[ModelBuilder, Sequence[int], Sequence[int]]] = ()) -> bytes:
+        """Serialize the model with the given subgraph inputs and outputs. ``subgraphs``: further
+        subgraphs (numbered 1, 2, ... in order: IF / WHILE / CALL_ONCE options name them), each a
+        builder of its own tensors and operators with its inputs and outputs."""
         b = flatbuffers.Builder(1024)
         buffers: list[bytes | None] = [None]  # buffer 0: the empty sentinel
-        tensor_buffer: list[int] = []
-        for t in self.tensors:
-            if t.is_variable and t.data is None:
-                tensor_buffer.append(0)
-                continue
-            tensor_buffer.append(len(buffers))
-            buffers.append(t.data)
+        graphs = [(self, list(inputs), list(outputs), "main")]
+        graphs += [(sg, list(i), list(o), f"subgraph{k + 1}") for k, (sg, i, o) in enumerate(subgraphs)]
+        tensor_buffers: list[list[int]] = []
+        for sg, _, _, _ in graphs:
+            tensor_buffer: list[int] = []
+            for t in sg.tensors:
+                if (t.is_variable and t.data is None) or t.dtype == "resource":
+                    tensor_buffer.append(0)
+                    continue
+                tensor_buffer.append(len(buffers))
+                buffers.append(t.data)
+            tensor_buffers.append(tensor_buffer)
 
         # operator codes, one per (builtin, version)
         codes: dict[tuple[str, int], int] = {}
-        for o in self.operators:
-            codes.setdefault((o.op, o.version), len(codes))
+        for sg, _, _, _ in graphs:
+            for o in sg.operators:
+                codes.setdefault((o.op, o.version), len(codes))
 
         buffer_offs = [self._write_buffer(b, data) for data in buffers]
-        tensor_offs = [self._write_tensor(b, t, tensor_buffer[i]) for i, t in enumerate(self.tensors)]
-        op_offs = [self._write_operator(b, o, codes[(o.op, o.version)]) for o in self.operators]
+        subgraph_offs = []
+        for (sg, sg_in, sg_out, name), tensor_buffer in zip(graphs, tensor_buffers):
+            tensor_offs = [self._write_tensor(b, t, tensor_buffer[i]) for i, t in enumerate(sg.tensors)]
+            op_offs = [self._write_operator(b, o, codes[(o.op, o.version)]) for o in sg.operators]
+            sg_name = b.CreateString(name)
+            sg_tensors = _vector_of_offsets(b, _SubGraph.StartTensorsVector, tensor_offs)
+            sg_inputs = _int_vector(b, _SubGraph.StartInputsVector, sg_in)
+            sg_outputs = _int_vector(b, _SubGraph.StartOutputsVector, sg_out)
+            sg_ops = _vector_of_offsets(b, _SubGraph.StartOperatorsVector, op_offs)
+            _SubGraph.Start(b)
+            _SubGraph.AddTensors(b, sg_tensors)
+            _SubGraph.AddInputs(b, sg_inputs)
+            _SubGraph.AddOutputs(b, sg_outputs)
+            _SubGraph.AddOperators(b, sg_ops)
+            _SubGraph.AddName(b, sg_name)
+            subgraph_offs.append(_SubGraph.End(b))
         code_offs = [self._write_opcode(b, op, version) for (op, version) in codes]
 
-        sg_name = b.CreateString("main")
-        sg_tensors = _vector_of_offsets(b, _SubGraph.StartTensorsVector, tensor_offs)
-        sg_inputs = _int_vector(b, _SubGraph.StartInputsVector, inputs)
-        sg_outputs = _int_vector(b, _SubGraph.StartOutputsVector, outputs)
-        sg_ops = _vector_of_offsets(b, _SubGraph.StartOperatorsVector, op_offs)
-        _SubGraph.Start(b)
-        _SubGraph.AddTensors(b, sg_tensors)
-        _SubGraph.AddInputs(b, sg_inputs)
-        _SubGraph.AddOutputs(b, sg_outputs)
-        _SubGraph.AddOperators(b, sg_ops)
-        _SubGraph.AddName(b, sg_name)
-        subgraph = _SubGraph.End(b)
-
         m_codes = _vector_of_offsets(b, _Model.StartOperatorCodesVector, code_offs)
-        m_subgraphs = _vector_of_offsets(b, _Model.StartSubgraphsVector, [subgraph])
+        m_subgraphs = _vector_of_offsets(b, _Model.StartSubgraphsVector, subgraph_offs)
         m_desc = b.CreateString(self.description)
         m_buffers = _vector_of_offsets(b, _Model.StartBuffersVector, buffer_offs)
         _Model.Start(b)
@@ -436,6 +447,9 @@ def _write_options(b: flatbuffers.Builder, table: str, options: dict[str, Any]) 
     module = _options_module(table)
     vectors: dict[str, int] = {}
     for field, value in options.items():
+        if isinstance(value, str) and field not in _ENUM_FIELDS:   # a string field (VAR_HANDLE's names)
+            vectors[field] = b.CreateString(value)
+            continue
         start_vec = getattr(module, f"Start{_camel(field)}Vector", None)
         if start_vec is not None:
             dt = "<f4" if field in _FLOAT_VECTOR_FIELDS else "<i4"

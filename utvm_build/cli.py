@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from . import __version__
 from .errors import UtvmError
-from .options import INTERFACES, IO_PLACEMENTS, WORKSPACES, CompileOptions
+from .options import INTERFACES, IO_PLACEMENTS, STATES, WORKSPACES, CompileOptions
 from .targets import TARGETS
 from .text import printable
 
@@ -36,13 +36,16 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--io", choices=IO_PLACEMENTS, default=d.io,
                    help="caller: inputs/outputs are the caller's buffers; workspace: planned in the "
                         "workspace (less RAM)")
+    p.add_argument("--state", choices=STATES, default=d.state,
+                   help="static: the state (variables kept across calls) is a static region; user: the "
+                        "caller passes it to run and reset (several instances of one model); docs/state.md")
 
 
 def _options(a: argparse.Namespace) -> CompileOptions:
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
-                          target=a.target)
+                          target=a.target, state=a.state)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -18,7 +18,8 @@ from .ops import handler_for, supported_operators
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
-from .planner import MemoryPlan, plan_memory
+from .passes.variables import resolve_variables
+from .planner import MemoryPlan, plan_model
 from .validate import operator_context, validate_graph
 
 
@@ -56,7 +57,7 @@ def default_name(path: str | Path) -> str:
 
 def check_supported(g: Graph) -> None:
     """Every operator has a handler; report all unsupported ones in one message."""
-    missing = [op for op in g.operators if handler_for(op.op) is None]
+    missing = [op for op in g.all_operators() if handler_for(op.op) is None]
     if missing:
         listed = ", ".join(f"#{op.index} {op.op}" for op in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
@@ -79,11 +80,13 @@ def check_io(g: Graph) -> None:
 
 
 def prepare_operators(g: Graph, target: str) -> dict[int, Prepared]:
-    """Every operator's prepare step, once: validation, kernel calls, MACs (by operator index)."""
+    """Every operator's prepare step, once: validation, kernel calls, MACs (by operator index;
+    the operators of every subgraph, each prepared with its own subgraph)."""
     prepared = {}
-    for op in g.operators:
-        with operator_context(op, g):
-            prepared[op.index] = handler_for(op.op).prepare(op, g, target)
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            with operator_context(op, sg):
+                prepared[op.index] = handler_for(op.op).prepare(op, sg, target)
     return prepared
 
 
@@ -93,21 +96,42 @@ def op_scratch_bytes(op: Operator, g: Graph, prepared: Prepared, target: str) ->
     return max(sizes + [0]) + prepared.scratch_bytes
 
 
-def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: list[int]) -> CompileOptions:
+def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: dict[int, int]) -> CompileOptions:
     """Raise the workspace alignment to the largest element the workspace holds.
 
     Buffers are typed views into the byte workspace: a float32 or int32 tensor at an offset that
     is not a multiple of 4 would be undefined behaviour in C and faults on cores without
     unaligned access. Scratch buffers may hold int64 accumulators, hence 8 when there is one.
     """
-    in_workspace = {o for op in g.operators for o in op.outputs} - set(g.outputs)
+    in_workspace = {o for op in g.all_operators() for o in op.outputs} - set(g.outputs)
     if opts.io == "workspace":
         in_workspace |= set(g.inputs) | set(g.outputs)
+    for sg in g.all_graphs[1:]:   # other subgraphs: their inputs and outputs are in their frames
+        in_workspace |= set(sg.inputs) | set(sg.outputs)
     sizes = [ITEM_SIZE[g.tensors[t].dtype] for t in in_workspace if not g.tensors[t].is_const]
-    need = max(sizes + [8 if any(scratch) else 1])
+    need = max(sizes + [8 if any(scratch.values()) else 1])
     if opts.workspace_align >= need:
         return opts
     return dataclasses.replace(opts, workspace_align=need)
+
+
+def check_state_options(g: Graph, plan: MemoryPlan, opts: CompileOptions) -> None:
+    if opts.interface == "packed" and opts.state == "user" and plan.state_bytes > 0:
+        raise UtvmError("the packed interface takes tensors only and has no state argument: "
+                        "use --state static with --interface packed")
+
+
+def lower(data: bytes) -> Graph:
+    """Import, validate and run the graph passes: the graph whose operators get kernels."""
+    g = read_tflite(data)
+    for sg in g.all_graphs:
+        validate_graph(sg)
+    check_io(g)
+    for sg in g.all_graphs:
+        run_passes(sg)      # may fold operators away (shape computations on constants)
+    check_supported(g)
+    resolve_variables(g)
+    return g
 
 
 def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
@@ -116,15 +140,13 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     opts.validate()
     if not name or c_identifier(name) != name:
         raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
-    g = read_tflite(data)
-    validate_graph(g)
-    check_io(g)
-    run_passes(g)       # may fold operators away (shape computations on constants)
-    check_supported(g)
+    g = lower(data)
     prepared = prepare_operators(g, opts.target)
-    scratch = [op_scratch_bytes(op, g, prepared[op.index], opts.target) for op in g.operators]
+    scratch = {op.index: op_scratch_bytes(op, sg, prepared[op.index], opts.target)
+               for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)
-    plan = plan_memory(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+    plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+    check_state_options(g, plan, opts)
     sha = hashlib.sha256(data).hexdigest()
     files = render(g, plan, prepared, name, opts, sha, source_name)
     return Compiled(name=name, graph=g, plan=plan, files=files)

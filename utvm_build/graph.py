@@ -1,4 +1,10 @@
-"""The in-memory model: tensors, operators, inputs and outputs (one subgraph)."""
+"""The in-memory model: tensors, operators, inputs and outputs.
+
+A model with several subgraphs (control flow: IF, WHILE, CALL_ONCE) is one :class:`Graph` per
+subgraph; they share one tensor list (tensor indices are model-wide: subgraph 0's tensors keep
+their TFLite numbers, the others' follow) and one alias table, and ``graphs`` lists them all by
+TFLite subgraph number. Operator indices are model-wide too (subgraph 0 first).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,11 @@ import numpy as np
 # C type of each supported tensor element type.
 C_TYPES = {
     "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t",
-    "int64": "int64_t", "float32": "float", "bool": "uint8_t",
+    "int64": "int64_t", "float32": "float", "bool": "uint8_t", "resource": "uint8_t",
 }
-ITEM_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8, "float32": 4, "bool": 1}
+#: "resource": a handle to a resource variable (VAR_HANDLE's output); it has no storage of its own,
+#: it stands for the variable's place in the state region (planner.plan_state).
+ITEM_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8, "float32": 4, "bool": 1, "resource": 0}
 
 
 @dataclass
@@ -81,6 +89,8 @@ class Operator:
     options: dict[str, Any] = field(default_factory=dict)
     version: int = 1
     intermediates: list[int] = field(default_factory=list)
+    #: The TFLite subgraph the operator belongs to.
+    subgraph: int = 0
 
 
 @dataclass
@@ -92,6 +102,27 @@ class Graph:
     description: str = ""
     #: tensor -> tensor whose storage it shares (RESHAPE/SQUEEZE outputs; set by passes.aliases)
     aliases: dict[int, int] = field(default_factory=dict)
+    #: Every subgraph of the model by TFLite number (``graphs[0]`` is the main one); empty for a
+    #: graph built by hand, which is then the model's only subgraph.
+    graphs: list[Graph] = field(default_factory=list, repr=False)
+    #: This graph's TFLite subgraph number and name.
+    index: int = 0
+    name: str = ""
+    #: Resource variables (passes/variables.py): key -> Variable, and VAR_HANDLE output -> key.
+    variables: dict = field(default_factory=dict, repr=False)
+    resource_handles: dict[int, tuple[str, str]] = field(default_factory=dict, repr=False)
+
+    def subgraph(self, k: int) -> Graph:
+        """TFLite subgraph ``k`` of the model this graph belongs to."""
+        return (self.graphs or [self])[k]
+
+    @property
+    def all_graphs(self) -> list[Graph]:
+        return list(self.graphs or [self])
+
+    def all_operators(self) -> list[Operator]:
+        """The operators of every subgraph (subgraph 0 first)."""
+        return [op for sg in self.all_graphs for op in sg.operators]
 
     def storage_root(self, tensor: int) -> int:
         """The tensor that owns the storage of ``tensor`` (itself unless aliased)."""

@@ -212,6 +212,14 @@ def run_generated(gen_dir: Path, inputs: Sequence[np.ndarray] | None = None,
             base = ctypes.addressof(ws)
             pools = _struct(["global_workspace"])((base + align - 1) // align * align)
             args.append(ctypes.byref(pools))
+        state = None
+        if meta["options"].get("state") == "user":   # one instance, reset first
+            state = (ctypes.c_uint64 * max(1, (meta["state_bytes"] + 7) // 8))()   # aligned to 8 >= STATE_ALIGNMENT
+            reset = getattr(lib, f"{meta['prefix']}_reset")
+            reset.restype = ctypes.c_int32
+            if reset(state) != 0:
+                raise UtvmError(f"{meta['prefix']}_reset failed")
+            args.append(state)
         if meta["options"]["interface"] == "packed":   # through TVMFuncCall, as a host-driven runtime calls it
             from .packed_call import PackedRunner
 

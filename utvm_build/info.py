@@ -17,6 +17,7 @@ from .graph import Graph
 from .ops import handler_for
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.variables import resolve_variables
 from .text import printable
 from .validate import validate_graph
 
@@ -28,18 +29,24 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
     g = read_tflite(data)
     name = opts.name or default_name(path)
     tensors = [_tensor(t) for t in g.tensors]
-    every_op = list(g.operators)
+    every_op = list(g.all_operators())
     pass_error = None
     try:   # operators as compiled: after the passes (shapes resolved, constants folded)
-        validate_graph(g)
-        run_passes(g)
+        for sg in g.all_graphs:
+            validate_graph(sg)
+        for sg in g.all_graphs:
+            run_passes(sg)
     except UtvmError as e:
         pass_error = str(e)
-    kept = {id(op) for op in g.operators} if pass_error is None else {id(op) for op in every_op}
+    try:   # resource variables, so that READ/ASSIGN_VARIABLE can be prepared on their own
+        resolve_variables(g)
+    except UtvmError:
+        pass   # the operator it names shows the error below, or the compile step does
+    kept = {id(op) for op in (g.all_operators() if pass_error is None else every_op)}
     report: dict = {
         "model": {"file": Path(path).name, "bytes": len(data), "description": g.description},
         "name": name, "target": opts.target,
-        "operators": [_operator(g, op, opts.target, id(op) in kept) for op in every_op],
+        "operators": [_operator(g.subgraph(op.subgraph), op, opts.target, id(op) in kept) for op in every_op],
         "tensors": tensors,
     }
     report["supported"] = pass_error is None and all(op["supported"] for op in report["operators"])
@@ -60,6 +67,8 @@ def _operator(g: Graph, op, target: str, kept: bool) -> dict:  # noqa: ANN001
              "dtypes": sorted({g.tensors[i].dtype for i in op.inputs if i >= 0}),
              "inputs": list(op.inputs), "outputs": list(op.outputs), "supported": h is not None or not kept,
              "error": None}
+    if g.graphs:   # a model with several subgraphs: operators are numbered model-wide
+        entry["subgraph"] = op.subgraph
     if not kept:
         entry["folded"] = True   # evaluated at compile time or removed by a graph pass: no code
     elif h is None:
@@ -118,6 +127,7 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
                              "lower_bound_bytes": meta["workspace_lower_bound_bytes"],
                              "alignment": meta["options"]["workspace_align"],
                              "steps": steps, "buffers": buffers}
+    report["state_layout"] = [f"{printable(e['name'])} {e['bytes']} B" for e in meta.get("state", [])]
     report["totals"] = {"macs": meta["macs"], "flash_constants_bytes": meta["constants_bytes"],
                         "ram_workspace_bytes": meta["workspace_bytes"], "ram_state_bytes": meta["state_bytes"],
                         "ram_io_buffers_bytes": io_bytes,
@@ -144,14 +154,19 @@ def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple
         kernels = ", ".join(k["kernel"] + ("" if k["variant"] == "generic" else f" ({k['variant']})")
                             for k in op.get("kernels", []))
         detail = f"  -> {kernels}, {op['macs']} MACs" if op.get("emitted") else ""
+        if op.get("emitted") and op.get("function") is None:
+            detail = "  (calls subgraphs from the entry point)" if op["op"] in ("CALL_ONCE", "IF", "WHILE") \
+                else "  (no code: resolved at compile time)"
         if op["supported"] and op.get("emitted") is False:
             detail = "  (no code: folded or removed by a graph pass)"
-        lines.append(f"  #{op['index']:<3} {op['op']:<20} {'/'.join(op['dtypes']):<16} {status}{detail}")
+        where = f" [subgraph {op['subgraph']}]" if op.get("subgraph") else ""
+        lines.append(f"  #{op['index']:<3} {op['op']:<20} {'/'.join(op['dtypes']):<16} {status}{detail}{where}")
     if r["error"]:
         lines.append(f"cannot compile: {printable(r['error'])}")
     if "totals" in r:
         t = r["totals"]
         lines.append(f"workspace: {r['memory_plan']['workspace_bytes']} bytes (lower bound "
-                     f"{r['memory_plan']['lower_bound_bytes']}), state: {t['ram_state_bytes']} bytes, "
+                     f"{r['memory_plan']['lower_bound_bytes']}), state: {t['ram_state_bytes']} bytes"
+                     f"{' (' + ', '.join(r['state_layout']) + ')' if r.get('state_layout') else ''}, "
                      f"constants (flash): {t['flash_constants_bytes']} bytes, MACs: {t['macs']}")
     return "\n".join(lines), bool(r["supported"])

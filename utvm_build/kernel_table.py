@@ -138,7 +138,8 @@ def operand_type(arg: Operand, op: Operator, g: Graph) -> str:
         t = g.input_tensor(op, arg.k)
         if t is None:
             return "NULL"
-        return f"{t.ctype}*" if t.is_variable and not t.is_const else f"const {t.ctype}*"
+        writable = (t.is_variable and not t.is_const) or t.dtype == "resource"   # state, written in place
+        return f"{t.ctype}*" if writable else f"const {t.ctype}*"
     if isinstance(arg, Out):
         return f"{g.tensors[op.outputs[arg.k]].ctype}*"
     if isinstance(arg, Const):

@@ -10,6 +10,7 @@ from .targets import TARGETS
 INTERFACES = ("c", "packed")
 WORKSPACES = ("static", "user")
 IO_PLACEMENTS = ("caller", "workspace")
+STATES = ("static", "user")
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class CompileOptions:
     io: str = "caller"
     #: The CPU whose kernels are used (utvm_build/targets.py); "generic": portable C99 everywhere.
     target: str = "generic"
+    #: State that lives across calls (variable tensors, resource variables; docs/state.md):
+    #: "static": one static region (one model instance); "user": the caller passes it to
+    #: ``tvmgen_<name>_run`` and ``_reset`` (one region per instance).
+    state: str = "static"
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -41,6 +46,8 @@ class CompileOptions:
             raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
         if self.io not in IO_PLACEMENTS:
             raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
+        if self.state not in STATES:
+            raise UtvmError(f"unknown state mode '{self.state}'; choose one of {', '.join(STATES)}")
         if self.target not in TARGETS:
             raise UtvmError(f"unknown target '{self.target}'; choose one of {', '.join(TARGETS)}")
         if self.interface == "packed" and self.workspace == "user":

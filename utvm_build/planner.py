@@ -2,23 +2,59 @@
 
 Model inputs and outputs are the caller's buffers (or, with ``io_in_workspace``, workspace buffers
 too: an input lives from the start to its last read, an output from its first write to the end),
-constants live in flash, variable tensors (e.g. SVDF state) in their own zero-initialized RAM.
-Every other tensor (after aliasing) gets an offset in one workspace: liveness runs from the step of
-its first write to its last read, in execution order, and buffers whose lifetimes overlap never
-overlap in memory. Scratch buffers of kernels live for their operator's step only.
+constants live in flash. What lives across calls (variable tensors such as SVDF state, resource
+variables, CALL_ONCE flags) has its own persistent region, the state (``plan_state``), planned
+once for the whole model. Every other tensor (after aliasing) gets an offset in one workspace:
+liveness runs from the step of its first write to its last read, in execution order, and buffers
+whose lifetimes overlap never overlap in memory. Scratch buffers of kernels live for their
+operator's step only.
+
+Several subgraphs (``plan_model``): each subgraph is planned as a frame of its own (its inputs
+and outputs inside it), callees first; an operator that calls subgraphs (IF, WHILE, CALL_ONCE)
+gets, as its scratch, room for the largest frame it calls, so a callee's frame never overlaps a
+buffer of its caller that is alive during the call, however deep the nesting.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import UnsupportedError
 from .graph import Graph
 
 
 @dataclass(frozen=True)
 class Location:
     kind: str   # "input" | "output" | "workspace" | "const" | "state"
-    index: int  # input/output position, workspace offset, or state index (0 for const)
+    index: int  # input/output position, workspace offset, state offset (0 for const)
+
+
+@dataclass
+class StateEntry:
+    """One item of the state region."""
+
+    kind: str              # "tensor" (a variable tensor), "variable" (resource variable), "once" (CALL_ONCE)
+    key: object            # tensor index, variable key (container, shared_name), or operator index
+    name: str
+    offset: int
+    size: int
+    fill: int = 0          # initial byte (int8 variable tensors start at their zero point)
+    dtype: str = "uint8"
+    shape: tuple[int, ...] = ()
+
+
+@dataclass
+class StateLayout:
+    entries: list[StateEntry] = field(default_factory=list)
+    bytes: int = 0
+    #: tensor index -> offset: variable tensors and resource handles (VAR_HANDLE outputs)
+    tensors: dict[int, int] = field(default_factory=dict)
+    #: CALL_ONCE operator index -> offset of its "has run" flag
+    once: dict[int, int] = field(default_factory=dict)
+
+    def as_list(self) -> list[dict]:
+        return [{"kind": e.kind, "name": e.name, "offset": e.offset, "bytes": e.size, "dtype": e.dtype,
+                 "shape": list(e.shape), "initial_byte": e.fill} for e in self.entries]
 
 
 @dataclass
@@ -37,20 +73,123 @@ class MemoryPlan:
     workspace_bytes: int
     lower_bound_bytes: int              # largest sum of intermediates alive at one step
     buffers: list[Buffer] = field(default_factory=list)
+    #: the persistent region (shared by all subgraphs of a model)
+    state: StateLayout = field(default_factory=StateLayout)
+    #: plans of the other subgraphs (TFLite number -> plan, offsets relative to the subgraph's
+    #: frame), in the order their functions are emitted (callees first)
+    subplans: dict[int, MemoryPlan] = field(default_factory=dict)
+
+    @property
+    def state_bytes(self) -> int:
+        return self.state.bytes
 
 
 def align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
 
 
+def plan_state(g: Graph) -> StateLayout:
+    """The state region: variable tensors, then resource variables, then CALL_ONCE flags; each
+    item aligned to its element size (at most 8)."""
+    layout = StateLayout()
+    offset = 0
+
+    def add(kind: str, key: object, name: str, size: int, item: int, fill: int = 0, dtype: str = "uint8",
+            shape: tuple[int, ...] = ()) -> int:
+        nonlocal offset
+        offset = align_up(offset, max(1, min(item, 8)))
+        layout.entries.append(StateEntry(kind, key, name, offset, size, fill, dtype, tuple(shape)))
+        at, offset = offset, offset + size
+        return at
+
+    from .graph import ITEM_SIZE
+
+    seen: set[int] = set()
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            for t in [i for i in op.inputs + op.outputs if i >= 0]:
+                root = g.storage_root(t)
+                tensor = g.tensors[root]
+                if not tensor.is_variable or root in seen:
+                    continue
+                seen.add(root)
+                # As TFLite's ResetVariableTensors: int8 state starts at its zero point, the rest at 0.
+                fill = tensor.quant.zp & 0xFF if tensor.dtype == "int8" and tensor.quant is not None else 0
+                layout.tensors[root] = add("tensor", root, tensor.name, tensor.nbytes, ITEM_SIZE[tensor.dtype],
+                                           fill, tensor.dtype, tensor.shape)
+    var_offsets = {}
+    for key, var in g.subgraph(0).variables.items():   # zero-initialised, as TFLM allocates them
+        var_offsets[key] = add("variable", key, var.name, var.nbytes, ITEM_SIZE[var.dtype], 0, var.dtype,
+                               var.shape)
+    for t, key in g.subgraph(0).resource_handles.items():
+        layout.tensors[t] = var_offsets[key]
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            if op.op == "CALL_ONCE":
+                layout.once[op.index] = add("once", op.index, f"CALL_ONCE #{op.index}", 1, 1)
+    layout.bytes = offset
+    return layout
+
+
+def subgraph_order(g: Graph) -> list[int]:
+    """The subgraphs reachable from subgraph 0, callees before callers; a subgraph that calls
+    itself, directly or indirectly, is an UnsupportedError naming the operator (no recursion)."""
+    from .ops.control import called_subgraphs
+
+    order: list[int] = []
+    state: dict[int, int] = {}   # 1: on the current path, 2: done
+
+    def visit(k: int) -> None:   # depth bounded by the number of subgraphs (MAX_SUBGRAPHS)
+        state[k] = 1
+        for op in g.subgraph(k).operators:
+            for c in called_subgraphs(op):
+                if not 0 <= c < len(g.all_graphs):
+                    continue   # the handler reports it
+                if state.get(c) == 1:
+                    raise UnsupportedError(f"calls subgraph {c}, which is running already (recursion is not "
+                                           "supported: the generated C calls subgraphs directly)",
+                                           op_index=op.index, op_name=op.op)
+                if c not in state:
+                    visit(c)
+        state[k] = 2
+        order.append(k)
+
+    visit(0)
+    return order
+
+
+def plan_model(g: Graph, scratch: dict[int, int], alignment: int = 16,
+               io_in_workspace: bool = False) -> MemoryPlan:
+    """Plan every subgraph of the model (``scratch``: operator index -> its kernels' scratch bytes)
+    and its state; the returned plan is subgraph 0's, with the others in ``subplans``."""
+    from .ops.control import called_subgraphs
+
+    state = plan_state(g)
+    frames: dict[int, int] = {}
+    plans: dict[int, MemoryPlan] = {}
+    for k in subgraph_order(g):
+        sg = g.subgraph(k)
+        sizes = []
+        for op in sg.operators:
+            callees = [frames[c] for c in called_subgraphs(op) if c in frames]
+            sizes.append(max([scratch.get(op.index, 0)] + callees))
+        plans[k] = plan_memory(sg, sizes, alignment, io_in_workspace=io_in_workspace or k != 0, state=state)
+        frames[k] = plans[k].workspace_bytes
+    main = plans.pop(0)
+    main.subplans = plans
+    return main
+
+
 def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
-                io_in_workspace: bool = False) -> MemoryPlan:
-    """Place every tensor; ``scratch_sizes[i]`` is operator i's scratch need in bytes."""
+                io_in_workspace: bool = False, state: StateLayout | None = None) -> MemoryPlan:
+    """Place every tensor of one subgraph; ``scratch_sizes[i]`` is operator i's scratch need in
+    bytes; ``state``: the model's state region (default: planned here)."""
     if alignment < 1 or alignment & (alignment - 1):
         raise ValueError("alignment must be a power of two")
+    if state is None:
+        state = plan_state(g)
     locations: dict[int, Location] = {}
     roots: dict[int, Buffer] = {}
-    states: dict[int, int] = {}
 
     def place_root(root: int) -> Location | None:
         if root in g.inputs and not io_in_workspace:
@@ -58,8 +197,8 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
         if root in g.outputs and not io_in_workspace:
             return Location("output", g.outputs.index(root))
         t = g.tensors[root]
-        if t.is_variable:
-            return Location("state", states.setdefault(root, len(states)))
+        if t.is_variable or t.dtype == "resource":
+            return Location("state", state.tensors[root])
         if t.is_const:
             return Location("const", 0)
         return None
@@ -87,7 +226,7 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
                 roots[g.storage_root(t)].first = 0
         for t in g.outputs:
             if g.storage_root(t) in roots:
-                roots[g.storage_root(t)].last = len(g.operators) - 1
+                roots[g.storage_root(t)].last = max(0, len(g.operators) - 1)
     buffers = list(roots.values())
     buffers += [Buffer(("scratch", step), size, step, step)
                 for step, size in enumerate(scratch_sizes) if size > 0]
@@ -103,7 +242,7 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
         locations[t] = loc
     scratch = {b.key[1]: b.offset for b in buffers if b.key[0] == "scratch"}
     return MemoryPlan(locations=locations, scratch=scratch, workspace_bytes=total,
-                      lower_bound_bytes=lower_bound(buffers, len(g.operators)), buffers=buffers)
+                      lower_bound_bytes=lower_bound(buffers, len(g.operators)), buffers=buffers, state=state)
 
 
 def lower_bound(buffers: list[Buffer], steps: int) -> int:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from .. import __version__
-from ..graph import Graph, Tensor
+from ..graph import ITEM_SIZE, Graph, Operator, Tensor
 from ..ops.call import Prepared
 from ..options import CompileOptions
 from ..planner import MemoryPlan
@@ -15,6 +15,7 @@ from ..targets import kernel_text, kernel_variant
 from ..validate import operator_context
 from .cnames import c_comment, c_identifier, float_literal
 from .constants import ConstantPool
+from .control import CONTROL_OPS, ControlEmitter, state_init_function, state_layout_comment, subgraph_function
 from .crt_config import CrtNeeds, render_crt_config
 from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
@@ -67,17 +68,34 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     pool = ConstantPool(prefix=prefix, align=opts.constants_align)
     kernels: set[str] = set()
     op_funcs, op_records = [], []
-    scratch_sizes = {b.key[1]: b.size for b in plan.buffers if b.key[0] == "scratch"}
-    for pos, op in enumerate(g.operators):
-        constants_before = pool.total_bytes
-        with operator_context(op, g):
-            fn = render_op(g, op, prepared[op.index], pos, prefix, pool, opts.target, pos in plan.scratch)
-        op_records.append({"index": op.index, "op": op.op, "macs": int(prepared[op.index].macs),
-                           "function": fn.name, "kernels": sorted(fn.kernels),
-                           "constants_bytes": pool.total_bytes - constants_before,
-                           "scratch_bytes": scratch_sizes.get(pos, 0)})
-        kernels |= set(fn.kernels)
-        op_funcs.append(fn)
+    # Each emitted subgraph's steps in execution order: an operator function, or a control-flow
+    # operator (emit/control.py). Subgraph 0 last, callees before their callers.
+    plans = {**plan.subplans, 0: plan}
+    steps: dict[int, list[OpFunction | Operator]] = {}
+    for k, sub_plan in plans.items():
+        sg = g.subgraph(k)
+        steps[k] = []
+        scratch_sizes = {b.key[1]: b.size for b in sub_plan.buffers if b.key[0] == "scratch"}
+        for pos, op in enumerate(sg.operators):
+            constants_before = pool.total_bytes
+            fn = None
+            if op.op in CONTROL_OPS:
+                steps[k].append(op)
+            elif prepared[op.index].calls:   # VAR_HANDLE and the like need no code
+                with operator_context(op, sg):
+                    fn = render_op(sg, op, prepared[op.index], pos, prefix, pool, opts.target, pos in sub_plan.scratch)
+                kernels |= set(fn.kernels)
+                op_funcs.append(fn)
+                steps[k].append(fn)
+            record = {"index": op.index, "op": op.op, "macs": int(prepared[op.index].macs),
+                      "function": fn.name if fn else None, "kernels": sorted(fn.kernels) if fn else [],
+                      "constants_bytes": pool.total_bytes - constants_before,
+                      "scratch_bytes": scratch_sizes.get(pos, 0) if fn else 0}
+            if g.graphs:
+                record["subgraph"] = k
+            op_records.append(record)
+    op_records.sort(key=lambda r: r["index"])
+    entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool)
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
@@ -88,7 +106,7 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                                                          pool, op_funcs)
     if any(p.tensor.quant is not None for p in inputs + outputs):
         files[f"include/{prefix}_quant.h"] = _quant_header(prefix, banner, inputs, outputs)
-    files[f"src/{prefix}.c"] = _entry_file(g, plan, prefix, banner, inputs, outputs, op_funcs, opts)
+    files[f"src/{prefix}.c"] = entry
     needs = CrtNeeds(max_args=len(inputs) + len(outputs),
                      max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
                      function_name_len=len(f"{prefix}_run") + 1,
@@ -108,8 +126,12 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
         "inputs": [_port_meta(p, t, plan) for p, t in zip(inputs, g.inputs)],
         "outputs": [_port_meta(p, t, plan) for p, t in zip(outputs, g.outputs)],
         "workspace_bytes": plan.workspace_bytes, "workspace_lower_bound_bytes": plan.lower_bound_bytes,
-        "state_bytes": sum(g.tensors[t].nbytes for t, loc in plan.locations.items() if loc.kind == "state"),
+        "state_bytes": plan.state_bytes, "state_alignment": _state_align(plan),
+        "state": plan.state.as_list(),
         "constants_bytes": pool.total_bytes,
+        "subgraphs": [{"index": k, "name": g.subgraph(k).name, "frame_bytes": p.workspace_bytes,
+                       "function": f"{prefix}_run" if k == 0 else subgraph_function(prefix, k)}
+                      for k, p in plans.items()] if g.graphs else [],
         "operators": op_records, "macs": sum(r["macs"] for r in op_records),
         "kernels": sorted(kernels), "sources": sources, "include_dirs": ["include"],
         "target": opts.target,
@@ -150,7 +172,12 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
     lines = [banner, f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", "",
              "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
              f"/*! Bytes of the planned workspace{user_note}. */",
-             f"#define {up}_WORKSPACE_SIZE {plan.workspace_bytes}"]
+             f"#define {up}_WORKSPACE_SIZE {plan.workspace_bytes}",
+             "/*! Bytes of the state: what the model keeps from one run to the next (docs/state.md). */",
+             f"#define {up}_STATE_SIZE {plan.state_bytes}"]
+    if _user_state(plan, opts):
+        lines.append("/*! Required alignment of a user-supplied state region. */")
+        lines.append(f"#define {up}_STATE_ALIGNMENT {_state_align(plan)}")
     if opts.workspace == "user":
         lines.append("/*! Required alignment of the user-supplied workspace. */")
         lines.append(f"#define {up}_WORKSPACE_ALIGNMENT {opts.workspace_align}")
@@ -175,8 +202,13 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
         lines += [f"struct {prefix}_workspace_pools {{", "  void* global_workspace;  /* "
                   f"{up}_WORKSPACE_SIZE bytes, aligned to {opts.workspace_align} */", "};", ""]
         args.append(f"struct {prefix}_workspace_pools* workspace_pools")
-    lines += ["/*!", f" * \\brief Run one inference of {c_comment(name)}.",
-              " * \\return 0 on success, -1 if a pointer is NULL, -2 if the workspace is misaligned.", " */",
+    user_state = _user_state(plan, opts)
+    if user_state:
+        args.append("void* state")
+    lines += ["/*!", f" * \\brief Run one inference of {c_comment(name)}"
+              + (" on the model instance whose state is `state`" if user_state else "") + ".",
+              " * \\return 0 on success, -1 if a pointer is NULL, -2 if the workspace"
+              + (" or state" if user_state else "") + " is misaligned.", " */",
               f"int32_t {prefix}_run(" + ",\n    ".join(args) + ");", ""]
     if opts.io == "workspace":
         pools = f"struct {prefix}_workspace_pools* workspace_pools, " if opts.workspace == "user" else ""
@@ -188,11 +220,41 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
                   " */",
                   f"void {prefix}_map_inputs({pools}struct {prefix}_inputs* inputs);",
                   f"void {prefix}_map_outputs({pools}struct {prefix}_outputs* outputs);", ""]
-    if any(loc.kind == "state" for loc in plan.locations.values()):
-        lines += ["/*! \\brief Reset the model's internal state (variable tensors) to its initial value. */",
-                  f"void {prefix}_reset_state(void);", ""]
+    lines += _state_api(plan, prefix, opts)
     lines += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
     return "\n".join(lines)
+
+
+def _user_state(plan: MemoryPlan, opts: CompileOptions) -> bool:
+    """The caller passes the state region (--state user; NULL is fine when STATE_SIZE is 0)."""
+    return opts.state == "user"
+
+
+def _state_align(plan: MemoryPlan) -> int:
+    """Alignment of the state region: its largest element (at most 8)."""
+    return max([1] + [min(8, ITEM_SIZE.get(e.dtype, 1) or 1) for e in plan.state.entries])
+
+
+def _state_api(plan: MemoryPlan, prefix: str, opts: CompileOptions) -> list[str]:
+    """The reset functions (every model has them: a stateless model's reset does nothing, so a
+    streaming loop does not depend on what the model keeps)."""
+    if _user_state(plan, opts):
+        return ["/*!",
+                " * \\brief Put a model instance's state region (TVMGEN_..._STATE_SIZE bytes, aligned to",
+                " * TVMGEN_..._STATE_ALIGNMENT) in its initial state: call it before the instance's first",
+                f" * {prefix}_run, and to start the instance over (e.g. a new utterance).",
+                " * \\return 0, -1 if state is NULL, -2 if it is misaligned (a model with"
+                f" {prefix.upper()}_STATE_SIZE 0 accepts anything, NULL too).",
+                " */",
+                f"int32_t {prefix}_reset(void* state);", ""]
+    return ["/*!",
+            " * \\brief Put the model's state (variables kept across runs) back to its initial value: the",
+            " * next run starts over as the first one did (CALL_ONCE initialisation runs again). The first",
+            " * run after start-up resets it by itself.",
+            " */",
+            f"void {prefix}_reset(void);"] + ([
+            f"/*! \\brief The same as {prefix}_reset (its earlier name). */",
+            f"void {prefix}_reset_state(void);"] if plan.state_bytes else []) + [""]
 
 
 def _port_comment(p: Port) -> str:
@@ -221,7 +283,8 @@ def _quant_header(prefix: str, banner: str, inputs: list[Port], outputs: list[Po
     return "\n".join(lines)
 
 
-def _attr_macros(prefix: str, opts: CompileOptions, constants: bool, static_workspace: bool) -> list[str]:
+def _attr_macros(prefix: str, opts: CompileOptions, constants: bool, static_workspace: bool,
+                 static_state: bool = False) -> list[str]:
     """Placement macros, only those the model uses (an unused macro is a MISRA C 2.5 finding)."""
     up = prefix.upper()
 
@@ -231,10 +294,11 @@ def _attr_macros(prefix: str, opts: CompileOptions, constants: bool, static_work
 
     macros = [(f"{up}_CONST_ATTR", opts.constants_section)] if constants else []
     macros += [(f"{up}_WORKSPACE_ATTR", opts.workspace_section)] if static_workspace else []
+    macros += [(f"{up}_STATE_ATTR", "")] if static_state else []
     if not macros:
         return []
     return [
-        "/* Placement of constants and workspace (GCC/Clang syntax; adapt for other compilers). */",
+        "/* Placement of constants, workspace and state (GCC/Clang syntax; adapt for other compilers). */",
         "#if defined(__GNUC__) || defined(__clang__)",
         *[f"#define {m}(a) {attr(section)}" for m, section in macros],
         "#else",
@@ -257,7 +321,8 @@ def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpF
     lines = [banner, "/* Declarations shared by the generated files of this model (not a public API). */",
              f"#ifndef {guard}", f"#define {guard}", "", "#include <stddef.h>", "#include <stdint.h>", ""]
     lines += _attr_macros(prefix, opts, constants=bool(pool.constants),
-                          static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0)
+                          static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0,
+                          static_state=plan.state_bytes > 0 and not _user_state(plan, opts))
     if pool.constants:
         lines += pool.declarations() + [""]
     lines += [_signature(ctx) + ";" for ctx in ops]
@@ -294,26 +359,37 @@ def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFu
     return "\n".join(lines) + "\n"
 
 
-def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: list[Port],
-                outputs: list[Port], ops: list[OpFunction], opts: CompileOptions) -> str:
+def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str, inputs: list[Port],
+                outputs: list[Port], steps: dict[int, list[OpFunction | Operator]], opts: CompileOptions,
+                pool: ConstantPool) -> str:
+    """The entry point: state, one function per called subgraph (callees first), the run function."""
+    plan = plans[0]
     up = prefix.upper()
     ws = plan.workspace_bytes
-    lines = [banner, "/* The entry point: workspace, buffer pointers, one call per operator. */", "",
+    user_state = _user_state(plan, opts)
+    control = ControlEmitter(g, plans, prefix, pool)
+    lines = [banner, "/* The entry point: workspace, state, buffer pointers, one call per operator. */", "",
              "#include <stddef.h>", "#include <string.h>", f'#include "{prefix}.h"',
              f'#include "{prefix}_internal.h"', ""]
-    states = sorted({loc.index: t for t, loc in plan.locations.items() if loc.kind == "state"}.items())
-    for k, t in states:
-        tensor = g.tensors[g.storage_root(t)]
-        lines.append(f"/* variable tensor #{tensor.index} '{c_comment(tensor.name)}' {list(tensor.shape)} */")
-        lines.append(f"static {tensor.ctype} {prefix}_state{k}[{tensor.size}];")
-    if states:
-        # As TFLite's ResetVariableTensors: int8 state starts at its zero point, others at 0.
-        lines += [f"static uint8_t {prefix}_state_ready;", "", f"void {prefix}_reset_state(void) {{"]
-        for k, t in states:
-            tensor = g.tensors[g.storage_root(t)]
-            value = tensor.quant.zp if tensor.dtype == "int8" and tensor.quant is not None else 0
-            lines.append(f"  (void)memset({prefix}_state{k}, {value}, sizeof({prefix}_state{k}));")
-        lines += [f"  {prefix}_state_ready = 1u;", "}", ""]
+    if plan.state_bytes:
+        lines += state_layout_comment(g, plan.state)
+        if not user_state:
+            lines += [f"static uint8_t {prefix}_state[{plan.state_bytes}] {up}_STATE_ATTR({_state_align(plan)});",
+                      f"static uint8_t {prefix}_state_ready;"]
+        lines.append("")
+        lines += state_init_function(prefix, plan.state)
+    lines += _reset_functions(prefix, plan, user_state)
+    for k, sub_plan in plans.items():
+        if k == 0:
+            continue
+        sg = g.subgraph(k)
+        body = _subgraph_body(sg, sub_plan, prefix, inputs, outputs, steps[k], control)
+        text = "\n".join(body)
+        lines.append(f"/* Subgraph {k} '{c_comment(sg.name, 60)}': its tensors in a frame of "
+                     f"{sub_plan.workspace_bytes} bytes at `workspace` (its caller's scratch). */")
+        lines.append(f"static void {subgraph_function(prefix, k)}(uint8_t* workspace, uint8_t* model_state) {{")
+        lines += [f"  (void){v};" for v in ("workspace", "model_state") if not re.search(rf"\b{v}\b", text)]
+        lines += [f"  {t}" for t in body] + ["}", ""]
     io_ws = opts.io == "workspace"
     if io_ws and opts.workspace == "static" and ws > 0:
         # file scope: the entry point and the map functions use it
@@ -323,20 +399,28 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
     args = [f"struct {prefix}_inputs* inputs", f"struct {prefix}_outputs* outputs"]
     if opts.workspace == "user":
         args.append(f"struct {prefix}_workspace_pools* workspace_pools")
+    if user_state:
+        args.append("void* state")
     lines.append(f"int32_t {prefix}_run(" + ", ".join(args) + ") {")
     if opts.workspace == "static" and ws > 0 and not io_ws:
         # block scope: only the entry point uses the workspace
         lines.append(f"  static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});")
     lines.append("  int32_t status = 0;")
+    if user_state and not plan.state_bytes:
+        lines.append("  (void)state;  /* the model keeps no state */")
     checks = ["inputs == NULL", "outputs == NULL"]
     checks += [f"inputs->{p.c_name} == NULL" for p in inputs] + [f"outputs->{p.c_name} == NULL" for p in outputs]
     if opts.workspace == "user":
         checks += ["workspace_pools == NULL", "workspace_pools->global_workspace == NULL"]
+    if user_state and plan.state_bytes:
+        checks.append("state == NULL")
     lines.append("  if (" + " ||\n      ".join(f"({c})" for c in checks) + ") {")
     lines += ["    status = -1;"]
     if opts.workspace == "user":
         lines += [f"  }} else if (((uintptr_t)workspace_pools->global_workspace % {opts.workspace_align}u) != 0u) {{",
                   "    status = -2;"]
+    if user_state and plan.state_bytes and _state_align(plan) > 1:
+        lines += [f"  }} else if (((uintptr_t)state % {_state_align(plan)}u) != 0u) {{", "    status = -2;"]
     lines.append("  } else {")
     body: list[str] = []
     if opts.workspace == "user":
@@ -344,28 +428,68 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
             body.append("  uint8_t* workspace = (uint8_t*)workspace_pools->global_workspace;")
     elif ws > 0:
         body.append(f"  uint8_t* workspace = {prefix}_workspace;")
-    if states:
-        body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset_state();", "  }"]
-    referenced = {int(t) for ctx in ops for _, t in ctx.params}
-    names = _tensor_exprs(g, plan, prefix, inputs, outputs, body, referenced)
-    if io_ws:   # buffers other than the mapped ones: copy in (memmove: they may be anywhere)
-        for p, t in zip(inputs, g.inputs):
-            off = plan.locations[t].index
-            body += [f"  if (inputs->{p.c_name} != (void*)&workspace[{off}]) {{",
-                     f"    (void)memmove(&workspace[{off}], inputs->{p.c_name}, {p.tensor.nbytes}u);", "  }"]
-    for ctx in ops:
-        args = [names[int(t)] for _, t in ctx.params]
-        if ctx.has_scratch:
-            args.append(f"&workspace[{plan.scratch[ctx.position]}]")
-        body.append(f"  {ctx.name}({', '.join(args)});")
-    if io_ws:
-        for p, t in zip(outputs, g.outputs):
-            off = plan.locations[t].index
-            body += [f"  if (outputs->{p.c_name} != (void*)&workspace[{off}]) {{",
-                     f"    (void)memmove(outputs->{p.c_name}, &workspace[{off}], {p.tensor.nbytes}u);", "  }"]
+    steps_body = _subgraph_body(g, plan, prefix, inputs, outputs, steps[0], control, io_ws)
+    if plan.state_bytes and not user_state:
+        body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset();", "  }"]
+    if re.search(r"\bmodel_state\b", "\n".join(steps_body)):   # NULL: the called subgraphs keep no state
+        base = "NULL" if not plan.state_bytes else "(uint8_t*)state" if user_state else f"{prefix}_state"
+        body.append(f"  uint8_t* model_state = {base};")
+    body += [f"  {t}" for t in steps_body]
     lines += [f"  {text}" for text in body]
     lines += ["  }", "  return status;", "}", ""]
     return "\n".join(lines)
+
+
+def _reset_functions(prefix: str, plan: MemoryPlan, user_state: bool) -> list[str]:
+    if not plan.state_bytes:
+        if user_state:
+            return [f"int32_t {prefix}_reset(void* state) {{", "  (void)state;  /* the model keeps no state */",
+                    "  return 0;", "}", ""]
+        return [f"void {prefix}_reset(void) {{", "  /* the model keeps no state */", "}", ""]
+    if user_state:
+        align = _state_align(plan)
+        misaligned = [f"  }} else if (((uintptr_t)state % {align}u) != 0u) {{", "    status = -2;"] if align > 1 else []
+        return [f"int32_t {prefix}_reset(void* state) {{", "  int32_t status = 0;", "  if (state == NULL) {",
+                "    status = -1;", *misaligned, "  } else {", f"    {prefix}_state_init((uint8_t*)state);", "  }",
+                "  return status;", "}", ""]
+    return [f"void {prefix}_reset(void) {{", f"  {prefix}_state_init({prefix}_state);",
+            f"  {prefix}_state_ready = 1u;", "}", "",
+            f"void {prefix}_reset_state(void) {{", f"  {prefix}_reset();", "}", ""]
+
+
+def _subgraph_body(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
+                   steps: list[OpFunction | Operator], control: ControlEmitter, io_ws: bool = False) -> list[str]:
+    """A subgraph's statements: typed pointers into its workspace (frame), then one step per operator
+    (with --io workspace, subgraph 0 copies inputs in and outputs out around them)."""
+    decls: list[str] = []
+    referenced = {int(t) for s in steps if isinstance(s, OpFunction) for _, t in s.params}
+    referenced |= {t for s in steps if isinstance(s, Operator) for t in s.inputs + s.outputs if t >= 0}
+    names = _tensor_exprs(g, plan, prefix, inputs, outputs, decls, referenced)
+    lines = [d[2:] for d in decls]
+    if io_ws:   # buffers other than the mapped ones: copy in (memmove: they may be anywhere)
+        for p, t in zip(inputs, g.inputs):
+            off = plan.locations[t].index
+            lines += [f"if (inputs->{p.c_name} != (void*)&workspace[{off}]) {{",
+                      f"  (void)memmove(&workspace[{off}], inputs->{p.c_name}, {p.tensor.nbytes}u);", "}"]
+    for step in steps:
+        if isinstance(step, OpFunction):
+            lines.append(_op_call(step, names, plan))
+        else:
+            lines += control.render(step, plan, g.operators.index(step), names)
+    if io_ws:
+        for p, t in zip(outputs, g.outputs):
+            off = plan.locations[t].index
+            lines += [f"if (outputs->{p.c_name} != (void*)&workspace[{off}]) {{",
+                      f"  (void)memmove(outputs->{p.c_name}, &workspace[{off}], {p.tensor.nbytes}u);", "}"]
+    return lines
+
+
+def _op_call(ctx: OpFunction, names: dict[int, str], plan: MemoryPlan) -> str:
+    """The call of one operator's function (its tensors, then its scratch in the workspace)."""
+    args = [names[int(t)] for _, t in ctx.params]
+    if ctx.has_scratch:
+        args.append(f"&workspace[{plan.scratch[ctx.position]}]")
+    return f"{ctx.name}({', '.join(args)});"
 
 
 def _map_functions(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
@@ -398,8 +522,8 @@ def _tensor_exprs(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], o
             names[t] = f"inputs->{inputs[loc.index].c_name}"
         elif loc.kind == "output":
             names[t] = f"outputs->{outputs[loc.index].c_name}"
-        elif loc.kind == "state":
-            names[t] = f"{prefix}_state{loc.index}"
+        elif loc.kind == "state" and t in referenced:
+            names[t] = f"({tensor.ctype}*)&model_state[{loc.index}]"
         elif loc.kind == "workspace" and t in referenced:
             var = f"t{t}"
             producer = g.producer(t)

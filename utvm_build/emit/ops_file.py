@@ -55,7 +55,7 @@ class _Renderer:
                 return "NULL"
             if t.is_const:
                 return self.const_tensor(t)
-            return self._param(t, writable=t.is_variable)
+            return self._param(t, writable=t.is_variable or t.dtype == "resource")   # state: written in place
         if isinstance(arg, Out):
             return self._param(self.g.tensors[self.op.outputs[arg.k]], writable=True)
         if isinstance(arg, Const):

@@ -14,6 +14,7 @@ _MAX_RANK = 8
 #: the passes fast on hostile files.
 MAX_OPERATORS = 4096
 MAX_TENSORS = 16384
+MAX_SUBGRAPHS = 256
 _MAX_NAME = 1024
 
 
@@ -26,27 +27,46 @@ def read_tflite(data: bytes) -> Graph:
     if version != 3:
         raise UnsupportedError(f"TFLite schema version {version} is not supported (expected 3)")
     subgraphs = model.table_vector(2, "subgraphs")
-    if len(subgraphs) != 1:
-        raise UnsupportedError(f"the model has {len(subgraphs)} subgraphs; only single-subgraph models "
-                               "(no control flow) are supported")
+    if not subgraphs:
+        raise ModelFormatError("the model has no subgraph")
+    if len(subgraphs) > MAX_SUBGRAPHS:
+        raise UnsupportedError(f"the model has {len(subgraphs)} subgraphs; at most {MAX_SUBGRAPHS} are supported")
     buffers = model.table_vector(4, "buffers")
     opcodes = [_read_opcode(t, i) for i, t in enumerate(model.table_vector(1, "operator_codes"))]
-    sg = subgraphs[0]
-    tensor_tables, op_tables = sg.table_vector(0, "tensors"), sg.table_vector(3, "operators")
-    if len(tensor_tables) > MAX_TENSORS or len(op_tables) > MAX_OPERATORS:
-        raise UnsupportedError(f"the model has {len(tensor_tables)} tensors and {len(op_tables)} operators; at "
+    tables = [(sg.table_vector(0, "tensors"), sg.table_vector(3, "operators")) for sg in subgraphs]
+    n_tensors, n_ops = sum(len(t) for t, _ in tables), sum(len(o) for _, o in tables)
+    if n_tensors > MAX_TENSORS or n_ops > MAX_OPERATORS:
+        raise UnsupportedError(f"the model has {n_tensors} tensors and {n_ops} operators; at "
                                f"most {MAX_TENSORS} and {MAX_OPERATORS} are supported")
-    tensors = [_read_tensor(t, i, buffers, data) for i, t in enumerate(tensor_tables)]
-    n = len(tensors)
-    inputs = _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n, "subgraph inputs")
-    _check_static_inputs(tensors, inputs)
-    outputs = _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n, "subgraph outputs")
-    operators = [_read_operator(t, i, opcodes, n) for i, t in enumerate(op_tables)]
-    if not inputs or not outputs:
-        raise ModelFormatError("the model declares no inputs or no outputs")
+    # One tensor list and one operator numbering for the whole model: subgraph 0 keeps its TFLite
+    # numbers, the other subgraphs' follow (graph.py).
+    tensors: list[Tensor] = []
+    graphs: list[Graph] = []
+    aliases: dict[int, int] = {}
     description = model.string(3, "description") or ""
-    return Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs,
-                 description=description)
+    op_base = 0
+    for k, (sg, (tensor_tables, op_tables)) in enumerate(zip(subgraphs, tables)):
+        base = len(tensors)
+        where = "" if k == 0 else f" of subgraph {k}"
+        tensors += [_read_tensor(t, base + i, buffers, data) for i, t in enumerate(tensor_tables)]
+        n = len(tensor_tables)
+        inputs = [base + i for i in _indices(sg.scalar_vector(1, "int32", "subgraph inputs"), n,
+                                             f"subgraph inputs{where}")]
+        outputs = [base + i for i in _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n,
+                                              f"subgraph outputs{where}")]
+        operators = [_read_operator(t, op_base + i, opcodes, n, base, k) for i, t in enumerate(op_tables)]
+        op_base += len(op_tables)
+        name = one_line(sg.string(4, "subgraph name") or "")[:_MAX_NAME]
+        graphs.append(Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs,
+                            description=description, aliases=aliases, graphs=graphs, index=k, name=name))
+    main = graphs[0]
+    if not main.inputs or not main.outputs:
+        raise ModelFormatError("the model declares no inputs or no outputs")
+    # inputs of the other subgraphs take their shapes from the caller's operands
+    _check_static_inputs(tensors, main.inputs, [i for sg in graphs[1:] for i in sg.inputs])
+    if len(graphs) == 1:
+        main.graphs = []   # a single-subgraph model, as before
+    return main
 
 
 def _indices(values: np.ndarray | None, n: int, what: str, allow_absent: bool = False) -> list[int]:
@@ -70,7 +90,7 @@ def _read_opcode(t: Table, i: int) -> tuple[str, int, str | None]:
     return schema.operator_name(code), int(t.scalar(2, "int32", 1)), custom
 
 
-def _check_static_inputs(tensors: list[Tensor], inputs: list[int]) -> None:
+def _check_static_inputs(tensors: list[Tensor], inputs: list[int], callee_inputs: list[int]) -> None:
     """A model input may be dynamic only in its batch dimension (run as batch 1, as TFLM does).
 
     Every other tensor with a dynamic ``shape_signature`` is marked ``dynamic``: its stored shape
@@ -78,6 +98,8 @@ def _check_static_inputs(tensors: list[Tensor], inputs: list[int]) -> None:
     """
     for t in tensors:
         t.dynamic = t.shape_signature is not None and not t.is_const
+    for i in callee_inputs:
+        tensors[i].dynamic = False
     for i in inputs:
         t = tensors[i]
         sig, shape = t.shape_signature, t.shape
@@ -160,7 +182,9 @@ def _read_quant(q: Table, tensor: Tensor) -> Quant | None:
     return Quant(scale=scale.astype(np.float64), zero_point=zp.astype(np.int64), axis=axis)
 
 
-def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]], n: int) -> Operator:
+def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]], n: int, base: int = 0,
+                   subgraph: int = 0) -> Operator:
+    """Operator ``i`` (model-wide number) of a subgraph whose ``n`` tensors start at ``base``."""
     idx = int(t.scalar(0, "uint32"))
     if idx >= len(opcodes):
         raise ModelFormatError(f"corrupted model: operator #{i} uses opcode {idx}, but there are "
@@ -168,12 +192,23 @@ def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]],
     name, version, custom = opcodes[idx]
     if custom is not None:
         name = f"CUSTOM({custom})"
-    inputs = _indices(t.scalar_vector(1, "int32", "operator inputs"), n, f"operator #{i} inputs", True)
-    outputs = _indices(t.scalar_vector(2, "int32", "operator outputs"), n, f"operator #{i} outputs")
-    inter = _indices(t.scalar_vector(8, "int32", "operator intermediates"), n, f"operator #{i} intermediates")
+
+    def shift(values: list[int]) -> list[int]:
+        return [v + base if v >= 0 else v for v in values]
+
+    inputs = shift(_indices(t.scalar_vector(1, "int32", "operator inputs"), n, f"operator #{i} inputs", True))
+    outputs = shift(_indices(t.scalar_vector(2, "int32", "operator outputs"), n, f"operator #{i} outputs"))
+    inter = shift(_indices(t.scalar_vector(8, "int32", "operator intermediates"), n,
+                           f"operator #{i} intermediates"))
     options = _read_options(t, i, name)
+    if name == "VAR_HANDLE":   # its options are strings: the variable's identity
+        kind = schema.OPTION_TABLES.get(int(t.scalar(3, "uint8")), ("",))[0]
+        table = t.table(4, f"operator #{i} VarHandleOptions") if kind == "VarHandleOptions" else None
+        for fname, slot in (("container", 0), ("shared_name", 1)):
+            text = table.string(slot, f"operator #{i} {fname}") if table is not None else None
+            options[fname] = one_line(text or "")[:_MAX_NAME]
     return Operator(index=i, op=name, inputs=inputs, outputs=outputs, options=options, version=version,
-                    intermediates=inter)
+                    intermediates=inter, subgraph=subgraph)
 
 
 def _read_options(t: Table, i: int, op_name: str) -> dict:

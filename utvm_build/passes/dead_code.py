@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..graph import Graph
 
-# Operators with effects beyond their outputs (they update a variable tensor).
-_STATEFUL = {"SVDF", "ASSIGN_VARIABLE", "UNIDIRECTIONAL_SEQUENCE_LSTM"}
+# Operators with effects beyond their outputs (they update a variable tensor, or call subgraphs that may).
+_STATEFUL = {"SVDF", "ASSIGN_VARIABLE", "UNIDIRECTIONAL_SEQUENCE_LSTM", "CALL_ONCE", "IF", "WHILE"}
 
 
 def remove_dead_operators(g: Graph) -> None:

@@ -47,13 +47,15 @@ _CODEGEN_OPTIONS = {
     "constants_align": "--constants-align",
     "workspace_align": "--workspace-align",
     "io": "--io",
+    "state": "--state",
     "cpu": "--target",   # `target` is the library's name, as in StaticLibrary
 }
 _BUILD_OPTIONS = ("optimize", "output_dir")
 # The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
+            "state": ("static", "user"),
             "cpu": ("generic", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
-                       "cortex-m55")}
+                    "cortex-m55")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
 
 
