@@ -33,6 +33,9 @@ class CompileOptions:
     io: str = "caller"
     #: The CPU whose kernels are used (utvm_build/targets.py); "generic": portable C99 everywhere.
     target: str = "generic"
+    #: Time every operator call with TVMPlatformTimerStart/Stop into ``<prefix>_profile[]``
+    #: (emit/profile.py; needs the CRT's headers and a platform timer).
+    profile: bool = False
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:

@@ -18,6 +18,7 @@ from .constants import ConstantPool
 from .crt_config import CrtNeeds, render_crt_config
 from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
+from .profile import packed_functions, render_profile, wrap_call
 
 
 @dataclass
@@ -91,11 +92,14 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     files[f"src/{prefix}.c"] = _entry_file(g, plan, prefix, banner, inputs, outputs, op_funcs, opts)
     needs = CrtNeeds(max_args=len(inputs) + len(outputs),
                      max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
-                     function_name_len=len(f"{prefix}_run") + 1,
+                     function_name_len=len(f"{prefix}_profile_read" if opts.profile else f"{prefix}_run") + 1,
                      param_name_len=max(len(p.c_name) for p in inputs + outputs) + 1,
                      packed=opts.interface == "packed")
+    if opts.profile:   # per-operator timing (emit/profile.py)
+        files.update(render_profile(prefix, banner, op_records, needs.packed))
     if needs.packed:
-        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs)
+        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs,
+                                                        packed_functions(prefix) if opts.profile else ())
     files["include/crt_config.h"] = render_crt_config(banner, needs)
     used_kernels = _kernel_closure(kernels | {"common"}, opts.target)
     for k in used_kernels:
@@ -300,7 +304,7 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
     ws = plan.workspace_bytes
     lines = [banner, "/* The entry point: workspace, buffer pointers, one call per operator. */", "",
              "#include <stddef.h>", "#include <string.h>", f'#include "{prefix}.h"',
-             f'#include "{prefix}_internal.h"', ""]
+             f'#include "{prefix}_internal.h"', *([f'#include "{prefix}_profile.h"'] if opts.profile else []), ""]
     states = sorted({loc.index: t for t, loc in plan.locations.items() if loc.kind == "state"}.items())
     for k, t in states:
         tensor = g.tensors[g.storage_root(t)]
@@ -353,11 +357,12 @@ def _entry_file(g: Graph, plan: MemoryPlan, prefix: str, banner: str, inputs: li
             off = plan.locations[t].index
             body += [f"  if (inputs->{p.c_name} != (void*)&workspace[{off}]) {{",
                      f"    (void)memmove(&workspace[{off}], inputs->{p.c_name}, {p.tensor.nbytes}u);", "  }"]
-    for ctx in ops:
+    for k, ctx in enumerate(ops):
         args = [names[int(t)] for _, t in ctx.params]
         if ctx.has_scratch:
             args.append(f"&workspace[{plan.scratch[ctx.position]}]")
-        body.append(f"  {ctx.name}({', '.join(args)});")
+        call = f"  {ctx.name}({', '.join(args)});"
+        body += wrap_call(prefix, k, call) if opts.profile else [call]
     if io_ws:
         for p, t in zip(outputs, g.outputs):
             off = plan.locations[t].index
