@@ -33,6 +33,9 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace-align", type=int, default=d.workspace_align, metavar="BYTES")
     p.add_argument("--target", choices=list(TARGETS), default=d.target,
                    help="CPU whose kernels to use (default generic: portable C99); see docs/kernel-guide.md")
+    p.add_argument("--profile", action="store_true",
+                   help="time every operator call with TVMPlatformTimerStart/Stop into tvmgen_<name>_profile[] "
+                        "(needs the C runtime's headers and a platform timer; docs/rpc.md)")
     p.add_argument("--io", choices=IO_PLACEMENTS, default=d.io,
                    help="caller: inputs/outputs are the caller's buffers; workspace: planned in the "
                         "workspace (less RAM)")
@@ -45,7 +48,7 @@ def _options(a: argparse.Namespace) -> CompileOptions:
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
-                          target=a.target, state=a.state)
+                          target=a.target, state=a.state, profile=a.profile)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -178,7 +181,7 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         names, written = write_system_lib(a.models, a.output)
         print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
               f"{'' if written else ' (unchanged)'}")
-    elif a.command == "rpc-server":
+    elif a.command in ("rpc-server", "rpc-bridge", "profile"):
         from .rpc import cli as rpc_cli
 
         rpc_cli.run(a)

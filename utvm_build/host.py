@@ -66,12 +66,15 @@ def _first_error(log: str) -> str:
 def _sources_and_includes(gen_dir: Path, meta: dict) -> tuple[list[str], list[str]]:
     sources = [str(gen_dir / s) for s in meta["sources"]]
     includes = [f"-I{gen_dir / d}" for d in meta["include_dirs"]]
-    if meta["options"]["interface"] == "packed":   # the packed entry point needs the C runtime
+    if meta["options"]["interface"] == "packed" or meta["options"].get("profile"):   # these need the C runtime
         from .paths import crt_dir
 
         crt = crt_dir()
         includes.append(f"-I{crt / 'include'}")
-        sources += sorted(str(p) for p in (crt / "src").glob("*.c"))
+        if meta["options"]["interface"] == "packed":
+            sources += sorted(str(p) for p in (crt / "src").glob("*.c"))
+        else:   # --profile alone: the platform's timer only
+            sources.append(str(crt / "src" / "platform_host.c"))
     return sources, includes
 
 

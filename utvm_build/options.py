@@ -38,6 +38,9 @@ class CompileOptions:
     #: "static": one static region (one model instance); "user": the caller passes it to
     #: ``tvmgen_<name>_run`` and ``_reset`` (one region per instance).
     state: str = "static"
+    #: Time every operator call with TVMPlatformTimerStart/Stop into ``<prefix>_profile[]``
+    #: (emit/profile.py; needs the CRT's headers and a platform timer).
+    profile: bool = False
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:

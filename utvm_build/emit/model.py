@@ -19,6 +19,7 @@ from .control import CONTROL_OPS, ControlEmitter, state_init_function, state_lay
 from .crt_config import CrtNeeds, render_crt_config
 from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
+from .profile import packed_functions, render_profile, wrap_call
 
 
 @dataclass
@@ -95,7 +96,8 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                 record["subgraph"] = k
             op_records.append(record)
     op_records.sort(key=lambda r: r["index"])
-    entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool)
+    slots = {r["index"]: k for k, r in enumerate(op_records)} if opts.profile else None
+    entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool, slots)
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
@@ -109,11 +111,14 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     files[f"src/{prefix}.c"] = entry
     needs = CrtNeeds(max_args=len(inputs) + len(outputs),
                      max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
-                     function_name_len=len(f"{prefix}_run") + 1,
+                     function_name_len=len(f"{prefix}_profile_read" if opts.profile else f"{prefix}_run") + 1,
                      param_name_len=max(len(p.c_name) for p in inputs + outputs) + 1,
                      packed=opts.interface == "packed")
+    if opts.profile:   # per-operator timing (emit/profile.py)
+        files.update(render_profile(prefix, banner, op_records, needs.packed))
     if needs.packed:
-        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs)
+        files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs,
+                                                        packed_functions(prefix) if opts.profile else ())
     files["include/crt_config.h"] = render_crt_config(banner, needs)
     used_kernels = _kernel_closure(kernels | {"common"}, opts.target)
     for k in used_kernels:
@@ -361,7 +366,7 @@ def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFu
 
 def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str, inputs: list[Port],
                 outputs: list[Port], steps: dict[int, list[OpFunction | Operator]], opts: CompileOptions,
-                pool: ConstantPool) -> str:
+                pool: ConstantPool, profile: dict[int, int] | None = None) -> str:
     """The entry point: state, one function per called subgraph (callees first), the run function."""
     plan = plans[0]
     up = prefix.upper()
@@ -370,7 +375,7 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
     control = ControlEmitter(g, plans, prefix, pool)
     lines = [banner, "/* The entry point: workspace, state, buffer pointers, one call per operator. */", "",
              "#include <stddef.h>", "#include <string.h>", f'#include "{prefix}.h"',
-             f'#include "{prefix}_internal.h"', ""]
+             f'#include "{prefix}_internal.h"', *([f'#include "{prefix}_profile.h"'] if opts.profile else []), ""]
     if plan.state_bytes:
         lines += state_layout_comment(g, plan.state)
         if not user_state:
@@ -383,7 +388,7 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
         if k == 0:
             continue
         sg = g.subgraph(k)
-        body = _subgraph_body(sg, sub_plan, prefix, inputs, outputs, steps[k], control)
+        body = _subgraph_body(sg, sub_plan, prefix, inputs, outputs, steps[k], control, profile=profile)
         text = "\n".join(body)
         lines.append(f"/* Subgraph {k} '{c_comment(sg.name, 60)}': its tensors in a frame of "
                      f"{sub_plan.workspace_bytes} bytes at `workspace` (its caller's scratch). */")
@@ -428,7 +433,7 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
             body.append("  uint8_t* workspace = (uint8_t*)workspace_pools->global_workspace;")
     elif ws > 0:
         body.append(f"  uint8_t* workspace = {prefix}_workspace;")
-    steps_body = _subgraph_body(g, plan, prefix, inputs, outputs, steps[0], control, io_ws)
+    steps_body = _subgraph_body(g, plan, prefix, inputs, outputs, steps[0], control, io_ws, profile)
     if plan.state_bytes and not user_state:
         body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset();", "  }"]
     if re.search(r"\bmodel_state\b", "\n".join(steps_body)):   # NULL: the called subgraphs keep no state
@@ -458,9 +463,11 @@ def _reset_functions(prefix: str, plan: MemoryPlan, user_state: bool) -> list[st
 
 
 def _subgraph_body(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
-                   steps: list[OpFunction | Operator], control: ControlEmitter, io_ws: bool = False) -> list[str]:
+                   steps: list[OpFunction | Operator], control: ControlEmitter, io_ws: bool = False,
+                   profile: dict[int, int] | None = None) -> list[str]:
     """A subgraph's statements: typed pointers into its workspace (frame), then one step per operator
-    (with --io workspace, subgraph 0 copies inputs in and outputs out around them)."""
+    (with --io workspace, subgraph 0 copies inputs in and outputs out around them; with --profile,
+    each operator call timed into its slot of the profile table)."""
     decls: list[str] = []
     referenced = {int(t) for s in steps if isinstance(s, OpFunction) for _, t in s.params}
     referenced |= {t for s in steps if isinstance(s, Operator) for t in s.inputs + s.outputs if t >= 0}
@@ -473,7 +480,8 @@ def _subgraph_body(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], 
                       f"  (void)memmove(&workspace[{off}], inputs->{p.c_name}, {p.tensor.nbytes}u);", "}"]
     for step in steps:
         if isinstance(step, OpFunction):
-            lines.append(_op_call(step, names, plan))
+            call = _op_call(step, names, plan)
+            lines += [text.strip() for text in wrap_call(prefix, profile[step.op.index], call)] if profile else [call]
         else:
             lines += control.render(step, plan, g.operators.index(step), names)
     if io_ws:

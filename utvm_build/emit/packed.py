@@ -6,6 +6,7 @@ Emitted only with ``interface="packed"``; the typed entry point stays the only c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .crt_config import CrtNeeds
@@ -18,7 +19,10 @@ _DL_TYPES = {"int8": ("kDLInt", 8), "int16": ("kDLInt", 16), "int32": ("kDLInt",
              "uint8": ("kDLUInt", 8), "float32": ("kDLFloat", 32), "bool": ("kDLUInt", 8)}
 
 
-def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Port], needs: CrtNeeds) -> str:
+def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Port], needs: CrtNeeds,
+                  extra: Sequence[str] = ()) -> str:
+    """``extra``: more packed functions of the model's module (``<name>_packed`` defined elsewhere,
+    e.g. ``<prefix>_profile_read``), registered after ``<prefix>_run``."""
     up = prefix.upper()
     ports = inputs + outputs
     n = len(ports)
@@ -35,6 +39,8 @@ def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Po
                   "#endif"]
     sig = (f"int {prefix}_run_packed(TVMValue* args, int* type_codes, int num_args, TVMValue* out_ret_value, "
            "int* out_ret_tcode, void* resource_handle)")
+    names = [f"{prefix}_run", *extra]   # registry order
+    lines += [""] + [sig.replace(f"{prefix}_run_packed", f"{e}_packed") + ";" for e in extra]
     lines += ["", f"{sig};", "", f"{sig} {{"]
     for k, p in enumerate(ports):
         dims = ", ".join(str(d) for d in p.tensor.shape) or "1"
@@ -56,8 +62,10 @@ def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Po
     lines += [f"    if ({prefix}_run(&inputs, &outputs) == 0) {{", "      status = 0;", "    } else {",
               f'      TVMAPISetLastError("{prefix}_run failed");', "    }", "  }", "  return status;", "}", "",
               "/* Function registry: count byte, names each ending in NUL, one extra NUL (string end). */",
-              f"static const TVMBackendPackedCFunc {prefix}_funcs[1] = {{", f"    &{prefix}_run_packed,", "};",
-              f"static const TVMFuncRegistry {prefix}_registry = {{", '    "\\x01"', f'    "{prefix}_run\\0",',
+              f"static const TVMBackendPackedCFunc {prefix}_funcs[{1 + len(extra)}] = {{", f"    &{prefix}_run_packed,",
+              *[f"    &{e}_packed," for e in extra], "};",
+              f"static const TVMFuncRegistry {prefix}_registry = {{", f'    "\\x{1 + len(extra):02x}"',
+              *[f'    "{n}\\0"' + ("," if n == names[-1] else "") for n in names],
               f"    {prefix}_funcs,", "};", f"static const TVMModule {prefix}_module = {{&{prefix}_registry}};", "",
               f"const TVMModule* {prefix}_get_module(void);", "",
               f"const TVMModule* {prefix}_get_module(void) {{ return &{prefix}_module; }}", "",

@@ -29,6 +29,17 @@ def add_commands(sub) -> None:
     p.add_argument("--bridge", action="store_true",
                    help="qemu-*: framed firmware (its launcher PATH.qemu, PATH.qemu.elf) behind the serial bridge: "
                         "PATH relays TVM's unframed packets, so tvm.rpc.PopenSession(PATH) talks to it")
+    pr = sub.add_parser("profile", help="time every operator on a device (host, QEMU Cortex-M4/M55) through RPC; "
+                                        "on QEMU also instructions per operator")
+    pr.add_argument("model", type=Path)
+    pr.add_argument("--device", choices=DEVICES, default="host")
+    pr.add_argument("--runs", type=int, default=10, metavar="N", help="timed runs after one warm-up (default 10)")
+    pr.add_argument("--json", action="store_true", help="the figures as JSON")
+    pr.add_argument("--input", type=Path, action="append", default=[], metavar="X.npy",
+                    help="one per model input, in model order (default: --input-fill)")
+    pr.add_argument("--input-fill", default="zero", metavar="zero|min|max|random:SEED")
+    pr.add_argument("--target", default="generic", help="kernels of this CPU (as compile --target)")
+    pr.add_argument("--name", help="C name of the model (default: from the file name)")
     b = sub.add_parser("rpc-bridge", help="relay TVM RPC packets (tvm.rpc.PopenSession or tvm.rpc.connect) to a "
                                           "device behind the serial framing (a serial port or a framed program)")
     from .bridge import add_arguments
@@ -46,6 +57,8 @@ def run(a: argparse.Namespace) -> bool:
     """Handle the command if it is one of ours; False otherwise."""
     if a.command == "rpc-bridge":
         return _bridge(a)
+    if a.command == "profile":
+        return _profile(a)
     if a.command != "rpc-server":
         return False
     from .build import MINIMAL, build_host_server, build_qemu_server
@@ -84,4 +97,32 @@ def _bridge(a: argparse.Namespace) -> bool:
         print(f"{a.output}: RPC bridge to {a.serial or program}; start it with tvm.rpc.PopenSession('{a.output}')")
     else:
         serve_tcp(a.tcp, a.once, a.serial, program)
+    return True
+
+
+def _profile(a: argparse.Namespace) -> bool:
+    import json
+
+    import numpy as np
+
+    from ..host import fill_inputs
+    from ..options import CompileOptions
+    from .profile import format_profile, profile_model
+
+    if not a.model.exists():
+        raise UtvmError(f"{a.model}: no such file or directory")
+    opts = CompileOptions(name=a.name, target=a.target)
+    opts.validate()
+    if a.input:
+        try:
+            inputs = [np.load(p, allow_pickle=False) for p in a.input]
+        except (OSError, ValueError) as e:
+            raise UtvmError(f"cannot read an --input file: {e}") from None
+    else:
+        from ..compiler import compile_bytes, default_name, read_model_file
+
+        meta = compile_bytes(read_model_file(a.model), a.name or default_name(a.model)).metadata
+        inputs = fill_inputs(meta["inputs"], a.input_fill)
+    doc = profile_model(a.model, inputs, device=a.device, runs=a.runs, options=opts)
+    print(json.dumps(doc, indent=1) if a.json else format_profile(doc))
     return True

@@ -1,0 +1,175 @@
+"""`utvm-build profile MODEL --device host|qemu-m4|qemu-m55`: time every operator on the device.
+
+The model is compiled with ``profile=True`` and the packed interface: the entry point times each
+operator with ``TVMPlatformTimerStart/Stop`` into a table on the device, and the packed function
+``tvmgen_<name>_profile_read`` hands the table over RPC (emit/profile.py). One warm-up run, the
+table cleared, then ``runs`` runs: per operator the mean time per call and its share, and the
+total. On QEMU, when the instruction-counting plugin of ``benchmarks/qemu_plugin`` is at hand (a
+source checkout), QEMU runs with it: instructions per operator and call (exact, deterministic)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UtvmError
+
+
+def _plugin():
+    """benchmarks.qemu_plugin, or None outside a source checkout."""
+    import sys
+
+    from ..paths import crt_dir
+
+    root = crt_dir().parent
+    if not (root / "benchmarks" / "qemu_plugin" / "__init__.py").is_file():
+        return None
+    if str(root) not in sys.path:
+        sys.path.append(str(root))
+    try:
+        from benchmarks import qemu_plugin
+    except ImportError:
+        return None
+    return qemu_plugin
+
+
+def _nm(elf: Path) -> dict[str, int]:
+    p = subprocess.run(["arm-none-eabi-nm", "--defined-only", str(elf)], capture_output=True, text=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "Tt":
+            out[parts[2]] = int(parts[0], 16) & ~1
+    return out
+
+
+def _qemu_with_plugin(server: Path, device: str, meta: dict, work: Path) -> tuple[Path, Path, list[int]] | None:
+    """A launcher that runs the firmware under the counting plugin: (launcher, result file, the
+    operators' function addresses); None when the plugin is not at hand."""
+    from .build import BOARDS
+
+    plugin_mod = _plugin()
+    if plugin_mod is None:
+        return None
+    try:
+        plugin = plugin_mod.build_plugin(work / "plugin")
+    except Exception:  # noqa: BLE001 - instructions are optional: time is still measured
+        return None
+    elf = server.with_name(server.name + ".elf")
+    syms = _nm(elf)
+    prefix = meta["prefix"]
+    try:
+        start, end = syms[f"{prefix}_profile_begin"], syms[f"{prefix}_profile_end"]
+        marks = [syms[r["function"]] for r in meta["operators"]]
+    except KeyError:
+        return None
+    (work / "marks.txt").write_text("".join(f"{a:#x}\n" for a in marks))
+    result = work / "insn.txt"
+    opts = f"{plugin},start={start:#x},end={end:#x},out={result},marks={work / 'marks.txt'}"
+    if "," in str(work):
+        return None
+    launcher = work / "qemu_plugin_launcher"
+    qemu = " ".join(shlex.quote(a) for a in BOARDS[device].qemu())
+    launcher.write_text("#!/bin/sh\n"
+                        f'exec {qemu} -kernel {shlex.quote(str(elf))} -plugin {shlex.quote(opts)} <&"$1" >&"$2"\n')
+    launcher.chmod(0o755)
+    return launcher, result, marks
+
+
+def profile_model(model: str | Path, inputs: Sequence[np.ndarray] | None = None, *, device: str = "host",
+                  runs: int = 10, options=None, timeout: float = 120.0, instructions: bool = True) -> dict:
+    """Per-operator device time of ``model`` (see the module docstring); a JSON-ready dict."""
+    from ..compiler import compile_model
+    from ..options import CompileOptions
+    from .build import BOARDS, build_host_server, build_qemu_server
+    from .client import popen
+
+    if device != "host" and device not in BOARDS:
+        raise UtvmError(f"profile: unknown device {device!r} (one of host, {', '.join(BOARDS)})")
+    if runs < 1:
+        raise UtvmError("profile: --runs must be at least 1")
+    opts = replace(options or CompileOptions(), interface="packed", profile=True, workspace="static")
+    with tempfile.TemporaryDirectory(prefix="utvm-profile-") as tmp:
+        work = Path(tmp)
+        gen = work / "gen"
+        compile_model(model, gen, opts)
+        meta = json.loads((gen / "metadata.json").read_text())
+        ins, outs, ops = meta["inputs"], meta["outputs"], meta["operators"]
+        values = list(inputs) if inputs is not None else [np.zeros(p["shape"], p["dtype"]) for p in ins]
+        if len(values) != len(ins):
+            raise UtvmError(f"the model has {len(ins)} inputs, {len(values)} given")
+        counted = None
+        if device == "host":
+            server = build_host_server([gen], work / "rpc_server")
+        else:
+            server = build_qemu_server([gen], work / "rpc_server", device=device)
+            counted = _qemu_with_plugin(server, device, meta, work) if instructions else None
+            if counted is not None:
+                server = counted[0]
+        s = popen(server, timeout=timeout)
+        try:
+            lib = s.system_lib()
+            run = lib.get_function(f"{meta['prefix']}_run")
+            read = lib.get_function(f"{meta['prefix']}_profile_read")
+            args = [s.tensor(np.ascontiguousarray(np.asarray(v, p["dtype"]).reshape(p["shape"])))
+                    for v, p in zip(values, ins)]
+            args += [s.empty(p["shape"], p["dtype"]) for p in outs]
+            table = s.empty((len(ops) + 1, 2), "float64")
+            run(*args)                     # warm-up
+            read(table)                    # ... and the table cleared
+            for _ in range(runs):
+                run(*args)
+            read(table)
+            t = table.numpy()
+        finally:
+            s.close()
+            proc = getattr(s._t, "proc", None)
+            if proc is not None:           # the plugin writes its counts when QEMU exits
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        insns = None
+        if counted is not None and counted[1].exists():
+            res = _plugin().parse_result(counted[1].read_text())
+            per_mark = {addr: n for addr, n, _ in res.segments}
+            insns = [per_mark.get(addr, 0) // (runs + 1) for addr in counted[2]]   # every run, warm-up too
+    if t[len(ops), 0] != 0:
+        raise UtvmError(f"profile: the device's timer failed {int(t[len(ops), 0])} times")
+    total = float(sum(t[k, 0] for k in range(len(ops)))) / runs
+    rows = []
+    for k, r in enumerate(ops):
+        calls = int(t[k, 1])
+        if calls != runs:
+            raise UtvmError(f"profile: operator {r['index']} ({r['op']}) timed {calls} times, expected {runs}")
+        sec = float(t[k, 0]) / runs
+        row = {"index": r["index"], "op": r["op"], "function": r["function"], "seconds": sec,
+               "share": sec / total if total > 0 else 0.0, "macs": r["macs"]}
+        if insns is not None:
+            row["instructions"] = insns[k]
+        rows.append(row)
+    doc = {"model": meta["name"], "device": device, "runs": runs, "operators": rows, "total_seconds": total,
+           "clock": "TVMPlatformTimerStart/Stop on the device" + (" (QEMU: emulated time)" if device != "host" else "")}
+    if insns is not None:
+        doc["total_instructions"] = sum(insns)
+    return doc
+
+
+def format_profile(doc: dict) -> str:
+    has_insns = "total_instructions" in doc
+    lines = [f"{doc['model']} on {doc['device']}: mean of {doc['runs']} runs, {doc['clock']}",
+             f"{'op':>4}  {'operator':<22} {'function':<44} {'time [us]':>10} {'share':>7}"
+             + (f" {'instructions':>13}" if has_insns else "")]
+    for r in doc["operators"]:
+        lines.append(f"{r['index']:>4}  {r['op']:<22} {r['function']:<44} {r['seconds'] * 1e6:>10.1f} "
+                     f"{r['share'] * 100:>6.1f}%" + (f" {r['instructions']:>13}" if has_insns else ""))
+    lines.append(f"{'':>4}  {'total':<22} {'':<44} {doc['total_seconds'] * 1e6:>10.1f} {100:>6.1f}%"
+                 + (f" {doc['total_instructions']:>13}" if has_insns else ""))
+    return "\n".join(lines)
