@@ -5,13 +5,16 @@ from __future__ import annotations
 from ..graph import Graph
 from .aliases import alias_reshapes, fold_constant_reshapes
 from .dead_code import remove_dead_operators
+from .fold import alias_unused_outputs, fold_constants
 
 
 def run_passes(g: Graph) -> Graph:
     """Apply every pass; the graph is modified in place and returned."""
     fold_constant_reshapes(g)
+    fold_constants(g)
     remove_dead_operators(g)
     alias_reshapes(g)
+    alias_unused_outputs(g)
     return g
 
 
