@@ -105,7 +105,7 @@ class GatherNd(OpHandler):
 
 @register("EMBEDDING_LOOKUP")
 class EmbeddingLookup(OpHandler):
-    supported = ("float32, int8 rows (copy); int8 rows with float32 output (hybrid, per-tensor or per-row "
+    supported = ("float32, int8 rows (copy); int8 rows with float32 output (hybrid, per-tensor "
                  "scale); int32 lookups")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
@@ -135,8 +135,11 @@ class EmbeddingLookup(OpHandler):
             raise fail(op, f"int8 value tensor #{v.index} '{v.name}' has no scale (hybrid lookup needs one)")
         scales = np.asarray(v.quant.scale, dtype=np.float32).ravel()
         per_row = len(scales) > 1
-        if per_row and (v.quant.axis != 0 or len(scales) != rows):
-            raise fail(op, "a per-channel value table must be quantized along dimension 0 (one scale per row)")
+        if per_row:
+            # tflite-runtime 2.14's EvalHybrid reads only params.scale, which is 0 for a per-channel
+            # tensor: it outputs zeros. Rather than reproduce that, such a table is refused.
+            raise fail(op, f"value tensor #{v.index} '{v.name}' has per-row scales; the 2.14 reference hybrid "
+                           "lookup supports one scale per tensor")
         p = Params("utvm_embedding_hybrid_params", {"lookups": ids.shape[0], "rows": rows, "cols": cols,
                                                     "per_row": int(per_row)})
         return Prepared([call("utvm_embedding_lookup_hybrid", p, In(0), In(1), Const("scales", scales, "float"),
