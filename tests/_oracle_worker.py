@@ -27,12 +27,12 @@ def _check_inputs(inputs: list[np.ndarray], details: list[dict[str, Any]]) -> No
             raise ValueError(f"input {k}: model wants {np.dtype(d['dtype'])}, got {x.dtype}")
 
 
-def _run_ref(case: dict[str, Any], inputs: list[np.ndarray]) -> list[np.ndarray]:
+def _run_ref(case: dict[str, Any], inputs: list[np.ndarray], builtin: bool = False) -> list[np.ndarray]:
     from tflite_runtime.interpreter import Interpreter, OpResolverType
 
     it = Interpreter(
         model_path=case["model"],
-        experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+        experimental_op_resolver_type=OpResolverType.BUILTIN if builtin else OpResolverType.BUILTIN_REF,
         num_threads=1,
     )
     details = it.get_input_details()
@@ -77,7 +77,9 @@ def _write_status(case_dir: str, status: dict[str, Any]) -> None:
 def main(workdir: str) -> int:
     with open(os.path.join(workdir, "manifest.json")) as f:
         manifest = json.load(f)
-    run = _run_tflm if manifest["engine"] == "tflm" else _run_ref
+    engine = manifest["engine"]
+    run = _run_tflm if engine == "tflm" else (lambda c, x: _run_ref(c, x, builtin=True)) if engine == "builtin" \
+        else _run_ref
     for i, case in enumerate(manifest["cases"]):
         case_dir = case["dir"]
         try:

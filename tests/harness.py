@@ -158,14 +158,16 @@ def assert_matches(ours: np.ndarray, ref: np.ndarray, label: str, float_rtol: fl
                                  f"ours {ours[i]} reference {ref[i]}")
 
 
-def check_against_oracle(cases: Sequence[Case], float_rtol: float = 1e-5) -> dict:
+def check_against_oracle(cases: Sequence[Case], float_rtol: float = 1e-5, builtin: bool = False) -> dict:
     """Run cases through utvm-build and the TFLite reference kernels; assert they agree.
 
-    Returns counts: {"cases": n, "bit_exact": n_exact}.
+    ``builtin``: tflite-runtime's default resolver instead of BUILTIN_REF (for operators the
+    reference resolver does not register; the test says which). Returns counts:
+    {"cases": n, "bit_exact": n_exact}.
     """
-    from oracle import reference_outputs_many
+    from oracle import builtin_outputs_many, reference_outputs_many
 
-    refs = reference_outputs_many([(c.model, c.inputs) for c in cases])
+    refs = (builtin_outputs_many if builtin else reference_outputs_many)([(c.model, c.inputs) for c in cases])
     ours = run_cases(cases)
     exact = 0
     failures = []

@@ -192,6 +192,13 @@ def reference_outputs_many(
     return _run_many(cases, "ref", batch_size=batch_size, timeout=timeout, isolate=isolate)
 
 
+def builtin_outputs_many(cases: Sequence[Case], *, batch_size: int = 500, timeout: float = 120.0,
+                         isolate: bool = False) -> list[list[np.ndarray] | OracleError]:
+    """Like ``reference_outputs_many`` with tflite-runtime's default resolver (``BUILTIN``), for the
+    operators 2.14's reference resolver does not register (BROADCAST_TO, CUMSUM, ...)."""
+    return _run_many(cases, "builtin", batch_size=batch_size, timeout=timeout, isolate=isolate)
+
+
 def micro_reference_outputs(model: ModelSource, inputs: Sequence[np.ndarray], *,
                             timeout: float = 120.0) -> list[np.ndarray]:
     """Outputs of TFLM's interpreter (PyPI ``tflite-micro``) for one model (raises OracleError)."""
@@ -252,7 +259,8 @@ def _prepare_case(root: str, i: int, model: ModelSource, inputs: Sequence[np.nda
     names = []
     for k, x in enumerate(inputs):
         name = f"in{k}.npy"
-        np.save(os.path.join(case_dir, name), np.ascontiguousarray(x), allow_pickle=False)
+        # np.ascontiguousarray makes a 0-d array 1-d: keep scalars (FILL's value) scalar
+        np.save(os.path.join(case_dir, name), np.ascontiguousarray(x).reshape(np.shape(x)), allow_pickle=False)
         names.append(name)
     arena = max(len(data) * 10, 4 * io.activation_bytes + (1 << 20))
     return {"dir": case_dir, "model": path, "inputs": names, "n_outputs": len(io.outputs), "arena_size": arena}

@@ -1,4 +1,4 @@
-"""CONCATENATION: int8, int16, int32, float32, any axis (TFLite concatenation.cc semantics).
+"""CONCATENATION: int8, int16, int32, int64, float32, bool, any axis (TFLite concatenation.cc semantics).
 
 concatenation.cc Prepare, which this handler mirrors:
 - the fused activation must be NONE (the reference rejects any other);
@@ -17,7 +17,7 @@ from ..graph import Graph, Operator
 from .base import OpHandler, expect_dtype, fail, out_tensor, register, tensor
 from .call import Const, In, Out, Params, Prepared, PtrArray, call
 
-_DTYPES = ("int8", "int16", "int32", "float32")
+_DTYPES = ("int8", "int16", "int32", "int64", "float32", "bool")
 
 
 def _axis(op: Operator, rank: int) -> int:
@@ -31,7 +31,7 @@ def _axis(op: Operator, rank: int) -> int:
 
 @register("CONCATENATION")
 class Concatenation(OpHandler):
-    supported = "int8 (same quantization as the output), int16, int32, float32; any axis"
+    supported = "int8 (same quantization as the output), int16, int32, int64, float32, bool; any axis"
 
     def validate(self, op: Operator, g: Graph) -> None:
         if len(op.inputs) < 1 or len(op.outputs) != 1:

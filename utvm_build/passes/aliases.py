@@ -1,10 +1,10 @@
-"""RESHAPE and SQUEEZE change only the shape: their output shares the input's storage."""
+"""RESHAPE, SQUEEZE and EXPAND_DIMS change only the shape: their output shares the input's storage."""
 
 from __future__ import annotations
 
 from ..graph import Graph
 
-RESHAPES = ("RESHAPE", "SQUEEZE")
+RESHAPES = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 
 
 def fold_constant_reshapes(g: Graph) -> None:
