@@ -37,7 +37,8 @@ def _f32(rng, shape, s):
 
 
 def lstm_model(dtype: str, k: int, seed: int, variants: dict | None = None,
-               geometry: tuple | None = None) -> tuple[bytes, np.ndarray, str]:
+               geometry: tuple | None = None, cell_scale: float | None = None,
+               intermediates: bool = True) -> tuple[bytes, np.ndarray, str]:
     """One LSTM model and a random input; ``label`` names the case."""
     rng = np.random.default_rng(seed)
     v = variants or _variants(k)
@@ -76,7 +77,7 @@ def lstm_model(dtype: str, k: int, seed: int, variants: dict | None = None,
         s_in, zp_in = float(F32(rng.uniform(0.01, 0.1))), int(rng.integers(-60, 60))
         s_h, zp_h = float(F32(rng.uniform(0.004, 0.012))), int(rng.integers(-20, 20)) if k % 3 else 0
         cell_log2 = (-11, -11, -12, -10, -13, -9, -14, -15)[k % 8]
-        s_c = 2.0 ** cell_log2
+        s_c = 2.0 ** cell_log2 if cell_scale is None else cell_scale
         inter_scales = [float(F32(rng.uniform(0.0004, 0.003))) for _ in range(4)]
         s_hidden, zp_hidden = float(F32(rng.uniform(0.004, 0.01))), (0 if k % 4 else int(rng.integers(-10, 10)))
         x = mb.tensor(x_shape, "int8", scale=s_in, zero_point=zp_in)
@@ -133,15 +134,17 @@ def lstm_model(dtype: str, k: int, seed: int, variants: dict | None = None,
                 ln.append(mb.tensor((n_cell,), "int16", data=rng.integers(8000, 32767, n_cell),
                                     scale=float(F32(rng.uniform(2e-5, 6e-5))), zero_point=0))
         y = mb.tensor(y_shape, "int8", scale=s_h, zero_point=zp_h)
-        inter = [mb.tensor((0,), "int16", scale=inter_scales[g], zero_point=0, name=f"inter_{g}") for g in range(4)]
-        inter.append(mb.tensor((0,), "int8", scale=s_hidden, zero_point=zp_hidden, name="hidden_intermediate"))
+        inter = [mb.tensor((0,), "int16", scale=inter_scales[g], zero_point=0, name=f"inter_{g}")
+                 for g in range(4 if intermediates else 0)]
+        if intermediates:
+            inter.append(mb.tensor((0,), "int8", scale=s_hidden, zero_point=zp_hidden, name="hidden_intermediate"))
         act = "TANH"
         feed = rng.integers(-128, 128, x_shape).astype(np.int8)
     ins = [x, *gates, *rec, *peep, *bias, pw, pb, h, c, *ln]
     opts = {"fused_activation_function": act, "time_major": v["time_major"],
             "cell_clip": float(rng.uniform(0.5, 3.0)) if v["clip"] else 0.0,
             "proj_clip": float(rng.uniform(0.1, 0.8)) if (v["clip"] and v["projection"]) else 0.0}
-    mb.operator("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y], opts, intermediates=inter)
+    mb.operator("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y], opts, intermediates=inter if intermediates else None)
     label = (f"LSTM {dtype} b{batch} t{time} in{n_in} cell{n_cell} out{n_out} "
              f"{ {key: val for key, val in v.items() if val} } act={act} seed={seed}")
     return mb.build([x], [y]), feed, label
@@ -157,7 +160,7 @@ def _cases(dtype: str, n: int, base: int) -> list[Case]:
 
 @pytest.mark.parametrize("dtype", ["int8", "float32"])
 def test_lstm(dtype):
-    n = 60 if FULL else 30
+    n = 60 if FULL else 20
     cases = _cases(dtype, n, 11000 if dtype == "int8" else 12000)
     res = check_against_oracle(cases)
     print(f"{dtype}: {res['cases']} cases, {res['bit_exact']} bit-exact")
@@ -165,19 +168,75 @@ def test_lstm(dtype):
         assert res["bit_exact"] == len(cases)
 
 
+STEPS = 12
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32"])
+def test_lstm_state_carries_across_invocations(dtype, tmp_path):
+    """One model instance invoked 12 times on both sides (TFLite interpreter, BUILTIN_REF; our C via
+    run_on_host(sequence=True), sanitized too): the output and cell states carry over, every step
+    matches, and a fresh run starts again from the zero state."""
+    import subprocess
+    import sys
+
+    from test_ops_svdf import _multi_run_script
+
+    from utvm_build.host import run_on_host
+
+    v = {"cifg": False, "peephole": True, "projection": True, "ln": dtype == "float32", "time_major": False,
+         "clip": True, "proj_bias": True}
+    model, _, label = lstm_model(dtype, 3, 77, variants=v, geometry=(2, 3, 5, 6, 4))
+    rng = np.random.default_rng(9)
+    feeds = (rng.integers(-128, 128, (STEPS, 2, 3, 5)).astype(np.int8) if dtype == "int8"
+             else rng.standard_normal((STEPS, 2, 3, 5)).astype(F32))
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model)
+    np.save(tmp_path / "feeds.npy", feeds)
+    subprocess.run([sys.executable, "-c", _multi_run_script(str(path), str(tmp_path / "feeds.npy"), STEPS)],
+                   check=True)
+    ref = np.load(str(tmp_path / "feeds.npy") + ".out.npy")
+    (ours,) = run_on_host(path, [feeds], sequence=True)
+    assert ours.shape[0] == STEPS
+    if dtype == "int8":
+        np.testing.assert_array_equal(ours, ref.reshape(ours.shape), err_msg=label)
+    else:
+        for t in range(STEPS):
+            np.testing.assert_allclose(ours[t], ref[t].reshape(ours[t].shape), rtol=0,
+                                       atol=1e-5 * float(np.abs(ref[t]).max()), err_msg=f"{label} step {t}")
+    # the state matters: the same input at a later step gives a different output
+    (again,) = run_on_host(path, [np.stack([feeds[0], feeds[0]])], sequence=True, sanitize=True)
+    assert not np.array_equal(again[0], again[1])
+    np.testing.assert_array_equal(again[0], ours[0])   # a new instance starts from the zero state
+
+
 def test_lstm_errors():
-    model, _, _ = lstm_model("float32", 0, 1)
-    compile_bytes(model, "ok")
-    # an int8 LSTM without its intermediate tensors: the operator is named
-    mb = ModelBuilder()
+    """Unsupported variants: one line naming the operator and what is wrong."""
     model, _, _ = lstm_model("int8", 0, 2)
     from utvm_build.frontend.tflite import read_tflite
 
-    g = read_tflite(model)
-    assert len(g.operators[0].intermediates) == 5
-    with pytest.raises(UnsupportedError, match="activation"):
-        compile_bytes(_with_activation(), "bad")
-    del mb
+    assert len(read_tflite(model).operators[0].intermediates) == 5   # [0]-shaped, quantization only
+    compile_bytes(model, "ok")
+    cases = [
+        (_with_activation(), "operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM: fused activation NONE"),
+        (lstm_model("int8", 0, 3, intermediates=False)[0], "operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM: an int8 LSTM "
+                                                           "needs 5 intermediate tensors"),
+        (lstm_model("int8", 0, 4, cell_scale=0.0003)[0], "cell state scale"),
+        (_zero_sized_add(), "operator #0 ADD: tensor #1 'z' has a zero-sized dimension"),
+    ]
+    for model, message in cases:
+        with pytest.raises(UnsupportedError) as e:
+            compile_bytes(model, "bad")
+        assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def _zero_sized_add() -> bytes:
+    """A [0]-shaped tensor is still refused outside the LSTMs' intermediates, naming the operator."""
+    mb = ModelBuilder()
+    x = mb.tensor((1, 4), "float32")
+    z = mb.tensor((0,), "float32", name="z")
+    y = mb.tensor((1, 4), "float32")
+    mb.operator("ADD", [x, z], [y])
+    return mb.build([x], [y])
 
 
 def _with_activation() -> bytes:
