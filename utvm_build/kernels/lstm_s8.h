@@ -4,6 +4,8 @@
  * ApplySigmoid / ApplyTanh (gemmlowp int16 fixed point), CwiseMul, CwiseAdd, CwiseClipping).
  *
  * Gates are int16 in Q3.12 before the activation, Q0.15 after; the cell state is Q(15+cell_scale).
+ * The tanh of the cell state has 15 + cell_scale integer bits; outside 0..6 the reference's ApplyTanh
+ * writes nothing and the hidden state is the output gate times the input gate (reproduced here).
  * Time-major input runs every batch vector of a step together, batch-major input one vector at a time
  * (as the reference: it matters only for its peephole, which runs over n_output elements per batch).
  * bias: 8 x n_cell effective biases (input-to-gate and recurrent-to-gate of gates i, f, c, o: the zero
@@ -23,7 +25,7 @@ typedef struct {
   int32_t n_cell;
   int32_t n_output;
   int32_t time_major;
-  int32_t cell_scale;      /* log2 of the cell state scale, -15 .. -9 */
+  int32_t cell_scale;      /* log2 of the cell state scale, -30 .. 1 */
   int32_t cell_clip;       /* quantized; 0: none */
   int32_t proj_clip;
   int32_t hidden_zp;
@@ -331,7 +333,8 @@ static void utvm_lstm_s8_step(const utvm_lstm_s8_params* p, int32_t nb, const in
   int16_t* fg = &scratch[n];
   int16_t* cg = &scratch[2 * n];
   int16_t* og = &scratch[3 * n];
-  int16_t* tc = &scratch[4 * n];
+  const int16_t* tc = &scratch[4 * n];
+  int16_t* tanh_c = &scratch[4 * n];
   int8_t* hidden = (int8_t*)&scratch[5 * n];
   int32_t k;
   if (w_ii != NULL) {
@@ -352,8 +355,14 @@ static void utvm_lstm_s8_step(const utvm_lstm_s8_params* p, int32_t nb, const in
   }
   utvm_lstm_s8_gate(p, 3, nb, x, h, c, w_io, w_ro, c_o, ln_o, b_o, bias, 0, og);
   /* CalculateLstmOutputInteger8x8_16 */
-  for (k = 0; k < nc; ++k) {
-    tc[k] = (int16_t)utvm_lstm_tanh16(c[k], 15 + p->cell_scale);
+  if (((15 + p->cell_scale) >= 0) && ((15 + p->cell_scale) <= 6)) {
+    for (k = 0; k < nc; ++k) {
+      tanh_c[k] = (int16_t)utvm_lstm_tanh16(c[k], 15 + p->cell_scale);
+    }
+  } else {
+    /* The reference's ApplyTanh supports 0..6 integer bits and writes nothing otherwise: its output
+     * buffer (scratch0) still holds this step's input gate (CIFG is refused at compile time). */
+    tc = ig;
   }
   for (k = 0; k < nc; ++k) {
     const int32_t v = utvm_mul_by_quantized_mul((int32_t)og[k] * (int32_t)tc[k], p->hidden_m, p->hidden_s);

@@ -15,8 +15,10 @@ Optional: the input gate (1, 5, 9, 12: absent = CIFG), peephole, projection, lay
   for the cell gate and the output; the peephole of the output gate sees the updated cell state.
 - int8: the prepare work is here: effective scales taken in float32 as the reference does, zero
   point x row sums folded into the biases (the projection's input is the hidden state, zero point
-  hidden_zp), quantized clips, the cell state scale must be a power of two 2^-15..2^-9 (the tanh
-  of the cell uses 15 + log2 integer bits, which the reference supports from 0 to 6). The intermediate
+  hidden_zp), quantized clips, the cell state scale must be a power of two. The tanh of the cell uses
+  15 + log2 integer bits, which the reference supports from 0 to 6; outside (TensorFlow's converter
+  makes 2^-16 cell states) the reference's ApplyTanh writes nothing and its buffer still holds the
+  step's input gate, which the kernel reproduces (refused for CIFG, where that buffer is undefined). The intermediate
   tensors (5 of them) carry the gate scales for layer norm (0-3) and the hidden state's scale and zero
   point (4). The kernel reproduces the reference's peephole quirk (it runs over n_output elements
   per batch).
@@ -255,8 +257,11 @@ class UnidirectionalSequenceLstm(OpHandler):
             raise fail(op, f"int8 peephole weights with n_output {d['n_output']} > n_cell {d['n_cell']} "
                            "are not supported (the reference reads past the weights)")
         cell_scale, exact = _log2_scale(c.quant.s)
-        if not exact or not -15 <= cell_scale <= -9:
-            raise fail(op, f"the cell state scale {c.quant.s:.6g} must be a power of two from 2^-15 to 2^-9")
+        if not exact or not -30 <= cell_scale <= 1:
+            raise fail(op, f"the cell state scale {c.quant.s:.6g} must be a power of two from 2^-30 to 2^1")
+        if not -15 <= cell_scale <= -9 and d["cifg"]:
+            raise fail(op, f"a CIFG LSTM needs a cell state scale from 2^-15 to 2^-9 (got 2^{cell_scale}): the "
+                           "reference's tanh of the cell state is undefined otherwise")
         if c.quant.zp != 0:
             raise fail(op, f"the cell state must have zero point 0, got {c.quant.zp}")
 
