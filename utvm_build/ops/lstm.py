@@ -14,14 +14,15 @@ Optional: the input gate (1, 5, 9, 12: absent = CIFG), peephole, projection, lay
   coefficients and the bias), sigmoid for the input, forget and output gates and the fused activation
   for the cell gate and the output; the peephole of the output gate sees the updated cell state.
 - int8: the prepare work is here: effective scales taken in float32 as the reference does, zero
-  point x row sums folded into the biases (the projection's input is the hidden state, zero point
-  hidden_zp), quantized clips, the cell state scale must be a power of two. The tanh of the cell uses
-  15 + log2 integer bits, which the reference supports from 0 to 6; outside (TensorFlow's converter
-  makes 2^-16 cell states) the reference's ApplyTanh writes nothing and its buffer still holds the
-  step's input gate, which the kernel reproduces (refused for CIFG, where that buffer is undefined). The intermediate
-  tensors (5 of them) carry the gate scales for layer norm (0-3) and the hidden state's scale and zero
-  point (4). The kernel reproduces the reference's peephole quirk (it runs over n_output elements
-  per batch).
+  point x row sums folded into the biases; with projection the reference stores the hidden state
+  with zero point -hidden_zp and folds +hidden_zp x row sums into the projection bias, without it
+  the hidden state (the output state) has zero point hidden_zp; quantized clips. The cell state
+  scale must be a power of two; the tanh of the cell uses 15 + log2 integer bits, which the
+  reference supports from 0 to 6; outside (TensorFlow's converter makes 2^-16 cell states) the
+  reference's ApplyTanh writes nothing and its buffer still holds the step's input gate, which the
+  kernel reproduces (refused for CIFG, where that buffer is undefined). The 5 intermediate tensors
+  carry the gate scales for layer norm (0-3) and the hidden state's scale and zero point (4). The
+  kernel reproduces the reference's peephole quirk (it runs over n_output elements per batch).
 """
 
 from __future__ import annotations
@@ -318,11 +319,12 @@ class UnidirectionalSequenceLstm(OpHandler):
         if d["projection"]:
             pw, pb = _opt(op, g, PROJ_W), _opt(op, g, PROJ_B)
             base = np.zeros(d["n_output"], np.int64) if pb is None else pb.data.astype(np.int64)
-            eff[8 * n_cell:] = _wrap32(base + _row_sums(pw.data) * -hidden_zp)
+            eff[8 * n_cell:] = _wrap32(base + _row_sums(pw.data) * hidden_zp)
         p = Params("utvm_lstm_s8_params", {
             "n_batch": d["n_batch"], "n_time": d["n_time"], "n_input": d["n_input"], "n_cell": n_cell,
             "n_output": d["n_output"], "time_major": d["time_major"], "cell_scale": cell_scale,
-            "cell_clip": cell_clip, "proj_clip": proj_clip, "hidden_zp": hidden_zp,
+            "cell_clip": cell_clip, "proj_clip": proj_clip,
+            "hidden_zp": -hidden_zp if d["projection"] else hidden_zp,
             "output_state_zp": int(h.quant.zp), "hidden_m": hid_m, "hidden_s": hid_s, "proj_m": proj_m,
             "proj_s": proj_s, **q})
         args = [p, In(X), *[In(k) for k in range(1, 12)], *[In(k) for k in (B_I, B_F, B_C, B_O)], In(PROJ_W),
