@@ -55,6 +55,7 @@ def read_tflite(data: bytes) -> Graph:
         outputs = [base + i for i in _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n,
                                               f"subgraph outputs{where}")]
         operators = [_read_operator(t, op_base + i, opcodes, n, base, k) for i, t in enumerate(op_tables)]
+        _check_zero_sized(tensors[base:], operators, {*inputs, *outputs})
         op_base += len(op_tables)
         name = one_line(sg.string(4, "subgraph name") or "")[:_MAX_NAME]
         graphs.append(Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs,
@@ -67,6 +68,28 @@ def read_tflite(data: bytes) -> Graph:
     if len(graphs) == 1:
         main.graphs = []   # a single-subgraph model, as before
     return main
+
+
+#: Operators whose intermediate tensors carry only quantization parameters (their shape may be [0]).
+_QUANT_ONLY_INTERMEDIATES = ("UNIDIRECTIONAL_SEQUENCE_LSTM", "LSTM", "BIDIRECTIONAL_SEQUENCE_LSTM")
+
+
+def _check_zero_sized(tensors: list[Tensor], operators: list[Operator], io: set[int]) -> None:
+    """Reject tensors with a zero-sized dimension, except the intermediates of the LSTM operators
+    (used by nothing else: they only carry the scales of the integer LSTM's internal values).
+    The error names the operator that uses the tensor, if any."""
+    zero = [t for t in tensors if any(d == 0 for d in t.shape)]
+    if not zero:
+        return
+    quant_only = {i for op in operators if op.op in _QUANT_ONLY_INTERMEDIATES for i in op.intermediates}
+    for t in zero:
+        users = [op for op in operators if t.index in op.inputs or t.index in op.outputs
+                 or (t.index in op.intermediates and op.op not in _QUANT_ONLY_INTERMEDIATES)]
+        message = f"tensor #{t.index} '{t.name}' has a zero-sized dimension {list(t.shape)}"
+        if users:
+            raise UnsupportedError(message, op_index=users[0].index, op_name=users[0].op)
+        if t.index not in quant_only or t.index in io:
+            raise UnsupportedError(message)
 
 
 def _indices(values: np.ndarray | None, n: int, what: str, allow_absent: bool = False) -> list[int]:
@@ -126,8 +149,8 @@ def _read_tensor(t: Table, i: int, buffers: list[Table], data: bytes) -> Tensor:
     if any(d < 0 for d in shape):
         raise UnsupportedError(f"tensor #{i} '{name}' has a dynamic shape {list(shape)}; utvm-build needs static "
                                "shapes (convert the model with fixed input sizes, e.g. batch 1)")
-    if any(d == 0 for d in shape):
-        raise UnsupportedError(f"tensor #{i} '{name}' has a zero-sized dimension {list(shape)}")
+    # A zero-sized dimension is accepted here only to be checked once the operators are known
+    # (_check_zero_sized): the quantization-only intermediates of an LSTM have shape [0].
     if t.has(6):
         raise UnsupportedError(f"tensor #{i} '{name}' is sparse; sparse tensors are not supported")
     tensor = Tensor(index=i, name=name, dtype=dtype, shape=shape,

@@ -1,0 +1,19 @@
+"""Seeds of the sequence operators: UNIDIRECTIONAL_SEQUENCE_LSTM (float32, int8 with the
+quantization-only intermediate tensors), small models from the LSTM tests' generator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .seeds import _writer
+
+
+def seeds() -> Iterator[tuple[str, bytes]]:
+    _writer()   # puts tests/ on the path
+    from test_ops_lstm import lstm_model
+
+    full = {"cifg": False, "peephole": True, "projection": True, "ln": True, "time_major": False, "clip": True,
+            "proj_bias": True}
+    for dtype in ("float32", "int8"):
+        yield f"lstm_{dtype}", lstm_model(dtype, 1, 5, geometry=(1, 3, 4, 4, 3))[0]
+        yield f"lstm_{dtype}_full", lstm_model(dtype, 2, 6, variants=full, geometry=(2, 2, 3, 4, 3))[0]
