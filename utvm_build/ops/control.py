@@ -43,6 +43,15 @@ def _same(op: Operator, what: str, a: Tensor, b: Tensor) -> None:
                        f"'{b.name}' is {b.dtype} {list(b.shape)} (static shapes: they must match)")
 
 
+def _check_computed(op: Operator, g: Graph, sg: Graph, role: str) -> None:
+    """Every output of a called subgraph is one of its inputs, a constant or computed by it."""
+    known = set(sg.inputs) | {o for o_ in sg.operators for o in o_.outputs}
+    for k, t in enumerate(sg.outputs):
+        if t not in known and not g.tensors[t].is_const:
+            raise fail(op, f"output {k} of the {role} subgraph {sg.index} (tensor #{t} '{g.tensors[t].name}') is "
+                           "neither an input, a constant nor computed by the subgraph")
+
+
 def _check_io(op: Operator, g: Graph, sg: Graph, ins: list[int], outs: list[int], role: str) -> None:
     if len(sg.inputs) != len(ins):
         raise fail(op, f"{role} subgraph {sg.index} takes {len(sg.inputs)} inputs, the operator passes {len(ins)}")
@@ -54,6 +63,7 @@ def _check_io(op: Operator, g: Graph, sg: Graph, ins: list[int], outs: list[int]
         _same(op, f"input {k} of the {role} subgraph", g.tensors[a], g.tensors[b])
     for k, (a, b) in enumerate(zip(outs, sg.outputs)):
         _same(op, f"output {k} of the {role} subgraph", g.tensors[a], g.tensors[b])
+    _check_computed(op, g, sg, role)
 
 
 def _check_bool(op: Operator, t: Tensor, what: str) -> None:
@@ -106,5 +116,6 @@ class While(OpHandler):
         for k, (a, b) in enumerate(zip(op.inputs, cond_g.inputs)):
             _same(op, f"input {k} of the cond subgraph", g.tensors[a], g.tensors[b])
         _check_bool(op, g.tensors[cond_g.outputs[0]], f"cond subgraph {cond_g.index} output")
+        _check_computed(op, g, cond_g, "cond")
         _check_io(op, g, body_g, op.inputs, op.outputs, "body")
         return Prepared()

@@ -9,12 +9,15 @@ assign_variable.cc copy the bytes: no requantization).
 from __future__ import annotations
 
 from ..graph import Graph, Operator
+from ..passes.variables import resolve_variables
 from .base import OpHandler, fail, register
 from .call import In, Lit, Out, Prepared, call
 
 
 def _variable(op: Operator, g: Graph):   # noqa: ANN202 - passes.variables.Variable
     model = g.subgraph(0)
+    if op.inputs and op.inputs[0] not in model.resource_handles:   # not resolved yet (prepared on its own)
+        resolve_variables(model)
     key = model.resource_handles.get(op.inputs[0]) if op.inputs else None
     if key is None:
         raise fail(op, "its resource input does not name a variable (VAR_HANDLE of the same subgraph)")
