@@ -62,7 +62,9 @@ def _accept_key(o: Outcome) -> str:
     g = o.compiled.graph if o.compiled is not None else None
     if g is None:
         return ""
-    return "|".join(sorted({f"{op.op}:{g.tensors[op.outputs[0]].dtype}:{len(op.inputs)}" for op in g.operators}))
+    # every subgraph's operators; some have no outputs (ASSIGN_VARIABLE, CALL_ONCE)
+    return "|".join(sorted({f"{op.op}:{g.tensors[op.outputs[0]].dtype if op.outputs else '-'}:{len(op.inputs)}"
+                            for op in g.all_operators()}))
 
 
 def run(seeds: list[tuple[str, bytes]], iterations: int, seed: int = 0, target: str = "compile",

@@ -448,3 +448,21 @@ def test_cortex_m4_qemu(tmp_path: Path) -> None:
             for pass_ in (0, 1):
                 ours = np.stack([np.frombuffer(got[(pass_, t, k)], p["dtype"]) for t in range(STEPS)])
                 assert_close(ours, r.reshape(STEPS, -1), f"{name} on Cortex-M4, pass {pass_}")
+
+
+def test_option_combinations(tmp_path: Path) -> None:
+    """--io workspace, --workspace user and --state user change where buffers live, never the
+    results: every combination gives the default build's sequence (the reference's, checked above)."""
+    need("gcc")
+    model, _, make = stateful_model("while", "int8", 3)
+    (tmp_path / "w.tflite").write_bytes(model)
+    (tmp_path / "kws.tflite").write_bytes((DATA / "streaming_kws_float.tflite").read_bytes())
+    slices = np.random.default_rng(2).standard_normal((STEPS, 1, 1, 10)).astype(np.float32)
+    cases = [(tmp_path / "w.tflite", make(np.random.default_rng(1), STEPS)), (tmp_path / "kws.tflite", [slices])]
+    combos = [CompileOptions(io="workspace"), CompileOptions(workspace="user", state="user"),
+              CompileOptions(io="workspace", workspace="user", state="user", workspace_align=64)]
+    for path, feeds in cases:
+        (base,) = run_on_host(path, feeds, sequence=True)
+        for opts in combos:
+            (ours,) = run_on_host(path, feeds, opts, sequence=True)
+            np.testing.assert_array_equal(ours, base, err_msg=f"{path.name} {opts}")

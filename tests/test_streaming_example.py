@@ -76,3 +76,20 @@ def test_streaming_example_cortex_m4_qemu(tmp_path: Path, expected: list[str]) -
                         str(tmp_path / "streaming.elf")], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
     assert _lines(p.stdout + p.stderr) == expected
+
+
+def test_streaming_example_scons(tmp_path: Path, expected: list[str]) -> None:
+    need("gcc")
+    try:
+        import SCons  # noqa: F401
+    except ImportError:
+        pytest.fail("SCons is not installed; pip install scons (it is in the `test` extras)", pytrace=False)
+    import shutil
+
+    ex = tmp_path / "examples"
+    shutil.copytree(REPO / "examples", ex, ignore=shutil.ignore_patterns("build", ".sconsign.dblite", "__pycache__"))
+    p = subprocess.run([sys.executable, "-m", "SCons", "-Q", f"PYTHON={sys.executable}"], cwd=ex / "streaming",
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    run = subprocess.run([str(ex / "streaming" / "build" / "streaming")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and _lines(run.stdout) == expected, run.stdout + run.stderr
