@@ -33,6 +33,11 @@ REAL_MODELS = [
     ("keyword_scrambled", os.path.join(SHARED, "examples", "keyword_scrambled.tflite"), {}),
     ("keyword_scrambled_8bit", os.path.join(SHARED, "examples", "keyword_scrambled_8bit.tflite"), {}),
     ("simple_add", os.path.join(SHARED, "examples", "simple_add_model.tflite"), {}),
+    # state and control flow (docs/state.md): resource variables + CALL_ONCE, IF, WHILE
+    ("streaming_kws", os.path.join(ROOT, "tests", "data", "state", "streaming_kws_int8.tflite"), {}),
+    ("cond_float", os.path.join(ROOT, "tests", "data", "state", "cond_float.tflite"), {"state": "user"}),
+    ("while_float", os.path.join(ROOT, "tests", "data", "state", "while_float.tflite"),
+     {"state": "user", "workspace": "user"}),
 ] + [("ops_" + f, os.path.join(SHARED, "ops", f, f + "0.tflite"), {})
      for f in ("add", "conv", "leaky_relu", "pad", "quantize", "strided_slice", "sub")]
 

@@ -72,7 +72,8 @@ class ControlEmitter:
         raise AssertionError(f"tensor {t} of a called subgraph is {loc.kind}")
 
     def _copies(self, pairs: list[tuple[str, str, int]], indent: str) -> list[str]:
-        return [f"{indent}(void)memcpy({dst}, {src}, {n}u);" for dst, src, n in pairs]
+        # void pointers on both sides: the tensors' element types differ (MISRA C 21.15)
+        return [f"{indent}(void)memcpy((void*){dst}, (const void*){src}, {n}u);" for dst, src, n in pairs]
 
     def render(self, op: Operator, plan: MemoryPlan, position: int, names: dict[int, str]) -> list[str]:
         frame = f"&workspace[{plan.scratch[position]}]" if position in plan.scratch else "NULL"
