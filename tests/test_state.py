@@ -466,3 +466,13 @@ def test_option_combinations(tmp_path: Path) -> None:
         for opts in combos:
             (ours,) = run_on_host(path, feeds, opts, sequence=True)
             np.testing.assert_array_equal(ours, base, err_msg=f"{path.name} {opts}")
+
+
+def test_state_option_errors(tmp_path: Path) -> None:
+    path = tmp_path / "kws.tflite"
+    path.write_bytes((DATA / "streaming_kws_int8.tflite").read_bytes())
+    for args, needle in ((["--interface", "packed", "--state", "user"], "use --state static with --interface packed"),
+                         (["--state", "heap"], "--state")):
+        p = subprocess.run([sys.executable, "-m", "utvm_build", "compile", path, "-o", tmp_path / "o", *args],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and needle in p.stderr, p.stderr

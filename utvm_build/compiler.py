@@ -115,12 +115,6 @@ def with_safe_workspace_align(opts: CompileOptions, g: Graph, scratch: dict[int,
     return dataclasses.replace(opts, workspace_align=need)
 
 
-def check_state_options(g: Graph, plan: MemoryPlan, opts: CompileOptions) -> None:
-    if opts.interface == "packed" and opts.state == "user" and plan.state_bytes > 0:
-        raise UtvmError("the packed interface takes tensors only and has no state argument: "
-                        "use --state static with --interface packed")
-
-
 def lower(data: bytes) -> Graph:
     """Import, validate and run the graph passes: the graph whose operators get kernels."""
     g = read_tflite(data)
@@ -146,7 +140,6 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
                for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
-    check_state_options(g, plan, opts)
     sha = hashlib.sha256(data).hexdigest()
     files = render(g, plan, prepared, name, opts, sha, source_name)
     return Compiled(name=name, graph=g, plan=plan, files=files)

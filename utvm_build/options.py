@@ -56,6 +56,9 @@ class CompileOptions:
         if self.interface == "packed" and self.workspace == "user":
             raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
                             "use --workspace static with --interface packed")
+        if self.interface == "packed" and self.state == "user":
+            raise UtvmError("the packed interface takes tensors only and has no state argument: "
+                            "use --state static with --interface packed")
         for what, a in (("constants", self.constants_align), ("workspace", self.workspace_align)):
             if a < 1 or a > 4096 or a & (a - 1):
                 raise UtvmError(f"{what} alignment {a} is not a power of two between 1 and 4096")
