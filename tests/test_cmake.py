@@ -452,6 +452,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     """A bad value of an utvm_add_model option: a configure error naming it and what is accepted."""
     cases = {"INTERFACE fast": "INTERFACE 'fast' is not one of: c, packed",
              "IO heap": "IO 'heap' is not one of: caller, workspace",
+             "STATE heap": "STATE 'heap' is not one of: static, user",
              "WORKSPACE_ALIGN 3": "WORKSPACE_ALIGN '3' is not a power of two from 1 to 4096",
              "CONSTANTS_SECTION \"a b\"": "CONSTANTS_SECTION 'a b' is not a section name",
              "NAME Net": "NAME 'Net' is not a lowercase C identifier",

@@ -373,6 +373,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     need("gcc")
     cases = {"interface='fast'": "interface='fast': expected one of 'c', 'packed'",
              "io='heap'": "io='heap': expected one of 'caller', 'workspace'",
+             "state='heap'": "state='heap': expected one of 'static', 'user'",
              "constants_align=3": "constants_align=3: expected a power of two from 1 to 4096",
              "optimise=['-O2']": "unknown option(s) optimise"}
     for k, (option, needle) in enumerate(cases.items()):
