@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import time_bound
 
 from utvm_build import rpc, run_on_host
 from utvm_build.rpc import client as C
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DIGITS = ROOT / "examples" / "models" / "digits"
 MODEL = DIGITS / "digits_int8.tflite"
 RUN = "tvmgen_digits_int8_run"
+
+bounded = time_bound.fixture(180)
 
 
 class Lossy:

@@ -143,6 +143,18 @@ def test_silent_serial_port_times_out(tmp_path):
     assert time.monotonic() - t0 < 5
 
 
+def test_run_device_serial(pty_device, cases, tmp_path):
+    """`utvm-build run --device serial:PORT`: the board (here the pty device) already serves the
+    model; the outputs equal the direct host run."""
+    x, ref = cases[1]
+    np.save(tmp_path / "x.npy", x)
+    p = subprocess.run([sys.executable, "-m", "utvm_build", "run", str(MODEL), "--device",
+                        f"serial:{pty_device.port},115200", "--input", str(tmp_path / "x.npy"),
+                        "--output-dir", str(tmp_path / "out")], capture_output=True, text=True, timeout=110)
+    assert p.returncode == 0, p.stderr
+    assert np.load(tmp_path / "out" / "output_0.npy").tobytes() == ref
+
+
 def test_missing_port_is_one_line_error(tmp_path):
     p = subprocess.run([sys.executable, "-m", "utvm_build", "run", str(MODEL), "--device",
                         f"serial:{tmp_path / 'nope'}"], capture_output=True, text=True, timeout=120)

@@ -38,10 +38,13 @@
 #define UART_DATA (*(volatile uint32_t*)(UART0_BASE + 0x00U))
 #define UART_STATE (*(volatile uint32_t*)(UART0_BASE + 0x04U))
 #define UART_CTRL (*(volatile uint32_t*)(UART0_BASE + 0x08U))
+#define UART_INTCLEAR (*(volatile uint32_t*)(UART0_BASE + 0x0CU))
 #define UART_BAUDDIV (*(volatile uint32_t*)(UART0_BASE + 0x10U))
+#define UART_CTRL_RX_IRQ 8U
 #define UART_STATE_TX_FULL 1U
 #define UART_STATE_RX_FULL 2U
 
+#define NVIC_ISER(irq) (*(volatile uint32_t*)(0xE000E100UL + (4UL * ((uint32_t)(irq) / 32U))))
 #define SYST_CSR (*(volatile uint32_t*)0xE000E010UL)
 #define SYST_RVR (*(volatile uint32_t*)0xE000E014UL)
 #define SYST_CVR (*(volatile uint32_t*)0xE000E018UL)
@@ -57,6 +60,7 @@ int main(void);
 void Reset_Handler(void);
 void Default_Handler(void);
 void SysTick_Handler(void);
+void Uart_Handler(void);
 
 static volatile uint32_t g_ms = 0U;
 static uint8_t g_arena[UTVM_RPC_ARENA_BYTES] __attribute__((aligned(16)));
@@ -92,12 +96,19 @@ void Default_Handler(void) {
 
 void SysTick_Handler(void) { g_ms = g_ms + 1U; }
 
+/* The UART's receive interrupt only wakes the core from WFI in UartRead (the data is read there). */
+void Uart_Handler(void) { UART_INTCLEAR = 3U; }
+
 typedef void (*vector_t)(void);
 
-__attribute__((section(".isr_vector"), used)) static const vector_t g_vectors[16] = {
+/* 16 system exceptions, then 48 device interrupts: the UART lines of both boards lie below 48. */
+#define NUM_VECTORS 64U
+#define V16(h) h, h, h, h, h, h, h, h, h, h, h, h, h, h, h, h
+__attribute__((section(".isr_vector"), used)) static const vector_t g_vectors[NUM_VECTORS] = {
     (vector_t)(uintptr_t)&_estack, &Reset_Handler, &Default_Handler, &Default_Handler,
     &Default_Handler, &Default_Handler, &Default_Handler, NULL, NULL, NULL, NULL,
-    &Default_Handler, &Default_Handler, NULL, &Default_Handler, &SysTick_Handler};
+    &Default_Handler, &Default_Handler, NULL, &Default_Handler, &SysTick_Handler,
+    V16(&Uart_Handler), V16(&Uart_Handler), V16(&Uart_Handler)};
 
 /* ---- time ---- */
 
@@ -168,6 +179,13 @@ static int32_t UartRead(void* context, uint8_t* data, size_t size, uint32_t time
       data[n] = (uint8_t)UART_DATA;
       ++n;
     }
+    /* Sleep until a byte (UART interrupt) or the next SysTick: with interrupts masked, a byte
+     * arriving between the test and WFI still ends the WFI (pending), and the handler runs after. */
+    __asm__ volatile("cpsid i" ::: "memory");
+    if ((n == 0U) && ((UART_STATE & UART_STATE_RX_FULL) == 0U)) {
+      __asm__ volatile("wfi" ::: "memory");
+    }
+    __asm__ volatile("cpsie i" ::: "memory");
   }
   return (int32_t)n;
 }
@@ -185,7 +203,9 @@ static void SemihostExit(void) {
 int main(void) {
   TVMRpcServerConfig cfg;
   UART_BAUDDIV = 16U;
-  UART_CTRL = 3U; /* TX and RX enabled */
+  UART_CTRL = 3U | UART_CTRL_RX_IRQ; /* TX and RX enabled, receive interrupt */
+  NVIC_ISER(UTVM_BOARD_UART0_IRQ_A) = 1UL << (UTVM_BOARD_UART0_IRQ_A % 32U);
+  NVIC_ISER(UTVM_BOARD_UART0_IRQ_B) = 1UL << (UTVM_BOARD_UART0_IRQ_B % 32U);
   SYST_RVR = TICKS_PER_MS - 1U;
   SYST_CVR = 0U;
   SYST_CSR = 7U; /* CPU clock, interrupt, enabled */

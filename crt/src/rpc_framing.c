@@ -282,8 +282,13 @@ int32_t TVMRpcFraming_Write(void* context, const uint8_t* data, size_t size) {
       if (attempt > g_link.max_retries) {
         g_tx_failed = 1U;
       } else {
+        /* back off on a slow peer: 1, 2, 4, then 8 times ack_timeout_ms */
+        const uint32_t shift = (attempt < 3U) ? attempt : 3U;
+        const uint32_t wait = (g_link.ack_timeout_ms > (0xFFFFFFFFU >> 3U))
+                                  ? g_link.ack_timeout_ms
+                                  : (g_link.ack_timeout_ms << shift);
         SendFrame(g_tx_seq, &data[off], n);
-        acked = Await(g_link.ack_timeout_ms, 1U, g_tx_seq);
+        acked = Await(wait, 1U, g_tx_seq);
         if (acked < 0) {
           g_tx_failed = 1U;
         }

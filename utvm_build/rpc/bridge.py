@@ -147,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--once", action="store_true", help="with --tcp: one session, then exit")
     p.add_argument("fds", nargs="*", type=int, metavar="RFD WFD")
     a = p.parse_args(argv)
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # clean up the device side (finally) on kill
     if (a.tcp is None) == (len(a.fds) != 2) or len(a.fds) not in (0, 2):
         p.error("give RFD WFD or --tcp PORT")
     try:

@@ -140,10 +140,12 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         includes: list[str] = []
         flags: list[str] = [f"-DUTVM_RPC_ARENA_BYTES={int(arena_bytes)}U", "-DUTVM_RPC_EXIT_ON_SHUTDOWN=1",
                             f"-DUTVM_RPC_FRAMED={int(framed)}", *(f"-D{d}" for d in defines)]
+        libs: list[str] = []
         for d in dirs:
             meta = json.loads((d / "metadata.json").read_text())
             sources += [str(d / s) for s in meta["sources"]]
             includes += [f"-I{d / i}" for i in meta["include_dirs"]]
+            libs += [f"-l{lib}" for lib in meta.get("link_libraries", []) if f"-l{lib}" not in libs]
             if len(dirs) > 1:
                 flags.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
         if len(dirs) > 1:
@@ -155,7 +157,8 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         output.parent.mkdir(parents=True, exist_ok=True)
         cmd = (["arm-none-eabi-gcc", *STRICT_CFLAGS, *ARM_CFLAGS, *board.cpu_flags, *flags, *includes,
                 f"-I{crt / 'include'}", f"-I{port}", *sources, "-nostartfiles", "-Wl,--gc-sections",
-                f"-T{port / (board.port + '.ld')}", "--specs=nano.specs", "--specs=nosys.specs", "-o", str(elf)])
+                f"-T{port / (board.port + '.ld')}", "--specs=nano.specs", "--specs=nosys.specs", "-o", str(elf),
+                *libs])
         _compile(cmd)
     if launcher:
         qemu = " ".join(board.qemu())

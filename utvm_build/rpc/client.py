@@ -119,13 +119,28 @@ class _FdTransport:
                 self.proc.wait()
 
 
+def _die_with_parent() -> None:
+    """In the child (Linux): SIGKILL when the process that started it dies, so that a server or an
+    emulator never outlives a client that was killed (prctl PR_SET_PDEATHSIG; kept across exec)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))
+    except (OSError, AttributeError):
+        pass
+
+
 def _spawn(command: Sequence[str]) -> _FdTransport:
     """Run ``command RFD WFD`` (as ``tvm.rpc.PopenSession`` does) and talk over the two pipes."""
+    import sys
+
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
     try:
         proc = subprocess.Popen([*command, str(to_child_r), str(from_child_w)],
-                                pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL)
+                                pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL,
+                                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     except OSError as e:
         for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
             os.close(fd)

@@ -21,6 +21,8 @@ typedef enum {
   kTvmErrorPlatformNoMemory = 0x0101,       /*!< allocation failed */
   kTvmErrorPlatformTimerBadState = 0x0102,  /*!< timer started twice or stopped while idle */
   kTvmErrorPlatformStackAllocBadFree = 0x0103, /*!< free not in LIFO order */
+  kTvmErrorPlatformMemoryManagerInitialized = 0x0104, /*!< microTVM's name: memory manager setup failed */
+  kTvmErrorPlatformShutdown = 0x0105,       /*!< microTVM's name: the platform is shutting down */
 
   /* 0x02xx: function registry */
   kTvmErrorFunctionNameNotFound = 0x0200,  /*!< no function of that name */
@@ -41,6 +43,7 @@ typedef enum {
   kTvmErrorFunctionCallWrongArgType = 0x0401, /*!< wrong type code */
   kTvmErrorFunctionCallInvalidArg = 0x0402,   /*!< tensor dtype/shape/device/layout mismatch */
   kTvmErrorFunctionCallFailed = 0x0403,       /*!< the callee reported failure (TVMAPISetLastError) */
+  kTvmErrorFunctionCallNotImplemented = 0x0404, /*!< microTVM's name: the function is not implemented */
 
   /* 0x05xx: generic */
   kTvmErrorInvalidArgument = 0x0500,  /*!< NULL pointer or out-of-range value */

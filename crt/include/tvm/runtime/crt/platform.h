@@ -11,7 +11,9 @@
 #ifndef TVM_RUNTIME_CRT_PLATFORM_H_
 #define TVM_RUNTIME_CRT_PLATFORM_H_
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <dlpack/dlpack.h>
 #include <tvm/runtime/crt/error_codes.h>
@@ -68,6 +70,22 @@ tvm_crt_error_t TVMPlatformMemoryFree(void* ptr, DLDevice dev);
  * \param fmt format string
  */
 void TVMLogf(const char* fmt, ...);
+
+/*
+ * Hooks of microTVM's platform API that this runtime never calls. They are declared so that a
+ * microTVM project's platform file (which defines them) compiles unchanged, also with
+ * -Wmissing-prototypes; a new port need not define them (docs/crt.md, "Migrating from microTVM").
+ */
+/*! \brief microTVM: set up the platform (call it from main if your port needs it). */
+tvm_crt_error_t TVMPlatformInitialize(void);
+/*! \brief microTVM: called around time measurements by its RPC server; not by ours. */
+tvm_crt_error_t TVMPlatformBeforeMeasurement(void);
+/*! \brief microTVM: see TVMPlatformBeforeMeasurement. */
+tvm_crt_error_t TVMPlatformAfterMeasurement(void);
+/*! \brief microTVM: format a log message (its TVMLogf); our runtime logs through TVMLogf. */
+size_t TVMPlatformFormatMessage(char* out_buf, size_t out_buf_size_bytes, const char* fmt, va_list args);
+/*! \brief microTVM: random bytes (its RPC server's nonce); not used here. */
+tvm_crt_error_t TVMPlatformGenerateRandom(uint8_t* buffer, size_t num_bytes);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
  * payload, CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, over header, length and payload; little
  * endian). 0x7E and 0x7D inside a frame are sent as 0x7D, byte ^ 0x20; a 0x7E always starts a new
  * frame (resynchronisation after noise). Stop-and-wait ARQ: every data frame is acknowledged by an
- * ACK frame with its sequence number and resent after ack_timeout_ms (at most max_retries times);
+ * ACK frame with its sequence number and resent after ack_timeout_ms (doubled after each of the
+ * first three resends: a slow peer is not flooded), at most max_retries times;
  * a duplicate (its ACK was lost) is acknowledged again and dropped. docs/rpc.md has the details.
  *
  * Link reset (header bit 2): the host starts every session with a RESET frame (payload: a nonce of
