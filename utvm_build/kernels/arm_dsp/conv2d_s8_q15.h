@@ -1,0 +1,248 @@
+/* utvm-build kernels, DSP extension: CONV_2D, int8 (TFLite ConvPerChannel), one group, any
+ * strides, dilations and padding. A kernel only the DSP targets have: the generator calls it
+ * instead of utvm_conv2d_s8 / utvm_conv2d_s8_generic when the target's kernel table provides it
+ * (ops/conv.py), with the weights re-laid out for it at compile time.
+ *
+ * Two output pixels at a time: both windows are copied once into the operator's scratch memory
+ * as int16 lanes with the input offset added (q15, CMSIS-NN's im2col), taps outside the image as
+ * 0 -- exactly the reference's sum, which skips them -- so interior and border pixels are the same
+ * code and the accumulators start from the model's own bias. Then, two output channels at a time,
+ * per 4 window bytes: one LDRD of two weight words, SXTB16 of their even and odd bytes, four words
+ * of input (LDM) and 8 SMLAD: 16 multiply-accumulates in about 16 instructions.
+ *
+ * Data the generator prepares (ops/conv.py, conv_q15_weights):
+ * - w: int32 words; per pair of output channels (c, c + 1), per 4 window bytes k..k+3, the word
+ *   of channel c then the word of channel c + 1 (little-endian bytes of the [OC][KH][KW][IC]
+ *   weights), the window zero-padded to depth4 bytes; an odd last channel is paired with a copy
+ *   of itself (its outputs are written twice, equal);
+ * - bias: the model's bias (zeros without one), one per output channel;
+ * - mult/shift: TFLite QuantizeMultiplier per channel; rq_fast = 1 when every shift is in
+ *   -31..-1 (dsp_s8.h's SMLAL form for every output, no per-output branch), else every output
+ *   takes common.h's arithmetic.
+ * Scratch (kernel_table.py rule): 5 * depth4 + 4 bytes (the q15 windows, a byte staging window
+ * for in_c not a multiple of 4, 4 to align).
+ *
+ * An odd last pixel is computed as a pair with the pixel before it (or itself): the repeated
+ * outputs are written twice with equal values.
+ */
+#ifndef UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_
+#define UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_
+
+#if !defined(__ARM_FEATURE_DSP) || (__ARM_FEATURE_DSP != 1)
+#error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
+#endif
+
+#include "conv.h"
+#include "dsp_s8.h"
+
+typedef struct {
+  utvm_conv_geom g;
+  int32_t input_offset;  /* -input zero point */
+  int32_t output_offset; /* output zero point */
+  int32_t act_min;
+  int32_t act_max;
+  int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
+  int32_t rq_fast; /* 1: every channel has -31 <= shift <= -1 */
+} utvm_conv2d_q15_params;
+
+/* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t offs) {
+  dst[0] = __sxtab16(offs, v);
+  dst[1] = utvm_dsp_odd_add(offs, v);
+}
+
+/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
+ * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
+static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
+                                   int32_t ix0, int32_t* dst, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  int32_t* d = dst;
+  int32_t ky;
+  int32_t kx;
+  int32_t k;
+  if ((g->in_c & 3) == 0) {
+    const int32_t n4 = g->in_c >> 2;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        if (utvm_conv_inside(g, iy, ix)) {
+          const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
+          for (k = 0; k < n4; ++k) {
+            utvm_conv2d_q15_put(d, utvm_dsp_ld4(s), offs);
+            s = &s[4];
+            d = &d[4];
+          }
+        } else {
+          for (k = 0; k < n4; ++k) {
+            d[0] = 0;
+            d[1] = 0;
+            d = &d[4];
+          }
+        }
+      }
+    }
+  } else {
+    /* in_c not a multiple of 4 (shallow first layers): the window's bytes first, the input zero
+     * point for taps outside the image and for the padding to depth4 (0 once offset) */
+    const int8_t zp = (int8_t)(-p->input_offset);
+    int8_t* b = stage;
+    int32_t c;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        if (utvm_conv_inside(g, iy, ix)) {
+          const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
+          for (c = 0; c < g->in_c; ++c) {
+            b[c] = s[c];
+          }
+        } else {
+          for (c = 0; c < g->in_c; ++c) {
+            b[c] = zp;
+          }
+        }
+        b = &b[g->in_c];
+      }
+    }
+    for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
+      stage[k] = zp;
+    }
+    for (k = 0; k < p->depth4; k += 4) {
+      utvm_conv2d_q15_put(d, utvm_dsp_ld4(&stage[k]), offs);
+      d = &d[4];
+    }
+  }
+}
+
+/* One output value: requantized (fast: dsp_s8.h's SMLAL form, init = 2^30 + 2^(30+e) as
+ * (khi, 2^30) for 2 <= e <= 31, sh = e - 1; else common.h's arithmetic with the shift s = sh),
+ * output offset, activation clamp. */
+static UTVM_DSP_INLINE int8_t utvm_conv2d_q15_rq(int32_t acc, bool fast, int32_t m, int32_t khi, int32_t sh,
+                                                 int32_t zp, int32_t lo, int32_t hi) {
+  int32_t v = fast ? utvm_dsp_rq_fast(0x40000000u, khi, sh, m, acc) : utvm_mul_by_quantized_mul(acc, m, sh);
+  v += zp;
+  v = (v < lo) ? lo : v;
+  v = (v > hi) ? hi : v;
+  return (int8_t)v;
+}
+
+/* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (channel c:
+ * acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya and yb. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
+                                                 const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                 int32_t* acc, int8_t* ya, int8_t* yb, bool fast) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t steps = p->depth4 >> 2;
+  const int32_t* pw = w;
+  int32_t c0;
+  for (c0 = 0; c0 < out_c; c0 += 2) {
+    const int32_t c1 = utvm_min_i32(c0 + 1, out_c - 1);
+    int32_t a0 = bias[c0];
+    int32_t a1 = bias[c1];
+    int32_t b0 = a0;
+    int32_t b1 = a1;
+    const int32_t* px = q;
+    int32_t n = steps;
+    do {
+      const int32_t xa_e = px[0];
+      const int32_t xa_o = px[1];
+      const int32_t xb_e = px[2];
+      const int32_t xb_o = px[3];
+      int32_t v = pw[0];
+      int32_t u = pw[1];
+      int32_t ve = utvm_dsp_even(v);
+      v = utvm_dsp_odd(v);
+      a0 = __smlad(ve, xa_e, a0);
+      b0 = __smlad(ve, xb_e, b0);
+      a0 = __smlad(v, xa_o, a0);
+      b0 = __smlad(v, xb_o, b0);
+      ve = utvm_dsp_even(u);
+      u = utvm_dsp_odd(u);
+      a1 = __smlad(ve, xa_e, a1);
+      b1 = __smlad(ve, xb_e, b1);
+      a1 = __smlad(u, xa_o, a1);
+      b1 = __smlad(u, xb_o, b1);
+      pw = &pw[2];
+      px = &px[4];
+      --n;
+    } while (n != 0);
+    /* an odd last channel: c1 == c0, the same sums stored twice */
+    acc[2 * c1] = a1;
+    acc[(2 * c1) + 1] = b1;
+    acc[2 * c0] = a0;
+    acc[(2 * c0) + 1] = b0;
+  }
+  {
+    const int32_t zp = p->output_offset;
+    const int32_t lo = p->act_min;
+    const int32_t hi = p->act_max;
+    const int32_t* pa = acc;
+    const int32_t* pr = rq;
+    int32_t c;
+    for (c = 0; c < out_c; ++c) {
+      const int32_t m = pr[0];
+      const int32_t sh = pr[1];
+      const int32_t khi = fast ? (utvm_pow2_i32(sh) >> 1) : 0;
+      ya[c] = utvm_conv2d_q15_rq(pa[0], fast, m, khi, sh, zp, lo, hi);
+      yb[c] = utvm_conv2d_q15_rq(pa[1], fast, m, khi, sh, zp, lo, hi);
+      pa = &pa[2];
+      pr = &pr[2];
+    }
+  }
+}
+
+static UTVM_DSP_HOT void utvm_conv2d_q15_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
+                                                   const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                   int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, true);
+}
+
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
+                                                       const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                       int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, false);
+}
+
+/* scratch: at least 5 * depth4 + 8 * out_c + 4 bytes (any alignment). */
+static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                               const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  /* the q15 windows: 4-byte aligned in the scratch memory */
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int32_t* const acc = &q[p->depth4];
+  int8_t* const stage = (int8_t*)(void*)&acc[2 * g->out_c];
+  int32_t pix = 0;
+  while (pix < total) {
+    int32_t k;
+    if ((pix + 1) == total) {
+      pix = utvm_max_i32(pix - 1, 0); /* an odd last pixel: with the one before it */
+    }
+    for (k = 0; k < 2; ++k) {
+      const int32_t i = utvm_min_i32(pix + k, total - 1);
+      const int32_t b = i / per_image;
+      const int32_t r = i - (b * per_image);
+      const int32_t oy = r / g->out_w;
+      const int32_t ox = r - (oy * g->out_w);
+      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                             (ox * g->stride_w) - g->pad_w, &q[2 * k], stage);
+    }
+    {
+      int8_t* const ya = &out[pix * g->out_c];
+      int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
+      if (p->rq_fast != 0) {
+        utvm_conv2d_q15_pair_fast(p, q, w, bias, rq, acc, ya, yb);
+      } else {
+        utvm_conv2d_q15_pair_any(p, q, w, bias, rq, acc, ya, yb);
+      }
+    }
+    pix += 2;
+  }
+}
+
+#endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */
