@@ -267,9 +267,8 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     word of each channel (the window zero-padded to a multiple of 4 bytes, an odd last channel
     paired with a copy of itself: at most one filter row and 3 bytes per row more flash), the
     model's own bias (taps outside the image are 0 in its q15 windows, as the reference skips
-    them), and per channel (multiplier, e - 1) with rq_fast = 1 when every shift -e is in -31..-2
-    (dsp_s8.h's SMLAL form, no per-output branch), else (multiplier, shift) for common.h's
-    arithmetic: the same 8 bytes per channel as the generic kernels' two tables.
+    them), and 12 bytes of requantization constants per channel (_rq_triplets; the generic kernels
+    take 8).
     """
     if not _has_kernel(Q15_KERNEL, target):
         return None
@@ -284,11 +283,10 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)
     packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
-    fast = bool(np.all((shift >= -31) & (shift <= -2)))
-    rq = np.stack([mult, -shift.astype(np.int64) - 1 if fast else shift], axis=1).astype(np.int32).reshape(-1)
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
-        "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_fast": int(fast)})
+        "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
     return call(Q15_KERNEL, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 
@@ -306,16 +304,19 @@ def _has_kernel(fn: str, target: str) -> bool:
         return False
 
 
-def _rq_triplets(mult: np.ndarray, shift: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Per channel (m, 2^(e-2), e - 1) when every shift -e is in -31..-2 (dsp_s8.h's SMLAL form),
-    else (m, 0, shift); and whether it is the first form."""
-    fast = bool(np.all((shift >= -31) & (shift <= -2)))
+def _rq_triplets(mult: np.ndarray, shift: np.ndarray, zp: int, lo: int, hi: int) -> tuple[np.ndarray, int]:
+    """The requantization constants of the DSP kernels (kernels/arm_dsp/dsp_s8.h utvm_dsp_rq3): per
+    channel three int32 and the operator's mode. UTVM_DSP_RQ_FAST (1) or _FULL (2, clamp range
+    -128..127) when every shift -e is in -31..-2 and e <= 22: (m, 2^(e-2) + zp 2^(e-1), e - 1), the
+    output zero point folded into the rounding constant; else UTVM_DSP_RQ_ANY (0): (m, 0, shift)."""
     e = -shift.astype(np.int64)
-    if fast:
-        cols = [mult, np.left_shift(1, e - 2), e - 1]
+    if bool(np.all((e >= 2) & (e <= 22))):
+        cols = [mult.astype(np.int64), np.left_shift(1, e - 2) + zp * np.left_shift(1, e - 1), e - 1]
+        mode = 2 if (lo, hi) == (-128, 127) else 1
     else:
-        cols = [mult, np.zeros_like(e), shift]
-    return np.stack(cols, axis=1).astype(np.int32).reshape(-1), fast
+        cols = [mult.astype(np.int64), np.zeros_like(e), shift.astype(np.int64)]
+        mode = 0
+    return np.stack(cols, axis=1).astype(np.int32).reshape(-1), mode
 
 
 def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray,
@@ -336,7 +337,7 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     odd = (wt[..., 1] & 0xFFFF) | ((wt[..., 3] & 0xFFFF) << 16)
     split = np.stack([even, odd], axis=2).reshape(-1).astype(np.uint32).view(np.int32)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
-    rq, fast = _rq_triplets(mult, shift)
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
     band = geo.out_h
     while band > 1 and _dw_rows_in(geo, band) * cols * 8 > DW_Q15_BAND_BYTES:
@@ -344,7 +345,7 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     p = Params("utvm_dw_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "band_rows": band, "cols": cols,
-        "rq_fast": int(fast)})
+        "rq_mode": mode})
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 

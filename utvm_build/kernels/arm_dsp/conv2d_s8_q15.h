@@ -42,7 +42,7 @@ typedef struct {
   int32_t act_min;
   int32_t act_max;
   int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
-  int32_t rq_fast; /* 1: every channel has -31 <= shift <= -1 */
+  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_conv2d_q15_params;
 
 /* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
@@ -117,23 +117,35 @@ static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t
   }
 }
 
-/* One output value: requantized (fast: dsp_s8.h's SMLAL form, init = 2^30 + 2^(30+e) as
- * (khi, 2^30) for 2 <= e <= 31, sh = e - 1; else common.h's arithmetic with the shift s = sh),
- * output offset, activation clamp. */
-static UTVM_DSP_INLINE int8_t utvm_conv2d_q15_rq(int32_t acc, bool fast, int32_t m, int32_t khi, int32_t sh,
-                                                 int32_t zp, int32_t lo, int32_t hi) {
-  int32_t v = fast ? utvm_dsp_rq_fast(0x40000000u, khi, sh, m, acc) : utvm_mul_by_quantized_mul(acc, m, sh);
-  v += zp;
-  v = (v < lo) ? lo : v;
-  v = (v > hi) ? hi : v;
-  return (int8_t)v;
+/* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
+ * px[2..3]): 8 SMLAD. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0, int32_t* a1,
+                                                 int32_t* b0, int32_t* b1) {
+  const int32_t xa_e = px[0];
+  const int32_t xa_o = px[1];
+  const int32_t xb_e = px[2];
+  const int32_t xb_o = px[3];
+  int32_t v = pw[0];
+  int32_t u = pw[1];
+  int32_t ve = utvm_dsp_even(v);
+  v = utvm_dsp_odd(v);
+  *a0 = __smlad(ve, xa_e, *a0);
+  *b0 = __smlad(ve, xb_e, *b0);
+  *a0 = __smlad(v, xa_o, *a0);
+  *b0 = __smlad(v, xb_o, *b0);
+  ve = utvm_dsp_even(u);
+  u = utvm_dsp_odd(u);
+  *a1 = __smlad(ve, xa_e, *a1);
+  *b1 = __smlad(ve, xb_e, *b1);
+  *a1 = __smlad(u, xa_o, *a1);
+  *b1 = __smlad(u, xb_o, *b1);
 }
 
 /* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (channel c:
  * acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya and yb. */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
                                                  const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                 int32_t* acc, int8_t* ya, int8_t* yb, bool fast) {
+                                                 int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
   const int32_t out_c = p->g.out_c;
   const int32_t steps = p->depth4 >> 2;
   const int32_t* pw = w;
@@ -145,30 +157,19 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
     int32_t b0 = a0;
     int32_t b1 = a1;
     const int32_t* px = q;
-    int32_t n = steps;
-    do {
-      const int32_t xa_e = px[0];
-      const int32_t xa_o = px[1];
-      const int32_t xb_e = px[2];
-      const int32_t xb_o = px[3];
-      int32_t v = pw[0];
-      int32_t u = pw[1];
-      int32_t ve = utvm_dsp_even(v);
-      v = utvm_dsp_odd(v);
-      a0 = __smlad(ve, xa_e, a0);
-      b0 = __smlad(ve, xb_e, b0);
-      a0 = __smlad(v, xa_o, a0);
-      b0 = __smlad(v, xb_o, b0);
-      ve = utvm_dsp_even(u);
-      u = utvm_dsp_odd(u);
-      a1 = __smlad(ve, xa_e, a1);
-      b1 = __smlad(ve, xb_e, b1);
-      a1 = __smlad(u, xa_o, a1);
-      b1 = __smlad(u, xb_o, b1);
+    int32_t n = steps >> 1;
+    if ((steps & 1) != 0) {
+      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
       pw = &pw[2];
       px = &px[4];
+    }
+    while (n != 0) {
+      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
+      utvm_conv2d_q15_step(&px[4], &pw[2], &a0, &a1, &b0, &b1);
+      pw = &pw[4];
+      px = &px[8];
       --n;
-    } while (n != 0);
+    }
     /* an odd last channel: c1 == c0, the same sums stored twice */
     acc[2 * c1] = a1;
     acc[(2 * c1) + 1] = b1;
@@ -184,29 +185,36 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
     int32_t c;
     for (c = 0; c < out_c; ++c) {
       const int32_t m = pr[0];
-      const int32_t sh = pr[1];
-      const int32_t khi = fast ? (utvm_pow2_i32(sh) >> 1) : 0;
-      ya[c] = utvm_conv2d_q15_rq(pa[0], fast, m, khi, sh, zp, lo, hi);
-      yb[c] = utvm_conv2d_q15_rq(pa[1], fast, m, khi, sh, zp, lo, hi);
+      const int32_t k = pr[1];
+      const int32_t sh = pr[2];
+      const int8_t va = utvm_dsp_rq3(pa[0], mode, m, k, sh, zp, lo, hi);
+      const int8_t vb = utvm_dsp_rq3(pa[1], mode, m, k, sh, zp, lo, hi);
+      ya[c] = va;
+      yb[c] = vb;
       pa = &pa[2];
-      pr = &pr[2];
+      pr = &pr[3];
     }
   }
 }
 
+/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
+static UTVM_DSP_HOT void utvm_conv2d_q15_pair_full(const utvm_conv2d_q15_params* p, const int32_t* q,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FULL);
+}
+
 static UTVM_DSP_HOT void utvm_conv2d_q15_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
-                                                   const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                   int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, true);
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FAST);
 }
 
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
-                                                       const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                       int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, false);
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
 }
 
-/* scratch: at least 5 * depth4 + 8 * out_c + 4 bytes (any alignment). */
+/* scratch: at least 5 * depth4 + 8 * out_c + 4 bytes (any alignment); rq: 3 int32 per channel
+ * (dsp_s8.h utvm_dsp_rq3). */
 static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
@@ -235,7 +243,9 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
     {
       int8_t* const ya = &out[pix * g->out_c];
       int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
-      if (p->rq_fast != 0) {
+      if (p->rq_mode == UTVM_DSP_RQ_FULL) {
+        utvm_conv2d_q15_pair_full(p, q, w, bias, rq, acc, ya, yb);
+      } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
         utvm_conv2d_q15_pair_fast(p, q, w, bias, rq, acc, ya, yb);
       } else {
         utvm_conv2d_q15_pair_any(p, q, w, bias, rq, acc, ya, yb);

@@ -40,7 +40,7 @@ typedef struct {
   int32_t act_max;
   int32_t band_rows; /* output rows per band, >= 1 */
   int32_t cols;      /* input columns a row of output pixels reads, the padding included */
-  int32_t rq_fast;   /* 1: every channel has -31 <= shift <= -2 */
+  int32_t rq_mode;   /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_dw_q15_params;
 
 /* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 into s as
@@ -88,24 +88,13 @@ static void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, in
   }
 }
 
-/* One output value (see conv2d_s8_q15.h: the same arithmetic). */
-static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, bool fast, const int32_t* rq, int32_t zp, int32_t lo,
-                                             int32_t hi) {
-  int32_t v = fast ? utvm_dsp_rq_fast(0x40000000u, rq[1], rq[2], rq[0], acc)
-                   : utvm_mul_by_quantized_mul(acc, rq[0], rq[2]);
-  v += zp;
-  v = (v < lo) ? lo : v;
-  v = (v > hi) ? hi : v;
-  return (int8_t)v;
-}
-
 /* Requantizes 4 sums into y[0..3] (rq: the 4 channels' constants). */
 static UTVM_DSP_INLINE void utvm_dw_q15_out4(int32_t a0, int32_t a1, int32_t a2, int32_t a3, const int32_t* rq,
-                                             int8_t* y, bool fast, int32_t zp, int32_t lo, int32_t hi) {
-  const int8_t v0 = utvm_dw_q15_rq(a0, fast, &rq[0], zp, lo, hi);
-  const int8_t v1 = utvm_dw_q15_rq(a1, fast, &rq[3], zp, lo, hi);
-  const int8_t v2 = utvm_dw_q15_rq(a2, fast, &rq[6], zp, lo, hi);
-  const int8_t v3 = utvm_dw_q15_rq(a3, fast, &rq[9], zp, lo, hi);
+                                             int8_t* y, int32_t mode, int32_t zp, int32_t lo, int32_t hi) {
+  const int8_t v0 = utvm_dsp_rq3(a0, mode, rq[0], rq[1], rq[2], zp, lo, hi);
+  const int8_t v1 = utvm_dsp_rq3(a1, mode, rq[3], rq[4], rq[5], zp, lo, hi);
+  const int8_t v2 = utvm_dsp_rq3(a2, mode, rq[6], rq[7], rq[8], zp, lo, hi);
+  const int8_t v3 = utvm_dsp_rq3(a3, mode, rq[9], rq[10], rq[11], zp, lo, hi);
   y[0] = v0;
   y[1] = v1;
   y[2] = v2;
@@ -115,7 +104,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_out4(int32_t a0, int32_t a1, int32_t a2,
 /* Output rows 0 .. rows - 1 of the band s, channels c..c+3 (w, bias, rq: theirs), into y. */
 static UTVM_DSP_INLINE void utvm_dw_q15_band(const utvm_dw_q15_params* p, const int32_t* s, const int32_t* w,
                                              const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows,
-                                             bool fast) {
+                                             int32_t mode) {
   const utvm_conv_geom* g = &p->g;
   const int32_t row_step = 2 * p->cols * g->dilation_h; /* words between filter rows */
   const int32_t col_step = 2 * g->dilation_w;           /* words between filter columns */
@@ -189,7 +178,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_band(const utvm_dw_q15_params* p, const 
         pr = &pr[row_step];
       }
     }
-    utvm_dw_q15_out4(a0, a1, a2, a3, rq, py, fast, zp, lo, hi);
+    utvm_dw_q15_out4(a0, a1, a2, a3, rq, py, mode, zp, lo, hi);
     py = &py[out_c];
     px0 = &px0[x_step];
     ++ox;
@@ -201,14 +190,20 @@ static UTVM_DSP_INLINE void utvm_dw_q15_band(const utvm_dw_q15_params* p, const 
   }
 }
 
-static UTVM_DSP_HOT void utvm_dw_q15_band_fast(const utvm_dw_q15_params* p, const int32_t* s, const int32_t* w,
-                                               const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
-  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, true);
+/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
+static UTVM_DSP_HOT void utvm_dw_q15_band_full(const utvm_dw_q15_params* p, const int32_t* s,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
+  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_FULL);
 }
 
-static UTVM_DSP_NOINLINE void utvm_dw_q15_band_any(const utvm_dw_q15_params* p, const int32_t* s, const int32_t* w,
-                                                   const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
-  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, false);
+static UTVM_DSP_HOT void utvm_dw_q15_band_fast(const utvm_dw_q15_params* p, const int32_t* s,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
+  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_FAST);
+}
+
+static UTVM_DSP_NOINLINE void utvm_dw_q15_band_any(const utvm_dw_q15_params* p, const int32_t* s,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
+  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_ANY);
 }
 
 static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8_t* in, const int32_t* w,
@@ -229,7 +224,9 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
         const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
         utvm_dw_q15_fill(p, in_b, c, (oy0 * g->stride_h) - g->pad_h, rows_in, -g->pad_w, s);
-        if (p->rq_fast != 0) {
+        if (p->rq_mode == UTVM_DSP_RQ_FULL) {
+          utvm_dw_q15_band_full(p, s, wc, &bias[c], &rq[3 * c], y, rows);
+        } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
           utvm_dw_q15_band_fast(p, s, wc, &bias[c], &rq[3 * c], y, rows);
         } else {
           utvm_dw_q15_band_any(p, s, wc, &bias[c], &rq[3 * c], y, rows);
