@@ -51,6 +51,73 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t
   dst[1] = utvm_dsp_odd_add(offs, v);
 }
 
+/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
+  const int8_t* s = src;
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
+    s = &s[4];
+    o = &o[4];
+  }
+  return o;
+}
+
+/* n4 zero word pairs into the q15 slot d; returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    o[0] = 0;
+    o[1] = 0;
+    o = &o[4];
+  }
+  return o;
+}
+
+/* The bytes of filter row ky of the window at (iy, ix0) into b (the input zero point zp for taps
+ * outside the image); returns the end. */
+static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t ix0,
+                                         int8_t zp, int8_t* b) {
+  int8_t* o = b;
+  int32_t kx;
+  int32_t c;
+  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
+    /* the whole row inside: contiguous in the input */
+    const int32_t seg = g->filter_w * g->in_c;
+    const int8_t* s = &in_b[((iy * g->in_w) + ix0) * g->in_c];
+    int32_t k = 0;
+    while ((k + 4) <= seg) {
+      uint32_t v;
+      (void)memcpy(&v, &s[k], sizeof v);
+      (void)memcpy(&o[k], &v, sizeof v);
+      k += 4;
+    }
+    while (k < seg) {
+      o[k] = s[k];
+      ++k;
+    }
+    o = &o[seg];
+  } else {
+    for (kx = 0; kx < g->filter_w; ++kx) {
+      const int32_t ix = ix0 + (kx * g->dilation_w);
+      if (utvm_conv_inside(g, iy, ix)) {
+        const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = s[c];
+        }
+      } else {
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = zp;
+        }
+      }
+      o = &o[g->in_c];
+    }
+  }
+  return o;
+}
+
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
  * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
 static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
@@ -58,62 +125,53 @@ static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const int32_t seg = g->filter_w * g->in_c;
+  const int8_t zp = (int8_t)(-p->input_offset);
   int32_t* d = dst;
   int32_t ky;
   int32_t kx;
   int32_t k;
-  if ((g->in_c & 3) == 0) {
+  if ((g->dilation_w == 1) && ((seg & 3) == 0)) {
+    /* filter rows of whole words (e.g. 10x4x1, 3x3x4k): a row inside the image converts
+     * directly; a row across the border through the staging bytes */
+    const int32_t n4 = seg >> 2;
+    const bool cols_in = (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w);
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      if ((iy < 0) || (iy >= g->in_h)) {
+        d = utvm_conv2d_q15_zeros(n4, d);
+      } else if (cols_in) {
+        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d);
+      } else {
+        (void)utvm_conv2d_q15_stage_row(g, in_b, iy, ix0, zp, stage);
+        d = utvm_conv2d_q15_words(stage, n4, offs, d);
+      }
+    }
+  } else if ((g->in_c & 3) == 0) {
+    /* width-dilated: tap by tap */
     const int32_t n4 = g->in_c >> 2;
     for (ky = 0; ky < g->filter_h; ++ky) {
       const int32_t iy = iy0 + (ky * g->dilation_h);
       for (kx = 0; kx < g->filter_w; ++kx) {
         const int32_t ix = ix0 + (kx * g->dilation_w);
         if (utvm_conv_inside(g, iy, ix)) {
-          const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
-          for (k = 0; k < n4; ++k) {
-            utvm_conv2d_q15_put(d, utvm_dsp_ld4(s), offs);
-            s = &s[4];
-            d = &d[4];
-          }
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d);
         } else {
-          for (k = 0; k < n4; ++k) {
-            d[0] = 0;
-            d[1] = 0;
-            d = &d[4];
-          }
+          d = utvm_conv2d_q15_zeros(n4, d);
         }
       }
     }
   } else {
-    /* in_c not a multiple of 4 (shallow first layers): the window's bytes first, the input zero
-     * point for taps outside the image and for the padding to depth4 (0 once offset) */
-    const int8_t zp = (int8_t)(-p->input_offset);
+    /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
+     * taps outside the image and for the padding to depth4 (0 once offset) */
     int8_t* b = stage;
-    int32_t c;
     for (ky = 0; ky < g->filter_h; ++ky) {
-      const int32_t iy = iy0 + (ky * g->dilation_h);
-      for (kx = 0; kx < g->filter_w; ++kx) {
-        const int32_t ix = ix0 + (kx * g->dilation_w);
-        if (utvm_conv_inside(g, iy, ix)) {
-          const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
-          for (c = 0; c < g->in_c; ++c) {
-            b[c] = s[c];
-          }
-        } else {
-          for (c = 0; c < g->in_c; ++c) {
-            b[c] = zp;
-          }
-        }
-        b = &b[g->in_c];
-      }
+      b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
     }
     for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
       stage[k] = zp;
     }
-    for (k = 0; k < p->depth4; k += 4) {
-      utvm_conv2d_q15_put(d, utvm_dsp_ld4(&stage[k]), offs);
-      d = &d[4];
-    }
+    (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
   }
 }
 
