@@ -266,7 +266,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     Its data: the weights as int32 words, per pair of output channels and per 4 window bytes the
     word of each channel (the window zero-padded to a multiple of 4 bytes, an odd last channel
     paired with a copy of itself: at most one filter row and 3 bytes per row more flash), the
-    model's own bias (taps outside the image are 0 in its q15 windows, as the reference skips
+    model's own bias (the last of an odd count twice) (taps outside the image are 0 in its q15 windows, as the reference skips
     them), and 12 bytes of requantization constants per channel (_rq_triplets; the generic kernels
     take 8).
     """
@@ -283,6 +283,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)
     packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+    b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],

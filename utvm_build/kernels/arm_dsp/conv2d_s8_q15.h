@@ -15,7 +15,8 @@
  *   of channel c then the word of channel c + 1 (little-endian bytes of the [OC][KH][KW][IC]
  *   weights), the window zero-padded to depth4 bytes; an odd last channel is paired with a copy
  *   of itself (its outputs are written twice, equal);
- * - bias: the model's bias (zeros without one), one per output channel;
+ * - bias: the model's bias (zeros without one), one per output channel (an odd count: the last
+ *   one twice);
  * - mult/shift: TFLite QuantizeMultiplier per channel; rq_fast = 1 when every shift is in
  *   -31..-1 (dsp_s8.h's SMLAL form for every output, no per-output branch), else every output
  *   takes common.h's arithmetic.
@@ -207,11 +208,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
   const int32_t out_c = p->g.out_c;
   const int32_t steps = p->depth4 >> 2;
   const int32_t* pw = w;
+  const int32_t* pb = bias;
+  int32_t* pacc = acc;
   int32_t c0;
   for (c0 = 0; c0 < out_c; c0 += 2) {
-    const int32_t c1 = utvm_min_i32(c0 + 1, out_c - 1);
-    int32_t a0 = bias[c0];
-    int32_t a1 = bias[c1];
+    int32_t a0 = pb[0];
+    int32_t a1 = pb[1];
     int32_t b0 = a0;
     int32_t b1 = a1;
     const int32_t* px = q;
@@ -228,11 +230,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
       px = &px[8];
       --n;
     }
-    /* an odd last channel: c1 == c0, the same sums stored twice */
-    acc[2 * c1] = a1;
-    acc[(2 * c1) + 1] = b1;
-    acc[2 * c0] = a0;
-    acc[(2 * c0) + 1] = b0;
+    /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
+    pacc[0] = a0;
+    pacc[1] = b0;
+    pacc[2] = a1;
+    pacc[3] = b1;
+    pacc = &pacc[4];
+    pb = &pb[2];
   }
   {
     const int32_t zp = p->output_offset;
@@ -271,7 +275,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_par
   utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
 }
 
-/* scratch: at least 5 * depth4 + 8 * out_c + 4 bytes (any alignment); rq: 3 int32 per channel
+/* scratch: at least 5 * depth4 + 8 * out_c + 12 bytes (any alignment); rq: 3 int32 per channel
  * (dsp_s8.h utvm_dsp_rq3). */
 static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
@@ -282,7 +286,7 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int32_t* const acc = &q[p->depth4];
-  int8_t* const stage = (int8_t*)(void*)&acc[2 * g->out_c];
+  int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
   int32_t pix = 0;
   while (pix < total) {
     int32_t k;
