@@ -24,8 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import numpy as np
+import pytest
 from system_tools import need
 
 REPO = Path(__file__).resolve().parents[1]
@@ -437,7 +437,7 @@ def test_every_override_has_the_dsp_guard() -> None:
 
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
-    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8"):
+    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -543,9 +543,9 @@ Q15_DW = [
 
 
 def _q15_model(cases: list, seed: int) -> bytes:
-    from utvm_build.ops.conv import window
-
     from tflite_writer import ModelBuilder
+
+    from utvm_build.ops.conv import window
 
     rng = np.random.default_rng(seed)
     mb = ModelBuilder("arm_dsp q15 kernels")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
 from ..quant import (
     MAX_MULTIPLIER,
@@ -45,7 +46,6 @@ from .base import (
     register,
     tensor,
 )
-from .. import kernel_table
 from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
 from .limits import check_accumulators, check_window_extent
 
@@ -266,9 +266,9 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     Its data: the weights as int32 words, per pair of output channels and per 4 window bytes the
     word of each channel (the window zero-padded to a multiple of 4 bytes, an odd last channel
     paired with a copy of itself: at most one filter row and 3 bytes per row more flash), the
-    model's own bias (the last of an odd count twice) (taps outside the image are 0 in its q15 windows, as the reference skips
-    them), and 12 bytes of requantization constants per channel (_rq_triplets; the generic kernels
-    take 8).
+    model's own bias, the last of an odd count twice (taps outside the image are 0 in its q15
+    windows, as the reference skips them), and 12 bytes of requantization constants per channel
+    (_rq_triplets; the generic kernels take 8).
     """
     if not _has_kernel(Q15_KERNEL, target):
         return None
