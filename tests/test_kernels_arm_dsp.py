@@ -437,7 +437,8 @@ def test_every_override_has_the_dsp_guard() -> None:
 
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
-    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15"):
+    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15",
+                 "add_s8_lut"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -592,8 +593,40 @@ def _q15_model(cases: list, seed: int) -> bytes:
     return mb.build(ins, outs)
 
 
+# ADD / SUB int8 with same-shape operands (kernels/arm_dsp/add_s8_lut.h, tables from ops/elementwise.py):
+# (op, shape, (scale, zp) of input 1, input 2 and the output, activation); 4096+ elements each, so
+# that every input byte occurs; the last one broadcasts (the DSP add_s8.h instead)
+Q15_ADD = [
+    ("ADD", [1, 16, 16, 16], (0.05, -3), (0.04, 7), (0.08, -128), "RELU"),
+    ("ADD", [4096], (0.02, -128), (0.02, 127), (0.03, 0), "NONE"),
+    ("SUB", [2, 32, 64], (0.1, 10), (0.003, -128), (0.1, 5), "NONE"),
+    ("ADD", [64, 64], (1e-3, 127), (0.5, 0), (0.6, -128), "RELU6"),
+    ("SUB", [4096], (0.25, 0), (0.25, 0), (0.01, 127), "RELU_N1_TO_1"),
+    ("ADD", [8, 8, 16], (0.05, 1), (0.05, 1), (0.05, 1), "NONE"),
+]
+
+
+def _add_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_dsp add lut")
+    ins, outs = [], []
+    for op, shape, (s1, z1), (s2, z2), (so, zo), act in Q15_ADD:
+        a = mb.tensor(shape, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(shape, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor(shape, "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    a = mb.tensor([1, 16, 16, 8], "int8", scale=0.05, zero_point=-3)
+    b = mb.tensor([1, 1, 16, 8], "int8", scale=0.04, zero_point=9)
+    o = mb.tensor([1, 16, 16, 8], "int8", scale=0.07, zero_point=-20)
+    mb.operator("ADD", [a, b], [o], {"fused_activation_function": "NONE"})
+    return mb.build([*ins, a, b], [*outs, o])
+
+
 def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
-    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 with the generator's data: every edge case above."""
+    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut with the generator's data: every case above."""
     need("cmake", "cc")
     from benchmarks import reference
     from benchmarks.compare import outputs_match
@@ -605,14 +638,16 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         path = tmp_path / f"{name}.tflite"
         path.write_bytes(_q15_model(cases, seed))
         models.append(BenchModel(name, path, "test"))
+    (tmp_path / "lut_add.tflite").write_bytes(_add_model(15))
+    models.append(BenchModel("lut_add", tmp_path / "lut_add.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
-    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15")):
+    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut")):
         meta = model_metadata(tmp_path / "m4", m)
         assert meta["kernel_variants"].get(kernel) == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
-        for mode in (0, 1, 2):  # every requantization mode (dsp_s8.h utvm_dsp_rq3) is exercised
-            assert f".rq_mode = {mode}" in src, (m.name, mode)
+        for mode in (0, 1, 2) if m.name != "lut_add" else ():
+            assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         host_meta = model_metadata(tmp_path / "host", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
