@@ -24,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from system_tools import need
 
@@ -436,7 +437,8 @@ def test_every_override_has_the_dsp_guard() -> None:
 
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
-    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8"):
+    for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15",
+                 "add_s8_lut"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -495,3 +497,165 @@ def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
         assert ok and how == "identical", f"{m.name}: {how}"
         if m.name == "digits":
             assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
+
+
+# ---- the DSP kernels with their own data (ops/conv.py: conv2d_s8_q15.h, depthwise_conv2d_s8_q15.h) ----
+# Their weights and requantization constants are prepared by the generator, so they are tested
+# through models: one model per family with many independent operators (each its own input and
+# output), compiled --target cortex-m4 and run on QEMU, against the generic build on the host byte
+# for byte, and the host outputs against TFLite's reference kernels.
+
+# (in [n, h, w, c], out_c (conv) or None (depthwise), filter (h, w), strides, dilations, padding,
+#  activation, input zp, output zp, multiplier regime)
+Q15_CONV = [
+    ([1, 6, 6, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -10, -128, "typical"),
+    ([1, 5, 3, 5], 7, (1, 1), (1, 1), (1, 1), "SAME", "NONE", 127, -128, "typical"),
+    ([1, 7, 6, 3], 5, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
+    ([1, 9, 9, 16], 9, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -128, 127, "typical"),
+    ([1, 13, 7, 1], 6, (10, 4), (2, 2), (1, 1), "SAME", "RELU", 3, -128, "typical"),
+    ([1, 9, 9, 4], 4, (3, 3), (1, 1), (2, 2), "SAME", "NONE", 20, 0, "typical"),
+    ([1, 8, 11, 6], 3, (3, 3), (1, 1), (1, 2), "VALID", "RELU6", -7, -100, "typical"),
+    ([1, 11, 13, 12], 2, (5, 5), (3, 3), (1, 1), "VALID", "NONE", 0, 0, "typical"),
+    ([1, 6, 7, 4], 1, (2, 3), (1, 2), (1, 1), "SAME", "NONE", -1, 1, "typical"),
+    ([1, 5, 5, 8], 6, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 11, -3, "near one"),
+    ([1, 5, 5, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 11, -3, "above one"),
+    ([1, 4, 4, 4], 3, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 0, 100, "tiny"),
+    ([2, 1, 1, 16], 5, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 60, -128, "typical"),
+    ([1, 1, 1, 3], 3, (1, 1), (1, 1), (1, 1), "VALID", "NONE", -128, 127, "per-tensor"),
+    ([1, 7, 5, 2], 5, (3, 3), (2, 1), (2, 1), "SAME", "RELU_N1_TO_1", 5, 2, "mixed"),
+    ([1, 6, 6, 10], 8, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
+    ([1, 3, 4, 36], 4, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 9, -128, "typical"),
+    ([1, 6, 5, 7], 3, (2, 2), (1, 1), (2, 1), "SAME", "NONE", -128, 127, "typical"),
+    ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
+]
+Q15_DW = [
+    ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
+    ([1, 9, 8, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 127, -128, "typical"),
+    ([1, 5, 5, 12], None, (3, 3), (1, 1), (1, 1), "VALID", "RELU", -5, -128, "typical"),
+    ([1, 6, 7, 4], None, (5, 5), (1, 1), (1, 1), "SAME", "NONE", 3, 3, "typical"),
+    ([1, 9, 9, 8], None, (3, 3), (1, 1), (2, 2), "SAME", "NONE", 0, -50, "typical"),
+    ([1, 8, 9, 4], None, (3, 3), (1, 2), (1, 2), "SAME", "RELU6", -20, -128, "typical"),
+    ([1, 4, 4, 4], None, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 1, 1, "typical"),
+    ([1, 64, 40, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 10, -128, "typical"),
+    ([1, 6, 6, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 10, 0, "near one"),
+    ([1, 6, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU_N1_TO_1", 10, 0, "tiny"),
+    ([2, 5, 4, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, 127, "mixed"),
+    ([1, 5, 4, 6], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 4, 4, "typical"),  # 6 channels: generic DSP kernel
+    ([1, 6, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
+]
+
+
+def _q15_model(cases: list, seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    from utvm_build.ops.conv import window
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_dsp q15 kernels")
+    ins, outs = [], []
+    for (shape, out_c, (fh, fw), (sh, sw), (dh, dw), pad, act, zp_in, zp_out, regime) in cases:
+        n, ih, iw, ic = shape
+        dwc = out_c is None
+        oc = ic if dwc else out_c
+        taps = fh * fw * (1 if dwc else ic)
+        s_in = 0.02
+        x_std = 75.0
+        w = rng.integers(-127, 128, [1, fh, fw, oc] if dwc else [oc, fh, fw, ic]).astype(np.int8)
+        # real multipliers s_in * s_w / s_out by regime: typical ~2^-9, near one (QuantizeMultiplier
+        # shift -1 and 0: the generic arithmetic), above one (shift +1), tiny (shift -26 and below 2^-32:
+        # multiplier 0), per-tensor, mixed shifts, shifts -22 / -23 on both sides of the folding limit
+        acc_std = np.sqrt(taps) * x_std * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        base = s_out / s_in
+        reals = {"typical": rng.uniform(2.0**-11, 2.0**-7, oc), "near one": rng.uniform(0.3, 0.99, oc),
+                 "above one": rng.uniform(1.0, 1.9, oc), "per-tensor": np.full(1, 2.0**-8.3),
+                 "tiny": np.where(np.arange(oc) % 2 == 0, 2.0**-26.5, 2.0**-34),
+                 "mixed": 2.0 ** rng.uniform(-20, -3, oc),
+                 "shift 22/23": np.where(np.arange(oc) % 2 == 0, 2.0**-21.5, 2.0**-22.5) if oc > 4
+                 else np.full(oc, 2.0**-21.5)}[regime]
+        if regime == "shift 22/23" and dwc:
+            reals = np.full(oc, 2.0**-21.5)  # all fold: the fast mode at its limit
+        w_scales = (np.asarray(reals) * base).astype(np.float32)
+        bias = np.round(rng.normal(0.0, acc_std, oc)).astype(np.int64)
+        ti = mb.tensor(shape, "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * len(w_scales),
+                       quantized_dimension=3 if dwc else 0)
+        bs = (np.float32(s_in) * w_scales).astype(np.float32)
+        tb = mb.tensor([oc], "int32", data=bias, scale=bs, zero_point=[0] * len(bs))
+        oh, _ = window(pad, ih, fh, sh, dh)
+        ow, _ = window(pad, iw, fw, sw, dw)
+        to = mb.tensor([n, oh, ow, oc], "int8", scale=s_out, zero_point=zp_out)
+        opts = {"padding": pad, "stride_h": sh, "stride_w": sw, "dilation_h_factor": dh,
+                "dilation_w_factor": dw, "fused_activation_function": act}
+        mb.operator("DEPTHWISE_CONV_2D" if dwc else "CONV_2D", [ti, tw, tb], [to], opts)
+        ins.append(ti)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
+# ADD / SUB int8 with same-shape operands (kernels/arm_dsp/add_s8_lut.h, tables from ops/elementwise.py):
+# (op, shape, (scale, zp) of input 1, input 2 and the output, activation); 4096+ elements each, so
+# that every input byte occurs; the last one broadcasts (the DSP add_s8.h instead)
+Q15_ADD = [
+    ("ADD", [1, 16, 16, 16], (0.05, -3), (0.04, 7), (0.08, -128), "RELU"),
+    ("ADD", [4096], (0.02, -128), (0.02, 127), (0.03, 0), "NONE"),
+    ("SUB", [2, 32, 64], (0.1, 10), (0.003, -128), (0.1, 5), "NONE"),
+    ("ADD", [64, 64], (1e-3, 127), (0.5, 0), (0.6, -128), "RELU6"),
+    ("SUB", [4096], (0.25, 0), (0.25, 0), (0.01, 127), "RELU_N1_TO_1"),
+    ("ADD", [8, 8, 16], (0.05, 1), (0.05, 1), (0.05, 1), "NONE"),
+]
+
+
+def _add_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_dsp add lut")
+    ins, outs = [], []
+    for op, shape, (s1, z1), (s2, z2), (so, zo), act in Q15_ADD:
+        a = mb.tensor(shape, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(shape, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor(shape, "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    a = mb.tensor([1, 16, 16, 8], "int8", scale=0.05, zero_point=-3)
+    b = mb.tensor([1, 1, 16, 8], "int8", scale=0.04, zero_point=9)
+    o = mb.tensor([1, 16, 16, 8], "int8", scale=0.07, zero_point=-20)
+    mb.operator("ADD", [a, b], [o], {"fused_activation_function": "NONE"})
+    return mb.build([*ins, a, b], [*outs, o])
+
+
+def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
+    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut with the generator's data: every case above."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import BenchModel
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    models = []
+    for name, cases, seed in (("q15_conv", Q15_CONV, 13), ("q15_dw", Q15_DW, 14)):
+        path = tmp_path / f"{name}.tflite"
+        path.write_bytes(_q15_model(cases, seed))
+        models.append(BenchModel(name, path, "test"))
+    (tmp_path / "lut_add.tflite").write_bytes(_add_model(15))
+    models.append(BenchModel("lut_add", tmp_path / "lut_add.tflite", "test"))
+    build(models, None, "O2", tmp_path / "host", target="generic")
+    build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
+    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut")):
+        meta = model_metadata(tmp_path / "m4", m)
+        assert meta["kernel_variants"].get(kernel) == "arm_dsp", meta["kernel_variants"]
+        src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
+        for mode in (0, 1, 2) if m.name != "lut_add" else ():
+            assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
+        host_meta = model_metadata(tmp_path / "host", m)
+        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
+                                                   capture_output=True, text=True, timeout=300).stdout)
+        assert host.rc == 0
+        ref = reference.check(m, host_meta, host.outputs)
+        assert ref.startswith("identical"), f"{m.name}: host vs reference: {ref}"
+        rc, out = _qemu(tmp_path / "m4" / f"bench_{m.name}.elf", tmp_path)
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"

@@ -109,6 +109,16 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # TRANSPOSE_CONV: the reference's accumulator per output element (int32; int64 for 16x8)
     ("utvm_transpose_conv_s8", "generic"): lambda c, op, g: 4 * _out_elements(c, op, g),
     ("utvm_transpose_conv_s16", "generic"): lambda c, op, g: 8 * _out_elements(c, op, g),
+    # DSP CONV_2D (kernels/arm_dsp/conv2d_s8_q15.h): the q15 windows of two pixels (4 bytes per
+    # window byte), the sums of both pixels (8 bytes per output channel, an odd count rounded up),
+    # a byte staging window, 4 bytes to align the int32 words
+    ("utvm_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: (5 * int(c.field("depth4")) + 12
+                                                          + 8 * int(c.field("g")["out_c"])),
+    # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as
+    # q15 lane pairs (8 bytes per position), 4 bytes to align
+    ("utvm_depthwise_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: 8 * int(c.field("cols")) * (
+        (int(c.field("band_rows")) - 1) * int(c.field("g")["stride_h"])
+        + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4,
 }
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
 from ..quant import (
     MAX_MULTIPLIER,
@@ -45,7 +46,7 @@ from .base import (
     register,
     tensor,
 )
-from .call import Const, In, Null, Operand, Out, Params, Prepared, call
+from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
 from .limits import check_accumulators, check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -201,6 +202,14 @@ class _ConvBase(OpHandler):
         fields = {"g": vars(geo), "pad_value": 0, "output_offset": out.quant.zp, "acc32": 0,
                   "act_min": lo, "act_max": hi}
         biases: list[Operand]
+        if x.dtype == "int8" and not self.depthwise and geo.filter_in_c == geo.in_c:  # one group
+            q15 = conv_q15_call(geo, x, w, bias, mult, shift, fields, target)
+            if q15 is not None:
+                return Prepared([q15], macs=macs)
+        if x.dtype == "int8" and self.depthwise and geo.depth_multiplier == 1 and geo.in_c % 4 == 0:
+            q15 = depthwise_q15_call(geo, x, w, bias, mult, shift, fields, target)
+            if q15 is not None:
+                return Prepared([q15], macs=macs)
         if x.dtype == "int8":
             wsum = self.weight_sums(w.data)
             folded = -x.quant.zp * wsum
@@ -242,6 +251,108 @@ class _ConvBase(OpHandler):
         """Sum of every output channel's weights (int64)."""
         w64 = w.astype(np.int64)
         return w64.sum(axis=(0, 1, 2)) if self.depthwise else w64.sum(axis=(1, 2, 3))
+
+
+#: The DSP targets' CONV_2D (kernels/arm_dsp/conv2d_s8_q15.h): q15 windows in scratch, re-laid out weights.
+Q15_KERNEL = "utvm_conv2d_s8_q15"
+#: Largest window (bytes, rounded up to 4) it takes: its scratch is 5 bytes per window byte.
+Q15_MAX_DEPTH = 4096
+
+
+def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray, shift: np.ndarray,
+                  fields: dict, target: str) -> KernelCall | None:
+    """int8 CONV_2D with one group for a target whose kernels have utvm_conv2d_s8_q15, else None.
+
+    Its data: the weights as int32 words, per pair of output channels and per 4 window bytes the
+    word of each channel (the window zero-padded to a multiple of 4 bytes, an odd last channel
+    paired with a copy of itself: at most one filter row and 3 bytes per row more flash), the
+    model's own bias, the last of an odd count twice (taps outside the image are 0 in its q15
+    windows, as the reference skips them), and 12 bytes of requantization constants per channel
+    (_rq_triplets; the generic kernels take 8).
+    """
+    if not _has_kernel(Q15_KERNEL, target):
+        return None
+    depth = geo.filter_h * geo.filter_w * geo.in_c
+    depth4 = (depth + 3) // 4 * 4
+    if depth4 > Q15_MAX_DEPTH:
+        return None
+    rows = w.data.astype(np.int8).reshape(geo.out_c, depth)
+    if geo.out_c % 2:
+        rows = np.concatenate([rows, rows[-1:]])
+    rows = np.pad(rows, ((0, 0), (0, depth4 - depth)))
+    words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)
+    packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
+    b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+    b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    p = Params("utvm_conv2d_q15_params", {
+        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+        "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
+    return call(Q15_KERNEL, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
+                Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: The DSP targets' DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h).
+DW_Q15_KERNEL = "utvm_depthwise_conv2d_s8_q15"
+#: Scratch of its bands of input rows (bytes; one band of the fewest rows may take more).
+DW_Q15_BAND_BYTES = 4096
+
+
+def _has_kernel(fn: str, target: str) -> bool:
+    try:
+        return kernel_table.spec(fn, target).variant != "generic"
+    except KeyError:
+        return False
+
+
+def _rq_triplets(mult: np.ndarray, shift: np.ndarray, zp: int, lo: int, hi: int) -> tuple[np.ndarray, int]:
+    """The requantization constants of the DSP kernels (kernels/arm_dsp/dsp_s8.h utvm_dsp_rq3): per
+    channel three int32 and the operator's mode. UTVM_DSP_RQ_FAST (1) or _FULL (2, clamp range
+    -128..127) when every shift -e is in -31..-2 and e <= 22: (m, 2^(e-2) + zp 2^(e-1), e - 1), the
+    output zero point folded into the rounding constant; else UTVM_DSP_RQ_ANY (0): (m, 0, shift)."""
+    e = -shift.astype(np.int64)
+    if bool(np.all((e >= 2) & (e <= 22))):
+        cols = [mult.astype(np.int64), np.left_shift(1, e - 2) + zp * np.left_shift(1, e - 1), e - 1]
+        mode = 2 if (lo, hi) == (-128, 127) else 1
+    else:
+        cols = [mult.astype(np.int64), np.zeros_like(e), shift.astype(np.int64)]
+        mode = 0
+    return np.stack(cols, axis=1).astype(np.int32).reshape(-1), mode
+
+
+def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray,
+                       shift: np.ndarray, fields: dict, target: str) -> KernelCall | None:
+    """int8 DEPTHWISE_CONV_2D, depth multiplier 1, channels a multiple of 4, for a target whose
+    kernels have utvm_depthwise_conv2d_s8_q15, else None.
+
+    Its data: per block of 4 channels and per tap the weights of channels 0 and 2, then 1 and 3,
+    as int16 lanes of two int32 words (2x the weight bytes), the model's own bias, and 12 bytes
+    of requantization constants per channel (_rq_triplets). Bands of output rows whose input rows
+    fit DW_Q15_BAND_BYTES of scratch.
+    """
+    if not _has_kernel(DW_Q15_KERNEL, target):
+        return None
+    taps = geo.filter_h * geo.filter_w
+    wt = w.data.astype(np.int64).reshape(taps, geo.out_c // 4, 4).transpose(1, 0, 2)  # [block][tap][4]
+    even = (wt[..., 0] & 0xFFFF) | ((wt[..., 2] & 0xFFFF) << 16)
+    odd = (wt[..., 1] & 0xFFFF) | ((wt[..., 3] & 0xFFFF) << 16)
+    split = np.stack([even, odd], axis=2).reshape(-1).astype(np.uint32).view(np.int32)
+    b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
+    band = geo.out_h
+    while band > 1 and _dw_rows_in(geo, band) * cols * 8 > DW_Q15_BAND_BYTES:
+        band -= 1
+    p = Params("utvm_dw_q15_params", {
+        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+        "act_min": fields["act_min"], "act_max": fields["act_max"], "band_rows": band, "cols": cols,
+        "rq_mode": mode})
+    return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
+                Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def _dw_rows_in(geo: _Geom, rows: int) -> int:
+    return (rows - 1) * geo.stride_h + (geo.filter_h - 1) * geo.dilation_h + 1
 
 
 def per_channel_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
 from ..quant import (
     UnrepresentableMultiplier,
@@ -34,7 +35,7 @@ from .base import (
     register,
     tensor,
 )
-from .call import In, KernelCall, Lit, Out, Params, Prepared, call
+from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
 MAX_DIMS = 6
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -227,8 +228,50 @@ class AddSub(_Binary):
             "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
+        if x1.dtype == "int8" and tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape) \
+                and _has_kernel(ADD_LUT_KERNEL, target):
+            t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
+            t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
+            return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
+                                             Const("table2", t2, "int32_t"), Lit(out.size), In(0), In(1), Out(0)))
         s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
         return self.prepared(op, g, call(f"utvm_add_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
+
+
+#: The DSP targets' same-shape int8 ADD/SUB (kernels/arm_dsp/add_s8_lut.h): the input rescales tabulated.
+ADD_LUT_KERNEL = "utvm_add_s8_lut"
+
+
+def _has_kernel(fn: str, target: str) -> bool:
+    try:
+        return kernel_table.spec(fn, target).variant != "generic"
+    except KeyError:
+        return False
+
+
+def _srdhm(a: int, b: int) -> int:
+    """gemmlowp SaturatingRoundingDoublingHighMul (int32)."""
+    if a == b == -2**31:
+        return 2**31 - 1
+    ab = a * b
+    num = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    q = abs(num) >> 31
+    return q if num >= 0 else -q  # C++ division truncates toward zero
+
+
+def _rdbp(x: int, e: int) -> int:
+    """gemmlowp RoundingDivideByPOT."""
+    mask = (1 << e) - 1
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> e) + (1 if (x & mask) > threshold else 0)
+
+
+def add_s8_input_table(offset: int, multiplier: int, shift: int) -> np.ndarray:
+    """The int8 ADD input rescale for every input byte (index: the byte as unsigned):
+    MultiplyByQuantizedMultiplierSmallerThanOneExp((v + offset) * 2^20, multiplier, shift)."""
+    vals = [_rdbp(_srdhm(((b - 256 if b >= 128 else b) + offset) * (1 << 20), multiplier), -shift)
+            for b in range(256)]
+    return np.array(vals, dtype=np.int32)
 
 
 def mul_multiplier(s1: float, s2: float, so: float) -> float:

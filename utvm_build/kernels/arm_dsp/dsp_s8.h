@@ -136,4 +136,35 @@ static UTVM_DSP_INLINE int8_t utvm_dsp_rq_out(const utvm_dsp_rq_ch* c, int32_t x
   return (int8_t)v;
 }
 
+/* The requantization of the kernels whose constants the generator prepares (conv2d_s8_q15.h,
+ * depthwise_conv2d_s8_q15.h): per channel three int32 (m, k, sh) and a mode for the whole
+ * operator, a constant in each specialized copy of the calling loop:
+ * - UTVM_DSP_RQ_ANY: (m, 0, shift), common.h's arithmetic, + output offset, clamp to [lo, hi];
+ * - UTVM_DSP_RQ_FAST: every shift -e in -31..-2 and e <= 22: k = 2^(e-2) + zp 2^(e-1), sh = e - 1:
+ *   utvm_dsp_rq_fast with init = (k, 2^30), which adds the output offset zp as well (exact:
+ *   floor((V + zp 2^(31+e)) / 2^(31+e)) = floor(V / 2^(31+e)) + zp; |V| / 2^32 < 2^30 + 2^29 and
+ *   |zp| 2^(e-1) <= 2^28 keep the high word in int32), then the clamp to [lo, hi];
+ * - UTVM_DSP_RQ_FULL: the same with the full int8 range (lo = -128, hi = 127, e.g. ReLU outputs
+ *   with zero point -128): one SSAT. */
+#define UTVM_DSP_RQ_ANY 0
+#define UTVM_DSP_RQ_FAST 1
+#define UTVM_DSP_RQ_FULL 2
+
+static UTVM_DSP_INLINE int8_t utvm_dsp_rq3(int32_t acc, int32_t mode, int32_t m, int32_t k, int32_t sh, int32_t zp,
+                                           int32_t lo, int32_t hi) {
+  int32_t v;
+  if (mode == UTVM_DSP_RQ_ANY) {
+    v = utvm_mul_by_quantized_mul(acc, m, sh) + zp;
+  } else {
+    v = utvm_dsp_rq_fast(0x40000000u, k, sh, m, acc);
+  }
+  if (mode == UTVM_DSP_RQ_FULL) {
+    v = __ssat(v, 8);
+  } else {
+    v = (v < lo) ? lo : v;
+    v = (v > hi) ? hi : v;
+  }
+  return (int8_t)v;
+}
+
 #endif /* UTVM_KERNELS_ARM_DSP_DSP_S8_H_ */

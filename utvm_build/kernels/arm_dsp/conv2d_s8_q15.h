@@ -1,0 +1,320 @@
+/* utvm-build kernels, DSP extension: CONV_2D, int8 (TFLite ConvPerChannel), one group, any
+ * strides, dilations and padding. A kernel only the DSP targets have: the generator calls it
+ * instead of utvm_conv2d_s8 / utvm_conv2d_s8_generic when the target's kernel table provides it
+ * (ops/conv.py), with the weights re-laid out for it at compile time.
+ *
+ * Two output pixels at a time: both windows are copied once into the operator's scratch memory
+ * as int16 lanes with the input offset added (q15, CMSIS-NN's im2col), taps outside the image as
+ * 0 -- exactly the reference's sum, which skips them -- so interior and border pixels are the same
+ * code and the accumulators start from the model's own bias. Then, two output channels at a time,
+ * per 4 window bytes: one LDRD of two weight words, SXTB16 of their even and odd bytes, four words
+ * of input (LDM) and 8 SMLAD: 16 multiply-accumulates in about 16 instructions.
+ *
+ * Data the generator prepares (ops/conv.py, conv_q15_weights):
+ * - w: int32 words; per pair of output channels (c, c + 1), per 4 window bytes k..k+3, the word
+ *   of channel c then the word of channel c + 1 (little-endian bytes of the [OC][KH][KW][IC]
+ *   weights), the window zero-padded to depth4 bytes; an odd last channel is paired with a copy
+ *   of itself (its outputs are written twice, equal);
+ * - bias: the model's bias (zeros without one), one per output channel (an odd count: the last
+ *   one twice);
+ * - mult/shift: TFLite QuantizeMultiplier per channel; rq_fast = 1 when every shift is in
+ *   -31..-1 (dsp_s8.h's SMLAL form for every output, no per-output branch), else every output
+ *   takes common.h's arithmetic.
+ * Scratch (kernel_table.py rule): 5 * depth4 + 4 bytes (the q15 windows, a byte staging window
+ * for in_c not a multiple of 4, 4 to align).
+ *
+ * An odd last pixel is computed as a pair with the pixel before it (or itself): the repeated
+ * outputs are written twice with equal values.
+ */
+#ifndef UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_
+#define UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_
+
+#if !defined(__ARM_FEATURE_DSP) || (__ARM_FEATURE_DSP != 1)
+#error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
+#endif
+
+#include "conv.h"
+#include "dsp_s8.h"
+
+typedef struct {
+  utvm_conv_geom g;
+  int32_t input_offset;  /* -input zero point */
+  int32_t output_offset; /* output zero point */
+  int32_t act_min;
+  int32_t act_max;
+  int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
+  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+} utvm_conv2d_q15_params;
+
+/* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t offs) {
+  dst[0] = __sxtab16(offs, v);
+  dst[1] = utvm_dsp_odd_add(offs, v);
+}
+
+/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
+  const int8_t* s = src;
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
+    s = &s[4];
+    o = &o[4];
+  }
+  return o;
+}
+
+/* n4 zero word pairs into the q15 slot d; returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    o[0] = 0;
+    o[1] = 0;
+    o = &o[4];
+  }
+  return o;
+}
+
+/* The bytes of filter row ky of the window at (iy, ix0) into b (the input zero point zp for taps
+ * outside the image); returns the end. */
+static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t ix0,
+                                         int8_t zp, int8_t* b) {
+  int8_t* o = b;
+  int32_t kx;
+  int32_t c;
+  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
+    /* the whole row inside: contiguous in the input */
+    const int32_t seg = g->filter_w * g->in_c;
+    const int8_t* s = &in_b[((iy * g->in_w) + ix0) * g->in_c];
+    int32_t k = 0;
+    while ((k + 4) <= seg) {
+      uint32_t v;
+      (void)memcpy(&v, &s[k], sizeof v);
+      (void)memcpy(&o[k], &v, sizeof v);
+      k += 4;
+    }
+    while (k < seg) {
+      o[k] = s[k];
+      ++k;
+    }
+    o = &o[seg];
+  } else {
+    for (kx = 0; kx < g->filter_w; ++kx) {
+      const int32_t ix = ix0 + (kx * g->dilation_w);
+      if (utvm_conv_inside(g, iy, ix)) {
+        const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = s[c];
+        }
+      } else {
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = zp;
+        }
+      }
+      o = &o[g->in_c];
+    }
+  }
+  return o;
+}
+
+/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
+ * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
+static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
+                                   int32_t ix0, int32_t* dst, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const int32_t seg = g->filter_w * g->in_c;
+  const int8_t zp = (int8_t)(-p->input_offset);
+  int32_t* d = dst;
+  int32_t ky;
+  int32_t kx;
+  int32_t k;
+  if ((g->dilation_w == 1) && ((seg & 3) == 0)) {
+    /* filter rows of whole words (e.g. 10x4x1, 3x3x4k): a row inside the image converts
+     * directly; a row across the border through the staging bytes */
+    const int32_t n4 = seg >> 2;
+    const bool cols_in = (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w);
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      if ((iy < 0) || (iy >= g->in_h)) {
+        d = utvm_conv2d_q15_zeros(n4, d);
+      } else if (cols_in) {
+        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d);
+      } else {
+        (void)utvm_conv2d_q15_stage_row(g, in_b, iy, ix0, zp, stage);
+        d = utvm_conv2d_q15_words(stage, n4, offs, d);
+      }
+    }
+  } else if ((g->in_c & 3) == 0) {
+    /* width-dilated: tap by tap */
+    const int32_t n4 = g->in_c >> 2;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        if (utvm_conv_inside(g, iy, ix)) {
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d);
+        } else {
+          d = utvm_conv2d_q15_zeros(n4, d);
+        }
+      }
+    }
+  } else {
+    /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
+     * taps outside the image and for the padding to depth4 (0 once offset) */
+    int8_t* b = stage;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
+    }
+    for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
+      stage[k] = zp;
+    }
+    (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
+  }
+}
+
+/* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
+ * px[2..3]): 8 SMLAD. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0, int32_t* a1,
+                                                 int32_t* b0, int32_t* b1) {
+  const int32_t xa_e = px[0];
+  const int32_t xa_o = px[1];
+  const int32_t xb_e = px[2];
+  const int32_t xb_o = px[3];
+  int32_t v = pw[0];
+  int32_t u = pw[1];
+  int32_t ve = utvm_dsp_even(v);
+  v = utvm_dsp_odd(v);
+  *a0 = __smlad(ve, xa_e, *a0);
+  *b0 = __smlad(ve, xb_e, *b0);
+  *a0 = __smlad(v, xa_o, *a0);
+  *b0 = __smlad(v, xb_o, *b0);
+  ve = utvm_dsp_even(u);
+  u = utvm_dsp_odd(u);
+  *a1 = __smlad(ve, xa_e, *a1);
+  *b1 = __smlad(ve, xb_e, *b1);
+  *a1 = __smlad(u, xa_o, *a1);
+  *b1 = __smlad(u, xb_o, *b1);
+}
+
+/* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (channel c:
+ * acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya and yb. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
+                                                 const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                 int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t steps = p->depth4 >> 2;
+  const int32_t* pw = w;
+  const int32_t* pb = bias;
+  int32_t* pacc = acc;
+  int32_t c0;
+  for (c0 = 0; c0 < out_c; c0 += 2) {
+    int32_t a0 = pb[0];
+    int32_t a1 = pb[1];
+    int32_t b0 = a0;
+    int32_t b1 = a1;
+    const int32_t* px = q;
+    int32_t n = steps >> 1;
+    if ((steps & 1) != 0) {
+      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
+      pw = &pw[2];
+      px = &px[4];
+    }
+    while (n != 0) {
+      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
+      utvm_conv2d_q15_step(&px[4], &pw[2], &a0, &a1, &b0, &b1);
+      pw = &pw[4];
+      px = &px[8];
+      --n;
+    }
+    /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
+    pacc[0] = a0;
+    pacc[1] = b0;
+    pacc[2] = a1;
+    pacc[3] = b1;
+    pacc = &pacc[4];
+    pb = &pb[2];
+  }
+  {
+    const int32_t zp = p->output_offset;
+    const int32_t lo = p->act_min;
+    const int32_t hi = p->act_max;
+    const int32_t* pa = acc;
+    const int32_t* pr = rq;
+    int32_t c;
+    for (c = 0; c < out_c; ++c) {
+      const int32_t m = pr[0];
+      const int32_t k = pr[1];
+      const int32_t sh = pr[2];
+      const int8_t va = utvm_dsp_rq3(pa[0], mode, m, k, sh, zp, lo, hi);
+      const int8_t vb = utvm_dsp_rq3(pa[1], mode, m, k, sh, zp, lo, hi);
+      ya[c] = va;
+      yb[c] = vb;
+      pa = &pa[2];
+      pr = &pr[3];
+    }
+  }
+}
+
+/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
+static UTVM_DSP_HOT void utvm_conv2d_q15_pair_full(const utvm_conv2d_q15_params* p, const int32_t* q,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FULL);
+}
+
+static UTVM_DSP_HOT void utvm_conv2d_q15_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FAST);
+}
+
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
+  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
+}
+
+/* scratch: at least 5 * depth4 + 8 * out_c + 12 bytes (any alignment); rq: 3 int32 per channel
+ * (dsp_s8.h utvm_dsp_rq3). */
+static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                               const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  /* the q15 windows: 4-byte aligned in the scratch memory */
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int32_t* const acc = &q[p->depth4];
+  int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
+  int32_t pix = 0;
+  while (pix < total) {
+    int32_t k;
+    if ((pix + 1) == total) {
+      pix = utvm_max_i32(pix - 1, 0); /* an odd last pixel: with the one before it */
+    }
+    for (k = 0; k < 2; ++k) {
+      const int32_t i = utvm_min_i32(pix + k, total - 1);
+      const int32_t b = i / per_image;
+      const int32_t r = i - (b * per_image);
+      const int32_t oy = r / g->out_w;
+      const int32_t ox = r - (oy * g->out_w);
+      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                             (ox * g->stride_w) - g->pad_w, &q[2 * k], stage);
+    }
+    {
+      int8_t* const ya = &out[pix * g->out_c];
+      int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
+      if (p->rq_mode == UTVM_DSP_RQ_FULL) {
+        utvm_conv2d_q15_pair_full(p, q, w, bias, rq, acc, ya, yb);
+      } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
+        utvm_conv2d_q15_pair_fast(p, q, w, bias, rq, acc, ya, yb);
+      } else {
+        utvm_conv2d_q15_pair_any(p, q, w, bias, rq, acc, ya, yb);
+      }
+    }
+    pix += 2;
+  }
+}
+
+#endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */
