@@ -164,3 +164,15 @@ def test_hybrid_rejections():
     mb.operator("FULLY_CONNECTED", [x, w], [y])
     with pytest.raises(UtvmError, match="per-channel"):
         compile_bytes(mb.build([x], [y]), "m")
+
+
+@pytest.mark.parametrize("model", sorted(DATA.glob("*.tflite")), ids=lambda p: p.name)
+def test_converted_models(model: Path):
+    """TensorFlow-converted dynamic-range models (tests/data/hybrid/make_hybrid_models.py), among them
+    a re-creation of MLPerf Tiny's DS-CNN keyword spotter: within the float tolerance."""
+    from oracle import random_inputs
+
+    data = model.read_bytes()
+    cases = [Case(data, random_inputs(data, seed), f"{model.name} seed {seed}") for seed in (0, 1, 2)]
+    res = check_against_oracle(cases)
+    print(f"{model.name}: {len(cases)} inputs, {res['bit_exact']} bit-exact")
