@@ -15,7 +15,12 @@ follows tflite-runtime 2.14's hybrid kernels (kernels/hybrid*.h):
   per-channel weights with different scales, or grouped convolutions, take EvalHybridPerChannel:
   asymmetric per-batch quantization, taps inside the image accumulate w * (q - offset);
 - DEPTHWISE_CONV_2D (depthwise_conv.cc EvalHybridPerChannel): asymmetric per batch, per-channel
-  scales (a per-tensor scale applies to every channel).
+  scales (a per-tensor scale applies to every channel);
+- BATCH_MATMUL (batch_matmul.cc EvalHybrid) with a constant per-tensor int8 RHS: every LHS row
+  quantized on its own (symmetric or asymmetric per ``asymmetric_quantize_inputs``), row sums of the
+  transposed RHS, the offset correction in float as the reference computes it; adj_x,
+  per-channel RHS scales (2.14 outputs zeros) and more than one batch dimension above 1 per operand
+  (2.14 steps its per-row scales and row sums by one matrix per dimension) are refused.
 
 The scratch holds the quantized input (int8), one float scale and one int32 offset per batch.
 Outputs are float: equal to the reference within float rounding (tests/test_ops_hybrid.py).
@@ -135,3 +140,45 @@ def prepare_hybrid_conv(handler: OpHandler, op: Operator, g: Graph) -> Prepared:
                                            "act_min": lo, "act_max": hi})
     conv = call("utvm_hybrid_conv", p, sq, ssf, soff, In(1), b, cs if mode else Null(), Out(0))
     return Prepared([qc, conv], macs=out.size * taps, scratch_bytes=nbytes)
+
+
+def prepare_hybrid_bmm(op: Operator, g: Graph) -> Prepared:
+    """BATCH_MATMUL with a float32 LHS and a constant int8 RHS (batch_matmul.cc EvalHybrid)."""
+    from .batch_matmul import MAX_DEPTH_S8, geometry, rhs_operand
+
+    lhs, rhs, out = tensor(g, op, 0, "lhs"), tensor(g, op, 1, "rhs"), out_tensor(g, op)
+    expect_dtype(op, out, ("float32",), "output")
+    expect_const(op, rhs, "rhs")
+    if op.options.get("adj_x", False):
+        raise fail(op, "hybrid BATCH_MATMUL with adj_x is not supported (the reference quantizes the transposed "
+                       "LHS); use adj_x false")
+    geo = geometry(op, g)
+    if geo["depth"] > min(MAX_DEPTH, MAX_DEPTH_S8):
+        raise fail(op, f"accumulation depth {geo['depth']} could overflow the int32 accumulator")
+    n, k = geo["cols"], geo["depth"]
+    rank = len(rhs.shape)
+    expect_quant(op, rhs, "rhs", per_channel_ok=True)
+    if np.any(rhs.quant.zero_point != 0):
+        raise fail(op, "hybrid int8 RHS must be symmetrically quantized (zero points 0)")
+    if rhs.quant.per_channel:
+        raise fail(op, "per-channel int8 RHS with a float32 LHS: tflite-runtime 2.14's hybrid BATCH_MATMUL "
+                       "multiplies by the legacy per-tensor scale (0) there; use a per-tensor RHS")
+    for t, role in ((lhs, "lhs"), (rhs, "rhs")):
+        if sum(1 for d in t.shape[:-2] if d != 1) > 1:
+            raise fail(op, f"hybrid BATCH_MATMUL: the {role} has more than one batch dimension above 1; the reference "
+                           "indexes its per-row scales and row sums as if there were one (wrong results)")
+    b, geo = rhs_operand(op, rhs, geo)
+    # row sums of the transposed RHS: one per (RHS matrix, output column)
+    rt = np.swapaxes(rhs.data, -1, -2) if not op.options.get("adj_y", False) else rhs.data
+    sums = rt.astype(np.int32).sum(axis=-1).reshape(-1).astype(np.int32)
+    rb = [1] * (5 - rank) + list(rhs.shape)
+    ext, size = [0, 0, 0], n
+    for d in range(2, -1, -1):
+        ext[d] = 0 if rb[d] == 1 else size
+        size *= rb[d]
+    rows = lhs.size // k
+    asym = bool(op.options.get("asymmetric_quantize_inputs", False))
+    qc, (sq, ssf, soff), nbytes = _quantize_call(rows, k, asym, _f32(rhs.quant.s))
+    p = Params("utvm_hybrid_bmm_params", {"g": geo, "row_sums_ext": ext})
+    mm = call("utvm_hybrid_bmm", p, sq, ssf, soff, b, Const("row_sums", sums, "int32_t"), Null(), Out(0))
+    return Prepared([qc, mm], macs=out.size * k, scratch_bytes=nbytes)
