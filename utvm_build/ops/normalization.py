@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Operator
-from ..quant import activation_range_float
+from ..quant import activation_range_float, quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
+from .nonlinear import softmax_s8_params
 from .pooling import _empty_window
 from .pooling import _geometry as _pool_geometry
 
@@ -101,4 +102,21 @@ class LogSoftmax(OpHandler):
         if x.dtype == "float32":
             p = Params("utvm_log_softmax_f32_params", {"outer": outer, "depth": depth})
             return Prepared([call("utvm_log_softmax_f32", p, In(0), Out(0))])
-        raise fail(op, "int8 LOG_SOFTMAX is not supported yet; float32 is")
+        expect_quant(op, x, "input")
+        expect_quant(op, out, "output")
+        if float(_F32(out.quant.s)) != 16.0 / 256.0 or out.quant.zp != 127:
+            raise fail(op, "int8 output quantization must be scale 16/256, zero point 127")
+        if depth > 4096:
+            raise fail(op, f"depth {depth}: the reference's Q12 sum of exponentials holds at most 4096 terms")
+        try:
+            mult, shift, diff_min = softmax_s8_params(1.0, x.quant.s)
+        except ValueError:
+            raise fail(op, "the input scale is too small for the reference's Q5.26 input rescaling") from None
+        # PreprocessLogSoftmaxScalingExp: the inverse of the input scaling, QuantizeMultiplierSmallerThanOneExp
+        rev_mult, rev_shift = quantize_multiplier((1 << (31 - shift)) / float(mult))
+        if rev_shift > 0:
+            raise fail(op, "the input scale is too small for the reference's inverse scaling")
+        p = Params("utvm_log_softmax_s8_params", {"outer": outer, "depth": depth, "input_multiplier": mult,
+                                                  "input_left_shift": shift, "reverse_multiplier": rev_mult,
+                                                  "reverse_shift": rev_shift, "diff_min": diff_min})
+        return Prepared([call("utvm_log_softmax_s8", p, In(0), Out(0))])
