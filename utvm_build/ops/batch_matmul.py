@@ -35,6 +35,11 @@ def geometry(op: Operator, g: Graph) -> dict:
     for t, role in ((lhs, "lhs"), (rhs, "rhs")):
         if not 2 <= len(t.shape) <= 5:
             raise fail(op, f"{role} tensor #{t.index} '{t.name}' has rank {len(t.shape)}; ranks 2 to 5 are supported")
+    if adj_x and len(lhs.shape) > 2 and len(rhs.shape) > 2 and rhs.shape[-3] == 1:
+        # batch_matmul.cc Eval merges lhs [.., Q, R, S] into [.., Q*R, S] when the rhs has a 1 there,
+        # ignoring adj_x: the reference then reads a wrong (or uninitialized) transposed lhs
+        raise fail(op, "adj_x with a rank > 2 rhs whose third-to-last dimension is 1 is not supported (the "
+                       "reference merges the lhs dimensions as if adj_x were false)")
     lb, rb = list(lhs.shape[:-2]), list(rhs.shape[:-2])
     m, k = (lhs.shape[-1], lhs.shape[-2]) if adj_x else (lhs.shape[-2], lhs.shape[-1])
     k2, n = (rhs.shape[-1], rhs.shape[-2]) if adj_y else (rhs.shape[-2], rhs.shape[-1])
