@@ -87,7 +87,8 @@ class _Geom:
 class _ConvBase(OpHandler):
     depthwise = False
     family = ""
-    supported = ("int8 (per-channel or per-tensor weights), int16 (16x8), float32; SAME/VALID, "
+    supported = ("int8 (per-channel or per-tensor weights), int16 (16x8), float32, float32 with int8 weights "
+                 "(hybrid); SAME/VALID, "
                  "strides, dilations, fused NONE/RELU/RELU6/RELU_N1_TO_1, optional bias")
 
     # ---- shapes --------------------------------------------------------------------------------

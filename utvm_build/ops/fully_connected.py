@@ -63,7 +63,8 @@ def acc32(dtype: str, bias) -> int:
 
 @register("FULLY_CONNECTED")
 class FullyConnected(OpHandler):
-    supported = "int8, int16 (16x8), float32; per-tensor or per-channel (int8/int16) weights"
+    supported = ("int8, int16 (16x8), float32, float32 with per-tensor int8 weights (hybrid); per-tensor or "
+                 "per-channel (int8/int16) weights")
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, (2, 3))
