@@ -176,3 +176,21 @@ def test_converted_models(model: Path):
     cases = [Case(data, random_inputs(data, seed), f"{model.name} seed {seed}") for seed in (0, 1, 2)]
     res = check_against_oracle(cases)
     print(f"{model.name}: {len(cases)} inputs, {res['bit_exact']} bit-exact")
+
+
+def test_hybrid_non_finite_inputs_run_clean():
+    """inf / NaN inputs: no undefined behaviour in the run-time quantization (the harness builds
+    with ASan/UBSan); the outputs are not compared (the reference's casts of NaN are undefined)."""
+    from harness import run_cases
+
+    cases = []
+    for k, asym in enumerate((False, True)):
+        c = fc_case(1, 600 + k, asym, False)
+        x = c.inputs[0].copy()
+        x.reshape(-1)[:3] = [np.inf, -np.inf, np.nan]
+        cases.append(Case(c.model, [x], c.label + " non-finite"))
+        c = conv_case("DEPTHWISE_CONV_2D", 0, 610 + k, True)
+        x = c.inputs[0].copy()
+        x.reshape(-1)[0] = np.nan
+        cases.append(Case(c.model, [x], c.label + " non-finite"))
+    assert len(run_cases(cases)) == len(cases)

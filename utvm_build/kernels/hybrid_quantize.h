@@ -71,6 +71,8 @@ static inline void utvm_hybrid_asymmetric(const float* x, int32_t n, int8_t* q, 
       nudged = -128;
     } else if (zp >= 127.0) {
       nudged = 127;
+    } else if (zp != zp) {
+      nudged = 0; /* NaN (non-finite inputs): the reference's int8 cast of it gives 0 on x86 */
     } else {
       nudged = (int32_t)round(zp);
     }

@@ -36,9 +36,10 @@ from .base import OpHandler, expect_const, expect_counts, expect_dtype, expect_q
 from .call import Const, In, Null, Operand, Out, Params, Prepared, Scratch, call
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
-#: largest accumulation depth whose int32 sums of int8 x int8 products (and row_sum x offset) cannot
-#: overflow (the reference would overflow silently)
-MAX_DEPTH = (1 << 31) // (128 * 128) - 1
+#: largest accumulation depth whose int32 sums cannot overflow (the reference would overflow
+#: silently): |w x q| <= 127 x 128 plus |row_sum x offset| <= 127 x 128 per term, or
+#: |w x (q - offset)| <= 127 x 255 per tap
+MAX_DEPTH = (1 << 31) // (2 * 128 * 128) - 1
 
 
 def is_hybrid(op: Operator, g: Graph) -> bool:
