@@ -197,9 +197,9 @@ def _read_quant(q: Table, tensor: Tensor) -> Quant | None:
     if zp is None or len(zp) != len(scale):
         raise ModelFormatError(f"corrupted model: {where} has {len(scale)} scales but "
                                f"{0 if zp is None else len(zp)} zero points")
-    if len(scale) > 1 and (not 0 <= axis < len(tensor.shape) or tensor.shape[axis] != len(scale)):
-        raise ModelFormatError(f"corrupted model: {where} has {len(scale)} per-channel scales along "
-                               f"axis {axis} of shape {list(tensor.shape)}")
+    # A per-channel quantized_dimension that does not fit the shape is kept as it is: TFLite Micro
+    # reads it without a check (its own person_detect declares rank-1 biases with dimension 3) and
+    # only the operators that apply per-channel parameters check them (docs/operators/nn.md).
     if not np.all(np.isfinite(scale)) or np.any(scale <= 0):
         raise ModelFormatError(f"corrupted model: {where} has a non-positive or non-finite scale")
     return Quant(scale=scale.astype(np.float64), zero_point=zp.astype(np.int64), axis=axis)

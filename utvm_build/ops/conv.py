@@ -47,6 +47,7 @@ from .base import (
     tensor,
 )
 from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
+from .hybrid import is_hybrid, prepare_hybrid_conv
 from .limits import check_accumulators, check_window_extent
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -87,7 +88,8 @@ class _Geom:
 class _ConvBase(OpHandler):
     depthwise = False
     family = ""
-    supported = ("int8 (per-channel or per-tensor weights), int16 (16x8), float32; SAME/VALID, "
+    supported = ("int8 (per-channel or per-tensor weights), int16 (16x8), float32, float32 with int8 weights "
+                 "(hybrid); SAME/VALID, "
                  "strides, dilations, fused NONE/RELU/RELU6/RELU_N1_TO_1, optional bias")
 
     # ---- shapes --------------------------------------------------------------------------------
@@ -180,6 +182,8 @@ class _ConvBase(OpHandler):
         return out_tensor(g, op).size * geo.filter_h * geo.filter_w * geo.filter_in_c
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        if is_hybrid(op, g):  # float32 activations, int8 weights: ops/hybrid.py
+            return prepare_hybrid_conv(self, op, g)
         self.validate(op, g)
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)

@@ -35,6 +35,7 @@ from .base import (
     tensor,
 )
 from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, call
+from .hybrid import is_hybrid, prepare_hybrid_fc
 from .limits import check_accumulators
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -62,7 +63,8 @@ def acc32(dtype: str, bias) -> int:
 
 @register("FULLY_CONNECTED")
 class FullyConnected(OpHandler):
-    supported = "int8, int16 (16x8), float32; per-tensor or per-channel (int8/int16) weights"
+    supported = ("int8, int16 (16x8), float32, float32 with per-tensor int8 weights (hybrid); per-tensor or "
+                 "per-channel (int8/int16) weights")
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, (2, 3))
@@ -106,6 +108,8 @@ class FullyConnected(OpHandler):
         return out_tensor(g, op).size * tensor(g, op, 1).shape[1]
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        if is_hybrid(op, g):  # float32 activations, int8 weights: ops/hybrid.py
+            return prepare_hybrid_fc(op, g)
         self.validate(op, g)
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)

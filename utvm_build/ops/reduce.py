@@ -13,6 +13,19 @@ requantization; their results differ by one in many cases; the oracle confirms t
 
 float32 sums every output's inputs in input order and divides by the count (MeanGeneral and the
 4-D special case agree). Duplicate axes count once; negative axes are resolved.
+
+The rest of the family (reduce.cc, kReference) shares MEAN's geometry:
+
+- SUM: int8 and int16 are QuantizedMeanOrSum with ``compute_sum`` (the MEAN kernels with the
+  unfolded multiplier: saturating, requantized to the output), as TFLite Micro computes them;
+  tflite-runtime 2.14 runs int8 SUM as QuantizedMeanOrSum<uint8_t> over the int8 bytes (wrong for
+  every negative input) and sums int16 without saturation, refusing different scales, so these are
+  checked against TFLM's interpreter (docs/operators/nn.md). int32 sums wrap as the reference's ``int``
+  arithmetic does in practice; float32 sums in input order;
+- REDUCE_MAX / REDUCE_MIN: float32, int8, int16, int32 (quantized: input and output
+  quantization must be equal, as EvalType checks); REDUCE_ALL: bool;
+- when every input dimension is reduced the reference seeds the output with the first input
+  (ReduceAllDims), otherwise with the reduction's initial value (kernels/reduce.h).
 """
 
 from __future__ import annotations
@@ -131,3 +144,103 @@ class Mean(OpHandler):
             **common, "sum_offset": -x.quant.zp * count, "multiplier": mult, "shift": shift,
             "output_zero_point": out.quant.zp, "out_min": lo, "out_max": hi})
         return Prepared([call(f"utvm_mean_{sfx}", p, In(0), Out(0), Scratch("int32_t"))])
+
+
+def _validate_geometry(op: Operator, g: Graph) -> dict:
+    """Axis tensor and output shape checks shared by the reductions; returns the geometry."""
+    expect_counts(op, 2)
+    x, axis, out = tensor(g, op, 0), tensor(g, op, 1, "axis"), out_tensor(g, op)
+    expect_dtype(op, axis, ("int32",), "axis")
+    expect_const(op, axis, "axis")
+    raw, _ = _axes(op, g)
+    if x.size == 0:
+        raise fail(op, "empty input tensors are not supported")
+    geo = _geometry(op, g)
+    if len(geo["dims"]) > MAX_RANK:
+        raise fail(op, f"the reduction pattern needs {len(geo['dims'])} dimensions; at most {MAX_RANK}")
+    if out.size != geo["out_size"]:
+        raise fail(op, f"output {list(out.shape)} does not match the reduction of {list(x.shape)} over {raw}")
+    return geo
+
+
+def _walk(geo: dict, in_size: int) -> dict:
+    return {"rank": len(geo["dims"]), "in_dims": _c_array(geo["dims"]), "out_strides": _c_array(geo["strides"]),
+            "in_size": in_size, "out_size": geo["out_size"]}
+
+
+def _reduces_all(op: Operator, g: Graph) -> bool:
+    """reduce.cc IsReduceAllDims over the resolved axes (a rank-0 input counts as all)."""
+    x = tensor(g, op, 0)
+    _, axes = _axes(op, g)
+    return len(axes) == len(x.shape)
+
+
+def _same_quant(op: Operator, g: Graph) -> bool:
+    x, out = tensor(g, op, 0), out_tensor(g, op)
+    return float(np.float32(x.quant.s)) == float(np.float32(out.quant.s)) and x.quant.zp == out.quant.zp
+
+
+def _wrap32(v: int) -> int:
+    """v as the reference's int64 -> int32 conversion leaves it (two's complement wrap)."""
+    return ((int(v) + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+
+_KIND = {"REDUCE_MAX": 0, "REDUCE_MIN": 1, "SUM": 2, "REDUCE_ALL": 3}
+
+
+@register("REDUCE_MAX", "REDUCE_MIN")
+class ReduceMinMax(OpHandler):
+    supported = ("float32, int8, int16, int32 (int8/int16: input and output quantization equal); constant axes, "
+                 "keep_dims true/false")
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        geo = _validate_geometry(op, g)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("float32", "int8", "int16", "int32"), "input")
+        expect_dtype(op, out, (x.dtype,), "output")
+        if x.dtype in ("int8", "int16"):
+            expect_quant(op, x, "input")
+            expect_quant(op, out, "output")
+            if not _same_quant(op, g):
+                raise fail(op, "input and output quantization must be equal (scale and zero point)")
+        p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op],
+                                          "seed_first": int(_reduces_all(op, g))})
+        return Prepared([call(f"utvm_reduce_{dtype_suffix(x.dtype)}", p, In(0), Out(0))])
+
+
+@register("REDUCE_ALL")
+class ReduceAll(OpHandler):
+    supported = "bool; constant axes, keep_dims true/false"
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        geo = _validate_geometry(op, g)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("bool",), "input")
+        expect_dtype(op, out, ("bool",), "output")
+        p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op], "seed_first": 0})
+        return Prepared([call("utvm_reduce_all_b8", p, In(0), Out(0))])
+
+
+@register("SUM")
+class Sum(OpHandler):
+    supported = ("float32, int32, int8, int16 (requantized to the output, as TFLite Micro); constant axes, "
+                 "keep_dims true/false")
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        geo = _validate_geometry(op, g)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("float32", "int32", "int8", "int16"), "input")
+        expect_dtype(op, out, (x.dtype,), "output")
+        if x.dtype in ("float32", "int32"):
+            p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op],
+                                              "seed_first": int(_reduces_all(op, g))})
+            return Prepared([call(f"utvm_reduce_{dtype_suffix(x.dtype)}", p, In(0), Out(0))])
+        for t, role in ((x, "input"), (out, "output")):
+            expect_quant(op, t, role)
+        count = geo["count"]
+        mult, shift = quantize_multiplier(float(_F32(x.quant.s)) / float(_F32(out.quant.s)))
+        lo, hi = dtype_range(x.dtype)
+        p = Params("utvm_mean_q_params", {
+            **_walk(geo, x.size), "sum_offset": _wrap32(-x.quant.zp * count), "multiplier": mult, "shift": shift,
+            "output_zero_point": out.quant.zp, "out_min": lo, "out_max": hi})
+        return Prepared([call(f"utvm_mean_{dtype_suffix(x.dtype)}", p, In(0), Out(0), Scratch("int32_t"))])
