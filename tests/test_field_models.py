@@ -9,6 +9,7 @@ float32: within 1e-5 x max|output| (harness.assert_matches).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from utvm_build.options import CompileOptions
 
 FIELD = Path(__file__).resolve().parent / "data" / "field_models"
 MODELS = sorted(FIELD.glob("*.tflite"))
-SEEDS = (0, 1)
+SEEDS = (0, 1, 2) if os.environ.get("UTVM_TEST_FULL") == "1" else (0,)
 #: tflite-runtime 2.14's reference resolver aborts (SIGABRT, no message) while allocating these
 #: three Keras-application int8 models (the TFLM interpreter of the tflite-micro package aborts on
 #: the MobileNetV3 and EfficientNet ones too): the oracle is tflite-runtime's default builtin
