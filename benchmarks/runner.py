@@ -36,6 +36,9 @@ CORES = {
     "m4": Core("m4", "cortex-m4", "mps2-an386"),
     "m55": Core("m55", "cortex-m55", "mps3-an547"),
 }
+#: Armv6-M without DSP (QEMU microbit: 256 KB flash, 16 KB RAM): the portable kernels' check in the
+#: tests (tests/test_kernels_arm_dsp.py), not a benchmark configuration (most models do not fit).
+CORTEX_M0 = Core("m0", "cortex-m0", "microbit")
 OPTS = ("Os", "O2")  # optimization levels: -Os and -O2
 
 

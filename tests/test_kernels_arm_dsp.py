@@ -404,9 +404,9 @@ int main(void) {
 """
 
 
-def _qemu(elf: Path, tmp: Path, timeout: float = 300) -> tuple[int, str]:
+def _qemu(elf: Path, tmp: Path, timeout: float = 300, machine: str = "mps2-an386") -> tuple[int, str]:
     console = tmp / "console.txt"
-    cmd = ["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-chardev", f"file,id=sh,path={console}",
+    cmd = ["qemu-system-arm", "-M", machine, "-nographic", "-chardev", f"file,id=sh,path={console}",
            "-semihosting-config", "enable=on,target=native,chardev=sh", "-kernel", str(elf)]
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
     return p.returncode, (console.read_text(errors="replace") if console.exists() else "") + p.stdout + p.stderr
@@ -495,6 +495,35 @@ def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: {how}"
+        if m.name == "digits":
+            assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
+
+
+def test_portable_kernels_on_cortex_m0(tools, tmp_path: Path) -> None:
+    """The portable path keeps running everywhere: the models that fit a Cortex-M0 (QEMU microbit,
+    Armv6-M, no DSP, 16 KB RAM) built --target cortex-m0plus (generic kernels, soft float) give the
+    generic host build's outputs byte for byte, and digits the reference's."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import get_models, model_names
+    from benchmarks.runner import CORTEX_M0, build, model_metadata, parse_program_output
+
+    names = [n for n in model_names() if n in ("digits", "hello_world_int8", "hello_world_float", "micro_speech")]
+    models = get_models(names, tmp_path)
+    assert "digits" in [m.name for m in models]
+    build(models, None, "O2", tmp_path / "host", target="generic")
+    build(models, CORTEX_M0, "Os", tmp_path / "m0", target="cortex-m0plus")
+    for m in models:
+        meta = model_metadata(tmp_path / "m0", m)
+        assert set(meta["kernel_variants"].values()) == {"generic"}, meta["kernel_variants"]
+        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
+                                                   capture_output=True, text=True, timeout=300).stdout)
+        rc, out = _qemu(tmp_path / "m0" / f"bench_{m.name}.elf", tmp_path, machine="microbit")
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and (how == "identical" or meta["outputs"][0]["dtype"] == "float32"), f"{m.name}: {how}"
         if m.name == "digits":
             assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
 

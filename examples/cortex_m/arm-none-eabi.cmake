@@ -3,15 +3,16 @@
 #   cmake -S examples/cortex_m -B build/m4  --toolchain examples/cortex_m/arm-none-eabi.cmake
 #   cmake -S examples/cortex_m -B build/m55 --toolchain examples/cortex_m/arm-none-eabi.cmake -DCORTEX_M_CPU=cortex-m55
 #
-# CORTEX_M_CPU: cortex-m4 (default; hard float, FPv4-SP) or cortex-m55 (hard float, MVE).
+# CORTEX_M_CPU: cortex-m4 (default; hard float, FPv4-SP), cortex-m55 (hard float, MVE) or
+# cortex-m0 (Armv6-M, soft float: QEMU's microbit board, the portable kernels).
 # Programs (python3, qemu) always come from the host; libraries, headers and packages only from
 # the toolchain's sysroot. utvm_build is still found: the project sets utvm_build_DIR explicitly.
 
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 
-set(CORTEX_M_CPU "cortex-m4" CACHE STRING "Target CPU: cortex-m4 or cortex-m55")
-set_property(CACHE CORTEX_M_CPU PROPERTY STRINGS cortex-m4 cortex-m55)
+set(CORTEX_M_CPU "cortex-m4" CACHE STRING "Target CPU: cortex-m4, cortex-m55 or cortex-m0")
+set_property(CACHE CORTEX_M_CPU PROPERTY STRINGS cortex-m4 cortex-m55 cortex-m0)
 # try_compile() projects re-read this file: give them the same CPU.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CORTEX_M_CPU)
 
@@ -19,8 +20,10 @@ if(CORTEX_M_CPU STREQUAL "cortex-m4")
   set(_cpu_flags "-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16")
 elseif(CORTEX_M_CPU STREQUAL "cortex-m55")
   set(_cpu_flags "-mcpu=cortex-m55 -mfloat-abi=hard")
+elseif(CORTEX_M_CPU STREQUAL "cortex-m0")
+  set(_cpu_flags "-mcpu=cortex-m0 -mfloat-abi=soft")
 else()
-  message(FATAL_ERROR "CORTEX_M_CPU must be cortex-m4 or cortex-m55, not '${CORTEX_M_CPU}'")
+  message(FATAL_ERROR "CORTEX_M_CPU must be cortex-m4, cortex-m55 or cortex-m0, not '${CORTEX_M_CPU}'")
 endif()
 
 find_program(CMAKE_C_COMPILER arm-none-eabi-gcc REQUIRED)

@@ -1,7 +1,7 @@
 /*
- * Startup code for Cortex-M4 / Cortex-M55: vector table, reset handler, fault handler.
+ * Startup code for Cortex-M0 / Cortex-M4 / Cortex-M55: vector table, reset handler, fault handler.
  *
- * Reset_Handler enables the FPU (and MVE on Cortex-M55), copies .data from flash, zeroes .bss
+ * Reset_Handler enables the FPU (and MVE on Cortex-M55) where there is one, copies .data from flash, zeroes .bss
  * and calls main(). The model's workspace (.bss.noinit.tvm) is deliberately not zeroed: the
  * generated code never reads it before writing it.
  */
@@ -22,9 +22,12 @@ void Fault_Handler(void);
 static void start(void) __attribute__((noinline, noreturn));
 
 void Reset_Handler(void) {
-  /* CPACR: full access to CP10/CP11 (FPU, MVE) before any code that may use them. */
+#if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
+  /* CPACR: full access to CP10/CP11 (FPU, MVE) before any code that may use them (Armv6-M has
+   * no CPACR: nothing to enable on Cortex-M0). */
   *(volatile uint32_t*)0xE000ED88u |= 0xFu << 20;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
   start();
 }
 
