@@ -27,7 +27,7 @@ static void utvm_batch_matmul_f32(const utvm_bmm_f32_params* p, const float* lhs
           const float* a = &lhs[lb + (m * g->lhs_row_stride)];
           for (n = 0; n < g->cols; ++n) {
             const float* b = &rhs[rb + (n * g->rhs_col_stride)];
-            float total = 0;
+            float total = 0.0f;
             for (k = 0; k < g->depth; ++k) {
               total += b[k * g->rhs_depth_stride] * a[k * g->lhs_depth_stride];
             }

@@ -27,7 +27,7 @@ typedef struct {
 /* static_cast<int32_t>(v) of a rounded float: values outside int32 (and NaN) give INT32_MIN, as
  * the x86 conversion instruction of the reference build does (in C the cast would be undefined). */
 static inline int32_t utvm_hybrid_to_i32(float v) {
-  int32_t r = INT32_MIN;
+  int32_t r = (int32_t)INT32_MIN;
   if ((v >= -2147483648.0f) && (v < 2147483648.0f)) {
     r = (int32_t)v;
   }

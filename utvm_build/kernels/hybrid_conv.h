@@ -35,15 +35,15 @@ static inline int32_t utvm_hybrid_conv_acc(const utvm_hybrid_conv_params* p, con
     for (fx = 0; fx < g->filter_w; ++fx) {
       const int32_t x = x0 + (g->dilation_w * fx);
       if (utvm_conv_inside(g, y, x)) {
-        const int32_t pixel = (((b * g->in_h) + y) * g->in_w + x) * g->in_c;
+        const int32_t pixel = ((((b * g->in_h) + y) * g->in_w) + x) * g->in_c;
         if (p->depthwise != 0) {
           const int32_t in_c = oc / g->depth_multiplier;
-          const int32_t wv = (int32_t)w[((fy * g->filter_w) + fx) * g->out_c + oc];
+          const int32_t wv = (int32_t)w[(((fy * g->filter_w) + fx) * g->out_c) + oc];
           acc += wv * ((int32_t)q[pixel + in_c] - offset);
         } else {
           const int32_t groups = g->in_c / g->filter_in_c;
           const int32_t group = oc / (g->out_c / groups);
-          const int8_t* wrow = &w[(((oc * g->filter_h) + fy) * g->filter_w + fx) * g->filter_in_c];
+          const int8_t* wrow = &w[((((oc * g->filter_h) + fy) * g->filter_w) + fx) * g->filter_in_c];
           const int8_t* xrow = &q[pixel + (group * g->filter_in_c)];
           for (ic = 0; ic < g->filter_in_c; ++ic) {
             acc += (int32_t)wrow[ic] * ((int32_t)xrow[ic] - offset);
@@ -66,7 +66,7 @@ static void utvm_hybrid_conv(const utvm_hybrid_conv_params* p, const int8_t* q, 
   for (b = 0; b < g->batches; ++b) {
     for (oy = 0; oy < g->out_h; ++oy) {
       for (ox = 0; ox < g->out_w; ++ox) {
-        float* o = &out[(((b * g->out_h) + oy) * g->out_w + ox) * g->out_c];
+        float* o = &out[((((b * g->out_h) + oy) * g->out_w) + ox) * g->out_c];
         for (oc = 0; oc < g->out_c; ++oc) {
           const int32_t acc = utvm_hybrid_conv_acc(p, q, offset[b], w, b, oy, ox, oc);
           float v;

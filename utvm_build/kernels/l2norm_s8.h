@@ -14,7 +14,7 @@ static inline int32_t utvm_l2norm_sat_shl(int32_t x, int32_t e) {
   if (x > threshold) {
     r = INT32_MAX;
   } else if (x < -threshold) {
-    r = INT32_MIN;
+    r = (int32_t)INT32_MIN;
   } else {
     r = utvm_shl_wrap_i32(x, e);
   }
@@ -45,13 +45,14 @@ static inline void utvm_l2norm_inv_sqrt(int32_t input, int32_t* multiplier, int3
     pairs = ((lz - 1) / 2) - 1;
     s -= pairs;
     v = utvm_shl_wrap_i32(v, 2 * pairs);
-    half_input = utvm_rounding_divide_by_pot(v >> 1, 1);         /* F3 input / 2 */
+    half_input = utvm_rounding_divide_by_pot(v / 2, 1);  /* v > 0: v >> 1 */         /* F3 input / 2 */
     for (i = 0; i < 5; ++i) {
       const int32_t x2 = utvm_sat_rounding_doubling_high_mul(x, x);  /* F6 */
       const int32_t x3 = utvm_l2norm_sat_shl(utvm_sat_rounding_doubling_high_mul(x2, x), 6); /* F9 -> F3 */
       const int32_t a = utvm_sat_rounding_doubling_high_mul(half_three, x); /* F6 */
       const int32_t b = utvm_sat_rounding_doubling_high_mul(half_input, x3); /* F6 */
-      x = utvm_l2norm_sat_shl((int32_t)((uint32_t)a - (uint32_t)b), 3); /* F6 -> F3 */
+      const uint32_t diff = (uint32_t)a - (uint32_t)b;              /* F6, wraps as gemmlowp's int32 - */
+      x = utvm_l2norm_sat_shl((int32_t)diff, 3);                    /* F6 -> F3 */
     }
     x = utvm_sat_rounding_doubling_high_mul(x, 1518500250);        /* x sqrt(2)/2, F3 */
     if (s < 0) {

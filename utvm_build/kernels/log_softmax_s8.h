@@ -19,8 +19,16 @@ typedef struct {
   int32_t diff_min;
 } utvm_log_softmax_s8_params;
 
-static inline int32_t utvm_lsm_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static inline int32_t utvm_lsm_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+/* int32 + and - with two's complement wrap (gemmlowp's raw fixed-point arithmetic) */
+static inline int32_t utvm_lsm_add(int32_t a, int32_t b) {
+  const uint32_t s = (uint32_t)a + (uint32_t)b;
+  return (int32_t)s;
+}
+
+static inline int32_t utvm_lsm_sub(int32_t a, int32_t b) {
+  const uint32_t d = (uint32_t)a - (uint32_t)b;
+  return (int32_t)d;
+}
 
 /* SaturatingRoundingMultiplyByPOTParam for exponent >= 0. */
 static inline int32_t utvm_lsm_sat_pot(int32_t x, int32_t exponent) {

@@ -11,7 +11,7 @@ static void utvm_reduce_f32(const utvm_reduce_params* p, const float* in, float*
   int32_t o = 0;
   int32_t i;
   const int32_t start = utvm_reduce_start(p);
-  const float init = (p->kind == UTVM_REDUCE_MAX) ? (-FLT_MAX) : ((p->kind == UTVM_REDUCE_MIN) ? FLT_MAX : (float)0);
+  const float init = (p->kind == UTVM_REDUCE_MAX) ? (-FLT_MAX) : ((p->kind == UTVM_REDUCE_MIN) ? FLT_MAX : 0.0f);
   for (i = 0; i < p->out_size; ++i) {
     out[i] = init;
   }

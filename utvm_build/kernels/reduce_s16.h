@@ -9,7 +9,7 @@ static void utvm_reduce_s16(const utvm_reduce_params* p, const int16_t* in, int1
   int32_t o = 0;
   int32_t i;
   const int32_t start = utvm_reduce_start(p);
-  const int16_t init = (p->kind == UTVM_REDUCE_MAX) ? INT16_MIN : INT16_MAX;
+  const int16_t init = (p->kind == UTVM_REDUCE_MAX) ? (int16_t)INT16_MIN : (int16_t)INT16_MAX;
   for (i = 0; i < p->out_size; ++i) {
     out[i] = init;
   }

@@ -15,7 +15,8 @@ static void utvm_reduce_s32(const utvm_reduce_params* p, const int32_t* in, int3
   int32_t o = 0;
   int32_t i;
   const int32_t start = utvm_reduce_start(p);
-  const int32_t init = (p->kind == UTVM_REDUCE_MAX) ? INT32_MIN : ((p->kind == UTVM_REDUCE_MIN) ? INT32_MAX : (int32_t)0);
+  const int32_t init = (p->kind == UTVM_REDUCE_MAX) ? (int32_t)INT32_MIN
+                                                      : ((p->kind == UTVM_REDUCE_MIN) ? (int32_t)INT32_MAX : 0);
   for (i = 0; i < p->out_size; ++i) {
     out[i] = init;
   }

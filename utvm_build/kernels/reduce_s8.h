@@ -9,7 +9,7 @@ static void utvm_reduce_s8(const utvm_reduce_params* p, const int8_t* in, int8_t
   int32_t o = 0;
   int32_t i;
   const int32_t start = utvm_reduce_start(p);
-  const int8_t init = (p->kind == UTVM_REDUCE_MAX) ? INT8_MIN : INT8_MAX;
+  const int8_t init = (p->kind == UTVM_REDUCE_MAX) ? (int8_t)INT8_MIN : (int8_t)INT8_MAX;
   for (i = 0; i < p->out_size; ++i) {
     out[i] = init;
   }
