@@ -71,7 +71,7 @@ def fc_case(k: int, seed: int, asym: bool, per_channel: bool) -> Case:
     return Case(mb.build([x], [y]), [xs], f"FC hybrid {batches}x{depth}->{units} asym={asym} pc={per_channel} {act}")
 
 
-def conv_case(op: str, k: int, seed: int, per_channel: bool, equal: bool = False) -> Case:
+def conv_case(op: str, k: int, seed: int, per_channel: bool, equal: bool = False, groups: int = 1) -> Case:
     rng = np.random.default_rng(seed)
     dw = op == "DEPTHWISE_CONV_2D"
     n, h, w_, c = [(1, 5, 5, 3), (2, 6, 4, 2), (1, 7, 7, 4), (1, 3, 8, 1), (2, 4, 4, 3)][k % 5]
@@ -83,7 +83,9 @@ def conv_case(op: str, k: int, seed: int, per_channel: bool, equal: bool = False
         padding = "SAME"
     dm = 1 + k % 2 if dw else 1
     oc = c * dm if dw else [4, 2, 5][k % 3]
-    wshape = (1, fh, fw, oc) if dw else (oc, fh, fw, c)
+    if groups > 1:
+        c, oc = 2 * groups, 3 * groups
+    wshape = (1, fh, fw, oc) if dw else (oc, fh, fw, c // groups)
     wd, wq = _weights(rng, wshape, oc, 3 if dw else 0, per_channel, equal)
     eff_h, eff_w = (fh - 1) * dil + 1, (fw - 1) * dil + 1
     if padding == "SAME":
@@ -113,6 +115,7 @@ def _cases() -> dict[str, list[Case]]:
         out[f"FULLY_CONNECTED asym={asym}"] = [fc_case(k, 100 + 7 * k + 2 * asym, asym, False) for k in range(N)]
     out["CONV_2D per-tensor"] = [conv_case("CONV_2D", k, 300 + k, False) for k in range(N)]
     out["CONV_2D per-channel"] = [conv_case("CONV_2D", k, 400 + k, True) for k in range(N)]
+    out["CONV_2D grouped per-channel"] = [conv_case("CONV_2D", k, 420 + k, True, groups=2 + k % 2) for k in range(N)]
     out["DEPTHWISE_CONV_2D per-channel"] = [conv_case("DEPTHWISE_CONV_2D", k, 500 + k, True) for k in range(N)]
     return out
 
@@ -156,6 +159,10 @@ def test_hybrid_rejections():
     assert "zero points 0" in fc(wzp=3)
     assert "TANH" in fc(act="TANH")
     assert "bias" in fc(bias_dtype="int32")
+
+    grouped = conv_case("CONV_2D", 0, 1, False, groups=2)
+    with pytest.raises(UtvmError, match="grouped hybrid CONV_2D needs per-channel"):
+        compile_bytes(grouped.model, "m")
 
     mb = ModelBuilder()
     x = mb.tensor((1, 4), "float32")

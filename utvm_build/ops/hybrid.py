@@ -12,7 +12,8 @@ follows tflite-runtime 2.14's hybrid kernels (kernels/hybrid*.h):
   per-batch quantization of the whole image, filter scale folded. Per-channel scales that are all
   equal take that path too, where 2.14 multiplies by the legacy scale 0 (bias only); here the
   common scale is used, as a per-tensor model computes (tested against that model);
-  per-channel weights with different scales, or grouped convolutions, take EvalHybridPerChannel:
+  per-channel weights with different scales, or grouped convolutions (per-channel scales required:
+  2.14 reads past a per-tensor scale there), take EvalHybridPerChannel:
   asymmetric per-batch quantization, taps inside the image accumulate w * (q - offset);
 - DEPTHWISE_CONV_2D (depthwise_conv.cc EvalHybridPerChannel): asymmetric per batch, per-channel
   scales (a per-tensor scale applies to every channel);
@@ -131,6 +132,9 @@ def prepare_hybrid_conv(handler: OpHandler, op: Operator, g: Graph) -> Prepared:
         raise fail(op, "a hybrid CONV_2D needs a bias (conv.cc requires it for float32 input with int8 filter)")
     scales = np.asarray(w.quant.scale, dtype=np.float32)
     groups = geo.in_c // geo.filter_in_c
+    if groups != 1 and not w.quant.per_channel:
+        raise fail(op, "a grouped hybrid CONV_2D needs per-channel filter scales (the reference reads one scale "
+                       "per output channel from a per-tensor filter, past its end)")
     per_channel_path = depthwise or groups != 1 or (w.quant.per_channel and bool(np.any(scales != scales[0])))
     batches = geo.batches
     fold = None if per_channel_path else _f32(w.quant.s)
