@@ -117,6 +117,9 @@ def _cases() -> dict[str, list[Case]]:
     out["CONV_2D per-channel"] = [conv_case("CONV_2D", k, 400 + k, True) for k in range(N)]
     out["CONV_2D grouped per-channel"] = [conv_case("CONV_2D", k, 420 + k, True, groups=2 + k % 2) for k in range(N)]
     out["DEPTHWISE_CONV_2D per-channel"] = [conv_case("DEPTHWISE_CONV_2D", k, 500 + k, True) for k in range(N)]
+    # per-tensor depthwise with one output channel (input shape (1, 3, 8, 1), depth multiplier 1)
+    out["DEPTHWISE_CONV_2D per-tensor, 1 channel"] = [conv_case("DEPTHWISE_CONV_2D", 8 + 10 * j, 550 + j, False)
+                                                      for j in range(max(1, N // 4))]
     return out
 
 
@@ -161,8 +164,11 @@ def test_hybrid_rejections():
     assert "bias" in fc(bias_dtype="int32")
 
     grouped = conv_case("CONV_2D", 0, 1, False, groups=2)
-    with pytest.raises(UtvmError, match="grouped hybrid CONV_2D needs per-channel"):
+    with pytest.raises(UtvmError, match="grouped CONV_2D needs per-channel"):
         compile_bytes(grouped.model, "m")
+    dw = conv_case("DEPTHWISE_CONV_2D", 0, 1, False)
+    with pytest.raises(UtvmError, match="hybrid DEPTHWISE_CONV_2D needs per-channel"):
+        compile_bytes(dw.model, "m")
 
     mb = ModelBuilder()
     x = mb.tensor((1, 4), "float32")

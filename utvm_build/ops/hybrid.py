@@ -16,7 +16,7 @@ follows tflite-runtime 2.14's hybrid kernels (kernels/hybrid*.h):
   2.14 reads past a per-tensor scale there), take EvalHybridPerChannel:
   asymmetric per-batch quantization, taps inside the image accumulate w * (q - offset);
 - DEPTHWISE_CONV_2D (depthwise_conv.cc EvalHybridPerChannel): asymmetric per batch, per-channel
-  scales (a per-tensor scale applies to every channel);
+  scales (a per-tensor scale only with one output channel: 2.14 reads past it otherwise);
 - BATCH_MATMUL (batch_matmul.cc EvalHybrid) with a constant per-tensor int8 RHS: every LHS row
   quantized on its own (symmetric or asymmetric per ``asymmetric_quantize_inputs``), row sums of the
   transposed RHS, the offset correction in float as the reference computes it; adj_x,
@@ -132,9 +132,10 @@ def prepare_hybrid_conv(handler: OpHandler, op: Operator, g: Graph) -> Prepared:
         raise fail(op, "a hybrid CONV_2D needs a bias (conv.cc requires it for float32 input with int8 filter)")
     scales = np.asarray(w.quant.scale, dtype=np.float32)
     groups = geo.in_c // geo.filter_in_c
-    if groups != 1 and not w.quant.per_channel:
-        raise fail(op, "a grouped hybrid CONV_2D needs per-channel filter scales (the reference reads one scale "
-                       "per output channel from a per-tensor filter, past its end)")
+    if (depthwise or groups != 1) and not w.quant.per_channel and geo.out_c > 1:
+        what = "DEPTHWISE_CONV_2D" if depthwise else "grouped CONV_2D"
+        raise fail(op, f"a hybrid {what} needs per-channel filter scales (the reference reads one scale per "
+                       "output channel from a per-tensor filter, past its end)")
     per_channel_path = depthwise or groups != 1 or (w.quant.per_channel and bool(np.any(scales != scales[0])))
     batches = geo.batches
     fold = None if per_channel_path else _f32(w.quant.s)
