@@ -185,6 +185,9 @@ class _Operator:
     options: dict[str, Any]
     version: int
     intermediates: list[int] | None
+    #: a custom operator: its custom_code and raw custom_options (e.g. a flexbuffer map)
+    custom_code: str | None = None
+    custom_options: bytes | None = None
 
 
 class ModelBuilder:
@@ -296,6 +299,17 @@ class ModelBuilder:
         )
         return len(self.operators) - 1
 
+    def custom_operator(self, custom_code: str, inputs: Sequence[int], outputs: Sequence[int],
+                        custom_options: bytes = b"", *, version: int = 1) -> int:
+        """Add a custom operator (builtin code CUSTOM) with raw ``custom_options`` bytes (a
+        flexbuffer for TFLite's own custom operators); returns its index."""
+        for t in [*inputs, *outputs]:
+            if not -1 <= t < len(self.tensors):
+                raise ValueError(f"{custom_code}: tensor index {t} out of range")
+        self.operators.append(_Operator("CUSTOM", list(inputs), list(outputs), {}, int(version), None,
+                                        custom_code, bytes(custom_options)))
+        return len(self.operators) - 1
+
     def _sig(self, t: int) -> _TensorSig | None:
         if t < 0:
             return None
@@ -324,16 +338,16 @@ class ModelBuilder:
             tensor_buffers.append(tensor_buffer)
 
         # operator codes, one per (builtin, version)
-        codes: dict[tuple[str, int], int] = {}
+        codes: dict[tuple[str, int, str | None], int] = {}
         for sg, _, _, _ in graphs:
             for o in sg.operators:
-                codes.setdefault((o.op, o.version), len(codes))
+                codes.setdefault((o.op, o.version, o.custom_code), len(codes))
 
         buffer_offs = [self._write_buffer(b, data) for data in buffers]
         subgraph_offs = []
         for (sg, sg_in, sg_out, name), tensor_buffer in zip(graphs, tensor_buffers):
             tensor_offs = [self._write_tensor(b, t, tensor_buffer[i]) for i, t in enumerate(sg.tensors)]
-            op_offs = [self._write_operator(b, o, codes[(o.op, o.version)]) for o in sg.operators]
+            op_offs = [self._write_operator(b, o, codes[(o.op, o.version, o.custom_code)]) for o in sg.operators]
             sg_name = b.CreateString(name)
             sg_tensors = _vector_of_offsets(b, _SubGraph.StartTensorsVector, tensor_offs)
             sg_inputs = _int_vector(b, _SubGraph.StartInputsVector, sg_in)
@@ -346,7 +360,7 @@ class ModelBuilder:
             _SubGraph.AddOperators(b, sg_ops)
             _SubGraph.AddName(b, sg_name)
             subgraph_offs.append(_SubGraph.End(b))
-        code_offs = [self._write_opcode(b, op, version) for (op, version) in codes]
+        code_offs = [self._write_opcode(b, op, version, custom) for (op, version, custom) in codes]
 
         m_codes = _vector_of_offsets(b, _Model.StartOperatorCodesVector, code_offs)
         m_subgraphs = _vector_of_offsets(b, _Model.StartSubgraphsVector, subgraph_offs)
@@ -404,9 +418,12 @@ class ModelBuilder:
         return _TensorT.End(b)
 
     @staticmethod
-    def _write_opcode(b: flatbuffers.Builder, op: str, version: int) -> int:
+    def _write_opcode(b: flatbuffers.Builder, op: str, version: int, custom: str | None = None) -> int:
         code = _BUILTIN_CODES[op]
+        custom_off = None if custom is None else b.CreateString(custom)
         _OperatorCode.Start(b)
+        if custom_off is not None:
+            _OperatorCode.AddCustomCode(b, custom_off)
         _OperatorCode.AddDeprecatedBuiltinCode(b, min(code, PLACEHOLDER_FOR_GREATER_OP_CODES))
         _OperatorCode.AddBuiltinCode(b, code)
         _OperatorCode.AddVersion(b, version)
@@ -420,7 +437,10 @@ class ModelBuilder:
         outs = _int_vector(b, _Operator_.StartOutputsVector, o.outputs)
         inter = None if o.intermediates is None else _int_vector(b, _Operator_.StartIntermediatesVector,
                                                                  o.intermediates)
+        custom = None if o.custom_options is None else b.CreateByteVector(o.custom_options)
         _Operator_.Start(b)
+        if custom is not None:
+            _Operator_.AddCustomOptions(b, custom)
         _Operator_.AddOpcodeIndex(b, opcode_index)
         _Operator_.AddInputs(b, ins)
         _Operator_.AddOutputs(b, outs)

@@ -8,6 +8,7 @@ from ..errors import ModelFormatError, UnsupportedError, one_line
 from ..graph import ITEM_SIZE, Graph, Operator, Quant, Tensor
 from . import schema
 from .flatbuf import Table, root_table
+from .flexbuffers import read_map
 
 _MAX_RANK = 8
 #: Far beyond any microcontroller model; keeps the planner's first-fit placement (quadratic) and
@@ -16,6 +17,9 @@ MAX_OPERATORS = 4096
 MAX_TENSORS = 16384
 MAX_SUBGRAPHS = 256
 _MAX_NAME = 1024
+#: Custom operators whose custom_options are a FlexBuffers map, read into ``Operator.options``
+#: (custom operators come out named ``CUSTOM(<custom_code>)``; their handlers register that name).
+FLEXBUFFER_OPTIONS = ("TFLite_Detection_PostProcess",)
 
 
 def read_tflite(data: bytes) -> Graph:
@@ -54,7 +58,7 @@ def read_tflite(data: bytes) -> Graph:
                                              f"subgraph inputs{where}")]
         outputs = [base + i for i in _indices(sg.scalar_vector(2, "int32", "subgraph outputs"), n,
                                               f"subgraph outputs{where}")]
-        operators = [_read_operator(t, op_base + i, opcodes, n, base, k) for i, t in enumerate(op_tables)]
+        operators = [_read_operator(t, op_base + i, opcodes, n, base, k, data) for i, t in enumerate(op_tables)]
         _check_zero_sized(tensors[base:], operators, {*inputs, *outputs})
         op_base += len(op_tables)
         name = one_line(sg.string(4, "subgraph name") or "")[:_MAX_NAME]
@@ -206,7 +210,7 @@ def _read_quant(q: Table, tensor: Tensor) -> Quant | None:
 
 
 def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]], n: int, base: int = 0,
-                   subgraph: int = 0) -> Operator:
+                   subgraph: int = 0, data: bytes = b"") -> Operator:
     """Operator ``i`` (model-wide number) of a subgraph whose ``n`` tensors start at ``base``."""
     idx = int(t.scalar(0, "uint32"))
     if idx >= len(opcodes):
@@ -224,6 +228,8 @@ def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]],
     inter = shift(_indices(t.scalar_vector(8, "int32", "operator intermediates"), n,
                            f"operator #{i} intermediates"))
     options = _read_options(t, i, name)
+    if custom in FLEXBUFFER_OPTIONS:
+        options = _read_custom_options(t, i, name, data)
     if name == "VAR_HANDLE":   # its options are strings: the variable's identity
         kind = schema.OPTION_TABLES.get(int(t.scalar(3, "uint8")), ("",))[0]
         table = t.table(4, f"operator #{i} VarHandleOptions") if kind == "VarHandleOptions" else None
@@ -232,6 +238,19 @@ def _read_operator(t: Table, i: int, opcodes: list[tuple[str, int, str | None]],
             options[fname] = one_line(text or "")[:_MAX_NAME]
     return Operator(index=i, op=name, inputs=inputs, outputs=outputs, options=options, version=version,
                     intermediates=inter, subgraph=subgraph)
+
+
+def _read_custom_options(t: Table, i: int, op_name: str, data: bytes) -> dict:
+    """The FlexBuffers map in an operator's custom_options (or large_custom_options) as a dict."""
+    raw = t.bytes_vector(5, f"operator #{i} custom_options")
+    offset, size = int(t.scalar(9, "uint64")), int(t.scalar(10, "uint64"))
+    if not raw and offset > 1 and size > 0:
+        if offset + size > len(data):
+            raise ModelFormatError(f"truncated model: operator #{i} {op_name} custom options lie outside the file")
+        raw = data[offset:offset + size]
+    if int(t.scalar(6, "int8")) != 0:
+        raise ModelFormatError(f"corrupted model: operator #{i} {op_name} custom options are not FlexBuffers")
+    return read_map(raw or b"", f"operator #{i} {op_name} custom options")
 
 
 def _read_options(t: Table, i: int, op_name: str) -> dict:
