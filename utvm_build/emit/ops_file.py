@@ -9,6 +9,7 @@ written.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -149,8 +150,9 @@ def render_op(g: Graph, op: Operator, prepared: Prepared, position: int, prefix:
 
 def op_function_name(prefix: str, op: Operator) -> str:
     """``<prefix>_op<k>_<name>``: k is the operator's number in the model, as `utvm-build info`,
-    errors and metadata.json number it (operators removed by passes leave gaps)."""
-    return f"{prefix}_op{op.index}_{op.op.lower()}"
+    errors and metadata.json number it (operators removed by passes leave gaps). A custom
+    operator's name ``CUSTOM(<code>)`` keeps only letters, digits and underscores."""
+    return f"{prefix}_op{op.index}_{re.sub(r'[^A-Za-z0-9_]+', '_', op.op).strip('_').lower()}"
 
 
 def describe(g: Graph, op: Operator) -> str:
