@@ -24,7 +24,7 @@ FAMILY_DOCS = {
     "cumsum": "operators/shape.md", "shape_ops": "operators/shape.md",
     "reduce": "operators/nn.md", "arg_min_max": "operators/nn.md", "normalization": "operators/nn.md",
     "batch_matmul": "operators/nn.md", "lstm": "operators/sequence.md",
-    "variables": "state.md", "control": "state.md",
+    "variables": "state.md", "control": "state.md", "detection": "operators/detection.md",
 }
 CORE = "kernel-guide.md"   # the operators of the first release (CONV_2D, ADD, SOFTMAX, ...)
 

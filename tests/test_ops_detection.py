@@ -40,11 +40,11 @@ def flex_options(**kw) -> bytes:
     return bytes(fbb.Finish())
 
 
-def detection_model(n: int, num_classes: int, background: bool, max_det: int, max_cls: int, *,
+def detection_model(n: int, classes: int, background: bool, max_det: int, max_cls: int, *,
                     box_dtype: str = "float32", score_dtype: str = "float32", anchors: np.ndarray,
                     box_len: int = 4, raw_options: bytes | None = None, **opts) -> bytes:
     b = ModelBuilder()
-    cb = num_classes + int(background)
+    cb = classes + int(background)
     bq = {"scale": 0.05, "zero_point": 128} if box_dtype == "uint8" else {}
     sq = {"scale": 1 / 255, "zero_point": 0} if score_dtype == "uint8" else {}
     box = b.tensor([1, n, box_len], box_dtype, **bq)
@@ -57,7 +57,7 @@ def detection_model(n: int, num_classes: int, background: bool, max_det: int, ma
     outs = [b.tensor([1, slots, 4], "float32"), b.tensor([1, slots], "float32"),
             b.tensor([1, slots], "float32"), b.tensor([1], "float32")]
     options = dict(max_detections=max_det, max_classes_per_detection=max_cls, nms_score_threshold=0.3,
-                   nms_iou_threshold=0.5, num_classes=num_classes, y_scale=10.0, x_scale=10.0, h_scale=5.0,
+                   nms_iou_threshold=0.5, num_classes=classes, y_scale=10.0, x_scale=10.0, h_scale=5.0,
                    w_scale=5.0)
     options.update(opts)
     b.custom_operator(CODE, [box, sc, anc], outs, flex_options(**options) if raw_options is None else raw_options)
@@ -122,7 +122,7 @@ def test_detection_postprocess_against_reference() -> None:
     refs = reference_outputs_many([(c.model, c.inputs) for c in cases])
     ours = run_cases(cases)
     failures = []
-    for seed, case, mine, ref in zip(seeds, cases, ours, refs):
+    for case, mine, ref in zip(cases, ours, refs):
         assert not isinstance(ref, Exception), f"{case.label}: reference failed: {ref}"
         num = int(ref[3][0])
         assert mine[3].tobytes() == np.asarray(ref[3], np.float32).tobytes(), f"{case.label}: num {mine[3]} {ref[3]}"
@@ -143,7 +143,7 @@ def test_detection_postprocess_against_reference() -> None:
 
 def _compile_error(model: bytes) -> Exception:
     with pytest.raises((UnsupportedError, ModelFormatError)) as e:
-        compile_bytes(model, CompileOptions())
+        compile_bytes(model, "det", CompileOptions())
     msg = str(e.value)
     assert "\n" not in msg
     return e.value

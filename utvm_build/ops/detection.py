@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Operator
-from ..kernel_table import scratch_rule
 from .base import OpHandler, expect_const, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
-from .call import Const, In, KernelCall, Out, Params, Prepared, Scratch, call
+from .call import Const, In, Out, Params, Prepared, Scratch, call
 
 NAME = "CUSTOM(TFLite_Detection_PostProcess)"
 _REQUIRED = ("max_detections", "max_classes_per_detection", "nms_score_threshold", "nms_iou_threshold",
@@ -43,14 +42,11 @@ def _float(op: Operator, name: str) -> np.float32:
         return np.float32(v)    # flexbuffers' AsFloat: a double or an integer cast to float
 
 
-def _scratch(c: KernelCall, op: Operator, g: Graph) -> int:
-    n, cb, c_, m = (int(c.field(k)) for k in ("num_boxes", "classes_bg", "num_classes", "max_detections"))
-    k = min(int(c.field("max_classes")), c_)
-    words = 4 * n + (n * cb if c.field("score_u8") else 0) + 6 * n + n * k + c_ + 3 * (n + m) + m
+def _scratch(n: int, cb: int, c: int, m: int, max_cls: int, score_u8: bool) -> int:
+    """Scratch bytes, laid out as kernels/detection_postprocess.h carves them (handed over as
+    ``Prepared.scratch_bytes``: kernel_table imports the handlers, so no rule is registered there)."""
+    words = 4 * n + (n * cb if score_u8 else 0) + 6 * n + n * min(max_cls, c) + c + 3 * (n + m) + m
     return 4 * words + n
-
-
-scratch_rule("utvm_detection_postprocess", "generic", _scratch)
 
 
 @register(NAME)
@@ -133,4 +129,5 @@ class DetectionPostProcess(OpHandler):
             "y_scale": float(scales[0]), "x_scale": float(scales[1]), "h_scale": float(scales[2]),
             "w_scale": float(scales[3])})
         return Prepared([call("utvm_detection_postprocess", p, In(0), In(1), Const("anchors", anc.reshape(-1), "float"),
-                              Out(0), Out(1), Out(2), Out(3), Scratch("void"))])
+                              Out(0), Out(1), Out(2), Out(3), Scratch("void"))],
+                        scratch_bytes=_scratch(n, cb, num_classes, max_det, max_cls, scores.dtype == "uint8"))
