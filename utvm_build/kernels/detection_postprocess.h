@@ -7,9 +7,11 @@
  * Orderings reproduce the reference exactly, ties included:
  * - the score-sorted candidates of one NMS pass: a stable sort by decreasing score (std::stable_sort;
  *   here a bottom-up merge sort, stable, so the same permutation);
- * - the top classes of an anchor and the top detections across classes: std::partial_sort as
- *   libstdc++ implements it (heap select, then sort_heap), step by step, or the first maximum
- *   (ArgMaxVector) when one element is wanted.
+ * - the top classes of an anchor (fast NMS): std::partial_sort as libstdc++ implements it (heap
+ *   select, then sort_heap), step by step, or the first maximum (ArgMaxVector) for one class;
+ * - the detections kept across classes (regular NMS): 2.14 merges each class's detections into
+ *   the sorted ones (std::inplace_merge with `a.score >= b.score`: a new detection goes before
+ *   an old one of equal score) and keeps the first max_detections.
  * Scratch (ops/detection.py sizes it, in this order): decoded boxes 4N floats, dequantized scores
  * N*CB floats (uint8 scores only), candidate scores N, kept scores N, kept indices N, order N,
  * merge buffer N, selected N, top classes N*K, one class row C, per-class candidates 3(N+M),
@@ -298,6 +300,33 @@ static void utvm_det_fast(const utvm_detection_params* p, const utvm_detection_w
   *out_num = (float)n_sel;
 }
 
+/* InplaceMergeBoxInfo: std::inplace_merge of the sorted detections [0, mid) with this class's
+ * new ones [mid, end) (both by decreasing score) under the reference's comparator a.score >=
+ * b.score: on equal scores the new detection comes first. Done backwards from a copy of the new
+ * ones (keep_scores and sorted_idx are free between NMS passes). */
+static void utvm_det_merge(const utvm_detection_work* w, int32_t mid, int32_t end) {
+  int32_t i = mid - 1;
+  int32_t j = (end - mid) - 1;
+  int32_t o = end - 1;
+  int32_t t;
+  for (t = 0; t < (end - mid); ++t) {
+    w->sorted_idx[t] = w->after_idx[mid + t];
+    w->keep_scores[t] = w->after_scores[mid + t];
+  }
+  while (j >= 0) {
+    if ((i >= 0) && (w->keep_scores[j] >= w->after_scores[i])) {
+      w->after_idx[o] = w->after_idx[i];
+      w->after_scores[o] = w->after_scores[i];
+      i--;
+    } else {
+      w->after_idx[o] = w->sorted_idx[j];
+      w->after_scores[o] = w->keep_scores[j];
+      j--;
+    }
+    o--;
+  }
+}
+
 static void utvm_det_regular(const utvm_detection_params* p, const utvm_detection_work* w, const float* scores,
                              float* out_boxes, float* out_classes, float* out_scores, float* out_num) {
   const int32_t off = p->classes_bg - p->num_classes;
@@ -320,19 +349,8 @@ static void utvm_det_regular(const utvm_detection_params* p, const utvm_detectio
       w->after_scores[out_index] = w->cand[a];
       out_index++;
     }
+    utvm_det_merge(w, n_sorted, out_index);
     n_sort = (out_index < p->max_detections) ? out_index : p->max_detections;
-    if (n_sort > 0) {   /* with no candidate yet the reference's sort touches nothing used later */
-      utvm_det_partial_argsort(w->after_scores, out_index, n_sort, w->sorted_idx);
-    }
-    for (row = 0; row < n_sort; ++row) {
-      const int32_t t = w->sorted_idx[row];
-      w->sorted_idx[row] = w->after_idx[t];
-      w->sorted_vals[row] = w->after_scores[t];
-    }
-    for (row = 0; row < n_sort; ++row) {
-      w->after_idx[row] = w->sorted_idx[row];
-      w->after_scores[row] = w->sorted_vals[row];
-    }
     n_sorted = n_sort;
   }
   for (o = 0; o < p->max_detections; ++o) {
