@@ -20,6 +20,7 @@
 #ifndef UTVM_KERNELS_DETECTION_POSTPROCESS_H_
 #define UTVM_KERNELS_DETECTION_POSTPROCESS_H_
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -64,6 +65,25 @@ typedef struct {
   float* sorted_vals;
   uint8_t* active;
 } utvm_detection_work;
+
+/* (float)d with IEEE round-to-nearest, without the undefined behaviour C gives a finite double
+ * outside float's range: beyond FLT_MAX + half an ulp it is infinity, below that FLT_MAX. */
+static float utvm_det_narrow(double d) {
+  const double limit = (double)FLT_MAX + 10141204801825835211973625643008.0;   /* + 2^103 */
+  float r;
+  if (d >= limit) {
+    r = HUGE_VALF;
+  } else if (d <= -limit) {
+    r = -HUGE_VALF;
+  } else if (d > (double)FLT_MAX) {
+    r = FLT_MAX;
+  } else if (d < -(double)FLT_MAX) {
+    r = -FLT_MAX;
+  } else {
+    r = (float)d;
+  }
+  return r;
+}
 
 /* libstdc++'s comparison of the reference's lambda: values[a] > values[b] */
 static int utvm_det_greater(const float* v, int32_t a, int32_t b) { return (v[a] > v[b]) ? 1 : 0; }
@@ -426,10 +446,10 @@ static void utvm_detection_postprocess(const utvm_detection_params* p, const voi
     xc = (((double)e[1] / (double)p->x_scale) * (double)a[3]) + (double)a[1];
     hh = (0.5 * exp((double)e[2] / (double)p->h_scale)) * (double)a[2];
     hw = (0.5 * exp((double)e[3] / (double)p->w_scale)) * (double)a[3];
-    w.boxes[4 * i] = (float)yc - (float)hh;
-    w.boxes[(4 * i) + 1] = (float)xc - (float)hw;
-    w.boxes[(4 * i) + 2] = (float)yc + (float)hh;
-    w.boxes[(4 * i) + 3] = (float)xc + (float)hw;
+    w.boxes[4 * i] = utvm_det_narrow(yc) - utvm_det_narrow(hh);
+    w.boxes[(4 * i) + 1] = utvm_det_narrow(xc) - utvm_det_narrow(hw);
+    w.boxes[(4 * i) + 2] = utvm_det_narrow(yc) + utvm_det_narrow(hh);
+    w.boxes[(4 * i) + 3] = utvm_det_narrow(xc) + utvm_det_narrow(hw);
     if ((w.boxes[4 * i] > w.boxes[(4 * i) + 2]) || (w.boxes[(4 * i) + 1] > w.boxes[(4 * i) + 3])) {
       valid = 0;   /* the reference's ValidateBoxes fails the invocation */
     }
