@@ -94,6 +94,7 @@ def binary_case(op: str, dt: str, k: int, out_dt: str | None = None, opts: dict 
 def prelu_case(dt: str, k: int) -> tuple:
     rng = np.random.default_rng(300000 + 100 * len(dt) + k)
     sa, sb, so = _shapes(rng, k)
+    sa, sb = sa[-4:], sb[-4:]    # the reference kernels broadcast through 4-D (rank 5 is refused)
     sb = sb[-min(len(sb), 3):]   # alpha: trailing dims (channels), as converters emit it
     so = [max(x, y) for x, y in zip(sa, [1] * (len(sa) - len(sb)) + sb)]
     mb = ModelBuilder()
@@ -212,3 +213,13 @@ def test_broadcast_rejection():
     mb.operator("MAXIMUM", [a, b], [y])
     with pytest.raises(UnsupportedError, match="do not broadcast"):
         compile_bytes(mb.build([a, b], [y]), "m")
+
+
+def test_prelu_rank_5_rejected():
+    """The reference PRELU kernels broadcast through 4-D shapes and abort on rank 5: refused."""
+    mb = ModelBuilder()
+    x, al = mb.tensor([2, 1, 2, 3, 2], "float32"), mb.tensor([3, 2], "float32")
+    y = mb.tensor([2, 1, 2, 3, 2], "float32")
+    mb.operator("PRELU", [x, al], [y])
+    with pytest.raises(UnsupportedError, match="operator #0 PRELU: rank 5 is not supported"):
+        compile_bytes(mb.build([x, al], [y]), "m")

@@ -191,7 +191,8 @@ class FloorDivMod(OpHandler):
 
 @register("PRELU")
 class Prelu(OpHandler):
-    supported = "float32, int8 (int8 alpha), int16 (int8 alpha, zero points 0: TFLite Micro); alpha broadcast"
+    supported = ("float32, int8 (int8 alpha), int16 (int8 alpha, zero points 0: TFLite Micro); alpha broadcast; "
+                 "rank <= 4")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         expect_counts(op, 2)
@@ -199,6 +200,10 @@ class Prelu(OpHandler):
         expect_dtype(op, x, ("float32", "int8", "int16"), "input")
         expect_dtype(op, alpha, ("int8",) if x.dtype == "int16" else (x.dtype,), "alpha")
         expect_dtype(op, out, (x.dtype,), "output")
+        if max(len(x.shape), len(alpha.shape), len(out.shape)) > 4:
+            # TFLite's and TFLM's kernels broadcast through 4-D shapes (BroadcastPrelu4DSlow); the
+            # reference aborts on rank 5
+            raise fail(op, f"rank {max(len(x.shape), len(out.shape))} is not supported (the reference handles 1 to 4)")
         check_broadcast(op, x, alpha, out)
         s = shape_params(x, alpha, out)
         if x.dtype == "float32":
