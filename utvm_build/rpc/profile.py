@@ -77,7 +77,7 @@ def _qemu_with_plugin(server: Path, device: str, meta: dict, work: Path) -> tupl
         return None
     launcher = work / "qemu_plugin_launcher"
     qemu = " ".join(shlex.quote(a) for a in BOARDS[device].qemu())
-    launcher.write_text("#!/bin/sh\n"
+    launcher.write_text("#!/usr/bin/env bash\n"   # bash: descriptors above 9 in <&"$1"
                         f'exec {qemu} -kernel {shlex.quote(str(elf))} -plugin {shlex.quote(opts)} <&"$1" >&"$2"\n')
     launcher.chmod(0o755)
     return launcher, result, marks
