@@ -61,7 +61,7 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
             y[c + 3] = utvm_avg_pool_s8_div(p, so >> 16, count);
           }
         }
-        for (; c < ch; ++c) {
+        for (c = (ch / 4) * 4; c < ch; ++c) {   /* the channels after the last group of 4 */
           int32_t fy;
           int32_t fx;
           int32_t acc = 0;

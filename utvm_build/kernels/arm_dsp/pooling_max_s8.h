@@ -57,7 +57,7 @@ static void utvm_max_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
           u = (uint32_t)__sel(m, hi);
           (void)memcpy(&y[c], &u, sizeof u);
         }
-        for (; c < ch; ++c) {
+        for (c = (ch / 4) * 4; c < ch; ++c) {   /* the channels after the last group of 4 */
           int32_t fy;
           int32_t fx;
           int32_t m = INT8_MIN;
