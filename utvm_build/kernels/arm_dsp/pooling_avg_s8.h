@@ -37,6 +37,7 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
         int32_t fx1;
         int32_t count;
         int32_t c = 0;
+        int32_t scalar_from = 0;   /* the channels the scalar loop does: all, or the tail after groups of 4 */
         int8_t* y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * ch];
         UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
         count = (fy1 - fy0) * (fx1 - fx0);
@@ -60,8 +61,9 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
             y[c + 2] = utvm_avg_pool_s8_div(p, se >> 16, count);
             y[c + 3] = utvm_avg_pool_s8_div(p, so >> 16, count);
           }
+          scalar_from = (ch / 4) * 4;
         }
-        for (c = (ch / 4) * 4; c < ch; ++c) {   /* the channels after the last group of 4 */
+        for (c = scalar_from; c < ch; ++c) {
           int32_t fy;
           int32_t fx;
           int32_t acc = 0;
