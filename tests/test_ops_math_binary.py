@@ -60,9 +60,20 @@ def _values(dt: str, shape, rng: np.random.Generator, lo: float = -10, hi: float
     return rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dt)
 
 
+#: The highest rank the reference broadcasts (it aborts beyond; same-shape operands have no limit).
+REF_BROADCAST_RANK = {"SUB": 5, "MAXIMUM": 5, "MINIMUM": 5, "DIV": 5, "SELECT_V2": 5}
+
+
+def _within_reference_rank(op: str, dt: str, shapes: list[list[int]]) -> list[list[int]]:
+    limit = 6 if op == "SQUARED_DIFFERENCE" and dt == "int8" else REF_BROADCAST_RANK.get(op, 4)
+    if len({tuple(s) for s in shapes}) <= 1:
+        return shapes
+    return [s[-limit:] for s in shapes]
+
+
 def binary_case(op: str, dt: str, k: int, out_dt: str | None = None, opts: dict | None = None) -> tuple:
     rng = np.random.default_rng(zlib.crc32(f"{op} {dt}".encode()) % 100000 * 100 + k)
-    sa, sb, so = _shapes(rng, k)
+    sa, sb, so = _within_reference_rank(op, dt, list(_shapes(rng, k)))
     mb = ModelBuilder()
     qa, qb = _q(dt, rng), _q(dt, rng)
     if op in ("MAXIMUM", "MINIMUM") and dt in ("int8", "int16"):
@@ -97,6 +108,7 @@ def prelu_case(dt: str, k: int) -> tuple:
     sa, sb = sa[-4:], sb[-4:]    # the reference kernels broadcast through 4-D (rank 5 is refused)
     sb = sb[-min(len(sb), 3):]   # alpha: trailing dims (channels), as converters emit it
     so = [max(x, y) for x, y in zip(sa, [1] * (len(sa) - len(sb)) + sb)]
+    sa = so   # PRELU's output has the input's shape (the reference checks it); alpha broadcasts to it
     mb = ModelBuilder()
     adt = "int8" if dt == "int16" else dt
     qx, qa, qo = _q(dt, rng), _q(adt, rng), _q(dt, rng)
@@ -117,16 +129,20 @@ def select_case(dt: str, k: int) -> tuple:
     shapes = [[d if rng.random() < 0.6 else 1 for d in out] for _ in range(3)]
     if k % 4 == 0:
         shapes = [list(out)] * 3
-    for d in range(rank):   # every output dim comes from some input
-        if out[d] > 1 and all(s[d] == 1 for s in shapes):
-            shapes[int(rng.integers(0, 3))][d] = out[d]
+    shapes = [list(s) for s in shapes]
     if k % 5 == 2:
-        shapes[0] = shapes[0][-1:]
+        shapes[0] = shapes[0][-1:]   # a condition of lower rank
+    for d in range(rank):   # every output dim comes from some input of full rank
+        full = [s for s in shapes if len(s) == rank]
+        if out[d] > 1 and all(s[d] == 1 for s in full):
+            full[int(rng.integers(0, len(full)))][d] = out[d]
     mb = ModelBuilder()
     q = _q(dt, rng)
+    shapes = _within_reference_rank("SELECT_V2", dt, shapes)
     c = mb.tensor(shapes[0], "bool")
     x = mb.tensor(shapes[1], dt, **q)
     y = mb.tensor(shapes[2], dt, **q)
+    out = out[-max(len(s) for s in shapes):]
     o = mb.tensor(out, dt, **q)
     mb.operator("SELECT_V2", [c, x, y], [o])
     model = mb.build([c, x, y], [o])
@@ -222,4 +238,27 @@ def test_prelu_rank_5_rejected():
     y = mb.tensor([2, 1, 2, 3, 2], "float32")
     mb.operator("PRELU", [x, al], [y])
     with pytest.raises(UnsupportedError, match="operator #0 PRELU: rank 5 is not supported"):
+        compile_bytes(mb.build([x, al], [y]), "m")
+
+
+@pytest.mark.parametrize("op,dt,rank", [("EQUAL", "float32", 5), ("MUL", "int8", 5), ("MAXIMUM", "int8", 6),
+                                        ("SUB", "float32", 6), ("SQUARED_DIFFERENCE", "float32", 5)])
+def test_broadcast_beyond_the_reference_rank_rejected(op, dt, rank):
+    """The reference kernels broadcast through 4-, 5- or 6-D shapes and abort beyond: refused."""
+    sa, sb = [2, 1, 3, 1, 2, 1][:rank], [1, 2, 1, 2, 1, 2][:rank]
+    so = [max(x, y) for x, y in zip(sa, sb)]
+    q = {"scale": 0.1, "zero_point": 0} if dt == "int8" else {}
+    mb = ModelBuilder()
+    a, b = mb.tensor(sa, dt, **q), mb.tensor(sb, dt, **q)
+    y = mb.tensor(so, "bool" if op == "EQUAL" else dt, **(q if op != "EQUAL" else {}))
+    mb.operator(op, [a, b], [y])
+    with pytest.raises(UnsupportedError, match=f"broadcasting {rank}-D operands is not supported"):
+        compile_bytes(mb.build([a, b], [y]), "m")
+
+
+def test_prelu_output_must_have_the_input_shape():
+    mb = ModelBuilder()
+    x, al, y = mb.tensor([1, 1, 3], "float32"), mb.tensor([2, 1], "float32"), mb.tensor([1, 2, 3], "float32")
+    mb.operator("PRELU", [x, al], [y])
+    with pytest.raises(UnsupportedError, match="the input's shape"):
         compile_bytes(mb.build([x, al], [y]), "m")

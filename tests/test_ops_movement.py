@@ -275,6 +275,7 @@ def g_batch_to_space(dt, k, seed):
     ct, cb = (int(v) for v in rng.integers(0, bh, size=2))
     cl, cr = (0, 0) if three else (int(v) for v in rng.integers(0, bw, size=2))
     ct, cb = min(ct, h * bh - 1), 0
+    cr = max(0, min(cr, w * bw - 1 - cl))   # a non-empty output (zero-sized tensors are refused)
     q = _q(rng, dt)
     mb = ModelBuilder()
     xs = [ob * bh * bw, h, c] if three else [ob * bh * bw, h, w, c]

@@ -38,6 +38,24 @@ from .base import (
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
 MAX_DIMS = 6
+
+#: The highest rank TFLite 2.14's reference kernels broadcast (RuntimeShape::ExtendedShape(N, ...);
+#: they abort beyond it; operands of one shape take the elementwise path and have no limit), probed
+#: against tflite-runtime's BUILTIN_REF per operator and type. Not listed: 4.
+_BROADCAST_RANK = {"ADD": 6, "SUB": 5, "MAXIMUM": 5, "MINIMUM": 5, "DIV": 5, "SELECT_V2": 5,
+                   ("SQUARED_DIFFERENCE", "int8"): 6}
+
+
+def check_broadcast_rank(op: Operator, *tensors: Tensor) -> None:
+    """Refuse a broadcast of higher rank than the reference kernel handles (it aborts there)."""
+    shapes = [tuple(t.shape) for t in tensors]
+    if len(set(shapes)) <= 1:
+        return
+    limit = _BROADCAST_RANK.get((op.op, tensors[-1].dtype), _BROADCAST_RANK.get(op.op, 4))
+    rank = max(len(s) for s in shapes)
+    if rank > limit:
+        raise fail(op, f"broadcasting {rank}-D operands is not supported (the reference kernels broadcast up to "
+                       f"{limit}-D; operands of the same shape may have any rank)")
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
 
@@ -135,6 +153,7 @@ class _Binary(OpHandler):
         act = op.options.get("fused_activation_function", "NONE")
         if act not in _ACTS:
             raise fail(op, f"fused activation {act} is not supported; supported: {', '.join(_ACTS)}")
+        check_broadcast_rank(op, x1, x2)
         same = tuple(x1.shape) == tuple(x2.shape)
         if same and tuple(out.shape) != tuple(x1.shape) and out.size != x1.size:
             raise fail(op, f"output shape {list(out.shape)} does not match the inputs {list(x1.shape)}")

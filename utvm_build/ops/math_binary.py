@@ -24,7 +24,7 @@ from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Lit, Out, Params, Prepared, PtrArray, call
-from .elementwise import MAX_DIMS, _shape_fields, broadcast_plan, quantize_multiplier_lt1
+from .elementwise import MAX_DIMS, _shape_fields, broadcast_plan, check_broadcast_rank, quantize_multiplier_lt1
 
 _F32 = np.float32
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
@@ -33,6 +33,7 @@ _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
 def check_broadcast(op: Operator, a: Tensor, b: Tensor, out: Tensor) -> None:
     """The two inputs have the output's shape or broadcast to it (at most MAX_DIMS collapsed dims)."""
+    check_broadcast_rank(op, a, b)
     if tuple(a.shape) == tuple(b.shape):
         if a.size != out.size:
             raise fail(op, f"output shape {list(out.shape)} does not match the inputs {list(a.shape)}")
@@ -204,6 +205,9 @@ class Prelu(OpHandler):
             # TFLite's and TFLM's kernels broadcast through 4-D shapes (BroadcastPrelu4DSlow); the
             # reference aborts on rank 5
             raise fail(op, f"rank {max(len(x.shape), len(out.shape))} is not supported (the reference handles 1 to 4)")
+        if tuple(out.shape) != tuple(x.shape):   # activations.cc PreluPrepare: HaveSameShapes(input, output)
+            raise fail(op, f"output shape {list(out.shape)} must be the input's shape {list(x.shape)} "
+                           "(alpha broadcasts to the input)")
         check_broadcast(op, x, alpha, out)
         s = shape_params(x, alpha, out)
         if x.dtype == "float32":
@@ -269,6 +273,7 @@ class SelectV2(OpHandler):
         expect_dtype(op, x, ("float32", "int8", "int16"), "x")
         expect_dtype(op, y, (x.dtype,), "y")
         expect_dtype(op, out, (x.dtype,), "output")
+        check_broadcast_rank(op, c, x, y)
         plan = select_strides([c.shape, x.shape, y.shape], out.shape)
         if plan is None:
             raise fail(op, f"shapes {list(c.shape)}, {list(x.shape)}, {list(y.shape)} do not broadcast to "
