@@ -220,13 +220,18 @@ class Split(Movement):
         if x.shape[axis] % n:
             raise fail(op, f"dimension {axis} of extent {x.shape[axis]} does not split into {n} equal parts")
         sizes = [x.shape[axis] // n] * n
-        res = []
-        for k, tabs in _split_tables(x, axis, sizes):
-            want = list(x.shape)
-            want[axis] = sizes[k]
-            check_shape(op, out_tensor(g, op, k), want, k)
-            res.append((1, k, tabs))
-        return res
+        return _split_outputs(op, g, x, axis, sizes, 1)
+
+
+def _split_outputs(op: Operator, g: Graph, x: Tensor, axis: int, sizes: list[int], src: int) -> list:
+    """SPLIT / SPLIT_V: each output's copy tables (from input ``src``), its shape checked."""
+    res = []
+    for k, tabs in _split_tables(x, axis, sizes):
+        want = list(x.shape)
+        want[axis] = sizes[k]
+        check_shape(op, out_tensor(g, op, k), want, k)
+        res.append((src, k, tabs))
+    return res
 
 
 @register("SPLIT_V")
@@ -251,13 +256,7 @@ class SplitV(Movement):
             sizes[sizes.index(-1)] = x.shape[axis] - sum(s for s in sizes if s != -1)
         if sum(sizes) != x.shape[axis] or min(sizes) < 0:
             raise fail(op, f"split sizes {sizes} do not add up to dimension {axis} of extent {x.shape[axis]}")
-        res = []
-        for k, tabs in _split_tables(x, axis, sizes):
-            want = list(x.shape)
-            want[axis] = sizes[k]
-            check_shape(op, out_tensor(g, op, k), want, k)
-            res.append((0, k, tabs))
-        return res
+        return _split_outputs(op, g, x, axis, sizes, 0)
 
 
 @register("UNPACK")
