@@ -101,7 +101,8 @@ endfunction()
 # utvm_add_crt([CONFIG_BASE <crt_config.h>] [FLAGS_FROM <target>...])
 #
 # Creates the one C runtime of the build: STATIC library `utvm_crt` (alias `utvm::crt`) and the
-# host platform hooks `utvm_crt_host` (alias `utvm::crt_host`, POSIX; firmware supplies its own).
+# host platform hooks, OBJECT library `utvm_crt_host` (alias `utvm::crt_host`, POSIX; firmware
+# supplies its own).
 # Both are EXCLUDE_FROM_ALL: they are compiled only when something links them. The runtime is
 # compiled with one crt_config.h generated in the build directory: every value is the maximum
 # over CONFIG_BASE (default: the CRT's config/crt_config.h) and the crt_config.h of every model
@@ -143,7 +144,9 @@ function(utvm_add_crt)
   add_library(utvm_crt STATIC EXCLUDE_FROM_ALL ${sources})
   add_library(utvm::crt ALIAS utvm_crt)
   target_include_directories(utvm_crt PUBLIC "${config_dir}" "${crt}/include" PRIVATE "${crt}/src")
-  add_library(utvm_crt_host STATIC EXCLUDE_FROM_ALL "${crt}/src/platform_host.c")
+  # An OBJECT library: the platform hooks are linked whole wherever they are listed, so a hook that
+  # only a packed model reached through the system library calls (the PROFILE timer) still resolves.
+  add_library(utvm_crt_host OBJECT EXCLUDE_FROM_ALL "${crt}/src/platform_host.c")
   add_library(utvm::crt_host ALIAS utvm_crt_host)
   target_link_libraries(utvm_crt_host PUBLIC utvm_crt)
   set_target_properties(utvm_crt PROPERTIES UTVM_CRT_CONFIG_DIR "${config_dir}")
@@ -203,9 +206,10 @@ endfunction()
 # _utvm_system_lib_add(<target> <name> <generated dir>): adds a packed model to the build's system
 # library, STATIC library `utvm_system_lib` (alias `utvm::system_lib`, EXCLUDE_FROM_ALL), created
 # with the first packed model. Its one source, <build>/utvm_system_lib/utvm_system_lib.c, holds the
-# registry of every packed model's `tvmgen_<name>_run` and TVMSystemLibEntryPoint; it is written by
-# `utvm-build syslib` at the end of the top-level CMakeLists.txt, when every model is known.
-function(_utvm_system_lib_add target name dir)
+# registry of every packed model's `tvmgen_<name>_run` (and `_profile_read` of a PROFILE model) and
+# TVMSystemLibEntryPoint; it is written by `utvm-build syslib` at the end of the top-level
+# CMakeLists.txt, when every model is known.
+function(_utvm_system_lib_add target name dir profiled)
   if(NOT TARGET utvm_system_lib)
     add_library(utvm_system_lib STATIC EXCLUDE_FROM_ALL "${CMAKE_BINARY_DIR}/utvm_system_lib/utvm_system_lib.c")
     add_library(utvm::system_lib ALIAS utvm_system_lib)
@@ -223,13 +227,17 @@ function(_utvm_system_lib_add target name dir)
   endif()
   target_link_libraries(utvm_system_lib PRIVATE ${target})
   set_property(GLOBAL APPEND PROPERTY UTVM_SYSTEM_LIB_MODELS "${name}" "${dir}")
+  if(profiled)
+    set_property(GLOBAL APPEND PROPERTY UTVM_SYSTEM_LIB_PROFILED "${name}")
+  endif()
 endfunction()
 
 # Write <build>/utvm_system_lib/utvm_system_lib.c with `utvm-build syslib` (which rewrites it only
-# when its content changes). Its content depends only on the names and the version: a stamp of
-# those skips the Python start on a no-op reconfigure.
+# when its content changes). Its content depends only on the names, which models are profiled and
+# the version: a stamp of those skips the Python start on a no-op reconfigure.
 function(_utvm_write_system_lib)
   get_property(models GLOBAL PROPERTY UTVM_SYSTEM_LIB_MODELS)
+  get_property(profiled GLOBAL PROPERTY UTVM_SYSTEM_LIB_PROFILED)
   get_property(python GLOBAL PROPERTY UTVM_BUILD_PYTHON)
   get_property(version GLOBAL PROPERTY UTVM_BUILD_VERSION)
   set(file "${CMAKE_BINARY_DIR}/utvm_system_lib/utvm_system_lib.c")
@@ -245,7 +253,7 @@ function(_utvm_write_system_lib)
     list(APPEND names "${name}")
     list(APPEND dirs "${dir}")
   endforeach()
-  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${models}" "")
+  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${models}" "profiled ${profiled}" "")
   set(old_key "")
   if(EXISTS "${stamp}")
     file(READ "${stamp}" old_key)
@@ -269,7 +277,7 @@ endfunction()
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                [STATE static|user]
+#                [STATE static|user] [PROFILE]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
 #                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55])
 #
@@ -279,7 +287,7 @@ endfunction()
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
           STATE OUTPUT_DIR TARGET)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "${one}" "OPTIMIZE;FLAGS_FROM")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -346,6 +354,9 @@ function(utvm_add_model target)
       list(APPEND options "--${flag}=${ARG_${kw}}")
     endif()
   endforeach()
+  if(ARG_PROFILE)
+    list(APPEND options "--profile")
+  endif()
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -416,8 +427,13 @@ function(utvm_add_model target)
     utvm_add_crt()
   endif()
   get_target_property(crt_missing utvm_crt UTVM_CRT_MISSING)
-  if(crt_missing AND NOT interface STREQUAL "c")
-    message(FATAL_ERROR "${fn}: INTERFACE ${interface} needs the C runtime, whose sources are missing from this "
+  if(crt_missing AND (ARG_PROFILE OR NOT interface STREQUAL "c"))
+    if(ARG_PROFILE)
+      set(needs "PROFILE")
+    else()
+      set(needs "INTERFACE ${interface}")
+    endif()
+    message(FATAL_ERROR "${fn}: ${needs} needs the C runtime, whose sources are missing from this "
                         "utvm-build installation (`${python} -m utvm_build --crt-dir` fails); reinstall utvm-build.")
   endif()
   get_target_property(crt_config_dir utvm_crt UTVM_CRT_CONFIG_DIR)
@@ -447,7 +463,7 @@ function(utvm_add_model target)
     # packed models; the model's own definition is compiled out.
     string(TOUPPER "tvmgen_${name}_NO_SYSTEM_LIB_ENTRY" no_entry)
     target_compile_definitions(${target} PRIVATE ${no_entry})
-    _utvm_system_lib_add(${target} "${name}" "${out}")
+    _utvm_system_lib_add(${target} "${name}" "${out}" "${ARG_PROFILE}")
   endif()
   if(ARG_OPTIMIZE)
     target_compile_options(${target} PRIVATE ${ARG_OPTIMIZE})
@@ -459,6 +475,7 @@ function(utvm_add_model target)
     UTVM_MODEL_FILE "${model}"
     UTVM_MODEL_NAME "${name}"
     UTVM_INTERFACE "${interface}"
+    UTVM_PROFILE "${ARG_PROFILE}"
     UTVM_GENERATED_DIR "${out}"
     UTVM_METADATA_FILE "${out}/metadata.json"
     UTVM_WORKSPACE_BYTES "${workspace_bytes}"

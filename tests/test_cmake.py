@@ -219,7 +219,7 @@ message(STATUS "workspace=${ws} dir=${dir}")
 
 def test_two_models_one_crt(tmp_path: Path) -> None:
     # Model a: the typed "c" interface. Models b and c: packed, both in the build's one system
-    # library, called through the one CRT; their outputs equal the typed interface's.
+    # library, called through the one CRT; their outputs equal the typed interface's. Model b is profiled.
     main = """\
 #include <stdint.h>
 #include <stdio.h>
@@ -270,6 +270,24 @@ int main(void) {
   }
   /* The "c" model is not in the system library. */
   if (TVMModGetFunction(rv.v_handle, "tvmgen_a_run", 0, &none) != 0 || none != NULL) return 3;
+  /* Model b is profiled (PROFILE): its table, read through the system library, counts one call of
+     each of its 7 operators. */
+  {
+    static double table[8][2];
+    static int64_t table_shape[2] = {8, 2};
+    TVMFunctionHandle read = NULL;
+    TVMValue arg;
+    DLTensor t;
+    int code = kTVMDLTensorHandle;
+    set(&t, table, (uint8_t)kDLFloat, 64, table_shape, 2);
+    arg.v_handle = &t;
+    if (TVMModGetFunction(rv.v_handle, "tvmgen_b_profile_read", 0, &read) != 0 || read == NULL ||
+        TVMFuncCall(read, &arg, &code, 1, &rv, &rc) != 0) return 5;
+    for (k = 0; k < 7; ++k) {
+      if (table[k][1] != 1.0 || table[k][0] < 0.0) return 6;
+    }
+    if (table[7][0] != 0.0) return 7;
+  }
   printf("a=%d b=%d c=%g args=%d\\n", ya[0], yb[0], (double)yc[0], TVM_CRT_MAX_ARGS);
   return memcmp(ya, yb, sizeof ya) == 0 && memcmp(yc, yc_typed, sizeof yc) == 0 ? 0 : 4;
 }
@@ -277,7 +295,7 @@ int main(void) {
     src = project(tmp_path, f"""\
 utvm_add_crt()
 utvm_add_model(model_a MODEL "{DIGITS}" NAME a)
-utvm_add_model(model_b MODEL "{DIGITS}" NAME b INTERFACE packed CONSTANTS_SECTION "" WORKSPACE_ALIGN 64)
+utvm_add_model(model_b MODEL "{DIGITS}" NAME b INTERFACE packed CONSTANTS_SECTION "" WORKSPACE_ALIGN 64 PROFILE)
 utvm_add_model(model_c MODEL "{DIGITS_FLOAT}" NAME c INTERFACE packed)
 add_executable(app main.c)
 target_link_libraries(app PRIVATE utvm::a utvm::b utvm::c utvm::crt_host)
@@ -292,7 +310,10 @@ target_link_libraries(app PRIVATE utvm::a utvm::b utvm::c utvm::crt_host)
     assert "models: a, b, c" in config and "#define TVM_CRT_MAX_ARGS" in config
     assert "section" not in (b / "utvm" / "model_b" / "src" / "tvmgen_b_constants.c").read_text()
     syslib = b / "utvm_system_lib" / "utvm_system_lib.c"
-    assert '"\\x02"\n    "tvmgen_b_run\\0"\n    "tvmgen_c_run\\0",' in syslib.read_text()
+    registry = '"\\x03"\n    "tvmgen_b_run\\0"\n    "tvmgen_b_profile_read\\0"\n    "tvmgen_c_run\\0",'
+    assert registry in syslib.read_text()
+    assert (b / "utvm" / "model_b" / "include" / "tvmgen_b_profile.h").is_file()
+    assert not (b / "utvm" / "model_a" / "include" / "tvmgen_a_profile.h").exists()
     # A no-op reconfigure rewrites nothing (the system library's stamp: no Python start) and
     # rebuilds nothing.
     before = syslib.stat().st_mtime_ns

@@ -282,6 +282,23 @@ int main(void) {
     return 3;
   }
   if (memcmp(out_b, out, sizeof out) != 0 || memcmp(yc, yc_typed, sizeof yc) != 0) return 4;
+  { /* b is profiled: its table (7 operators and the timer errors) counts the one packed call */
+    static double table[8][2];
+    static int64_t shape[2] = {8, 2};
+    TVMFunctionHandle read = NULL;
+    TVMValue arg;
+    DLTensor t;
+    int code = kTVMDLTensorHandle;
+    t.data = table; t.device.device_type = kDLCPU; t.device.device_id = 0; t.ndim = 2;
+    t.dtype.code = (uint8_t)kDLFloat; t.dtype.bits = 64; t.dtype.lanes = 1; t.shape = shape; t.strides = NULL;
+    t.byte_offset = 0;
+    arg.v_handle = &t;
+    if (TVMModGetFunction(rv.v_handle, "tvmgen_b_profile_read", 0, &read) != 0 || read == NULL ||
+        TVMFuncCall(read, &arg, &code, 1, &rv, &rc) != 0) return 5;
+    for (k = 0; k < 7; ++k) {
+      if (table[k][1] != 1.0) return 6;
+    }
+  }
   printf("ok\\n");
   return 0;
 }
@@ -290,7 +307,7 @@ int main(void) {
 env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}])
 crt = env.UtvmCrt(config_base='base_config.h')
 a = env.UtvmModel('a', 'model.tflite', name='a', workspace='user', constants_section='')
-b = env.UtvmModel('b', 'model.tflite', name='b', interface='packed')
+b = env.UtvmModel('b', 'model.tflite', name='b', interface='packed', profile=True)
 c = env.UtvmModel('c', {str(DIGITS_FLOAT)!r}, name='c', interface='packed')
 env.Program('app', ['main.c'], **env.UtvmUsage(a, b, c, host_platform=True))
 """
@@ -303,7 +320,8 @@ env.Program('app', ['main.c'], **env.UtvmUsage(a, b, c, host_platform=True))
     assert "#define TVM_CRT_MAX_NDIM 6\n" in merged  # from the models
     assert (d / "utvm" / "libutvm_crt.a").is_file() and (d / "utvm" / "libutvm_crt_host.a").is_file()
     (syslib,) = (d / "utvm").glob("utvm_system_lib_*.build/utvm_system_lib.c")
-    assert '"\\x02"\n    "tvmgen_b_run\\0"\n    "tvmgen_c_run\\0",' in syslib.read_text()
+    registry = '"\\x03"\n    "tvmgen_b_run\\0"\n    "tvmgen_b_profile_read\\0"\n    "tvmgen_c_run\\0",'
+    assert registry in syslib.read_text()
     assert scons(d, "-q", ok=False).returncode == 0
     # A second CRT in the same build is refused.
     (d / "SConstruct").write_text(sconstruct + "env.UtvmCrt()\n")
@@ -375,6 +393,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
              "io='heap'": "io='heap': expected one of 'caller', 'workspace'",
              "state='heap'": "state='heap': expected one of 'static', 'user'",
              "constants_align=3": "constants_align=3: expected a power of two from 1 to 4096",
+             "profile='yes'": "profile='yes': expected True or False",
              "optimise=['-O2']": "unknown option(s) optimise"}
     for k, (option, needle) in enumerate(cases.items()):
         d = project(tmp_path / f"p{k}", SCONSTRUCT.replace("name='net',", f"name='net', {option},"), model=DIGITS)

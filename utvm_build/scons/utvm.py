@@ -50,6 +50,8 @@ _CODEGEN_OPTIONS = {
     "state": "--state",
     "cpu": "--target",   # `target` is the library's name, as in StaticLibrary
 }
+#: Keyword (a bool) -> flag of `utvm-build compile` given when it is True.
+_FLAG_OPTIONS = {"profile": "--profile"}
 _BUILD_OPTIONS = ("optimize", "output_dir")
 # The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
@@ -205,6 +207,12 @@ def _codegen_args(options: dict, what: str) -> list[str]:
             elif not isinstance(value, str):
                 raise _error(f"{what}: {key} must be a string, not {value!r}")
             args.append(f"{flag}={value}")
+    for key, flag in _FLAG_OPTIONS.items():
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise _error(f"{what}: {key}={value!r}: expected True or False")
+        if value:
+            args.append(flag)
     return args
 
 
@@ -318,10 +326,10 @@ def UtvmModel(env, target, model, **kw):
     target = str(SCons.Util.flatten(target)[0]) if SCons.Util.is_List(target) else str(target)
     what = f"UtvmModel('{target}')"
     _need_c_builders(env, what)
-    unknown = [k for k in kw if k.islower() and k not in _CODEGEN_OPTIONS and k not in _BUILD_OPTIONS]
+    known = [*_CODEGEN_OPTIONS, *_FLAG_OPTIONS, *_BUILD_OPTIONS]
+    unknown = [k for k in kw if k.islower() and k not in known]
     if unknown:
-        raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are "
-                     f"{', '.join(list(_CODEGEN_OPTIONS) + list(_BUILD_OPTIONS))}")
+        raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are {', '.join(known)}")
     overrides = {k: v for k, v in kw.items() if not k.islower()}
     args = _codegen_args(kw, what)
     python = _python(env)
@@ -364,6 +372,8 @@ def UtvmModel(env, target, model, **kw):
                      f"give one of them name='other'")
     st["names"][name] = what
     packed = meta["options"]["interface"] == "packed"
+    # The profile table's timer calls need the CRT's headers and its platform, as packed models do.
+    needs_crt = packed or meta["options"].get("profile") is True
     include_dirs = [out.Dir(d) for d in meta["include_dirs"]]
     if "include/crt_config.h" in manifest["files"]:
         config = out.File("include/crt_config.h")
@@ -373,9 +383,9 @@ def UtvmModel(env, target, model, **kw):
 
     menv = env.Clone()
     crt_paths = []
-    if packed:  # the generated code includes the CRT headers and the build's crt_config.h
+    if needs_crt:  # the generated code includes the CRT headers and the build's crt_config.h
         if st["crt"] is None:
-            _make_crt(env, None, None, "UtvmModel (packed interface)")
+            _make_crt(env, None, None, f"UtvmModel ({'packed interface' if packed else 'profile'})")
         crt_paths = [st["merged"].dir, st["crt_include"]]
     menv.Prepend(CPPPATH=crt_paths[:1] + include_dirs + crt_paths[1:])
     if kw.get("optimize"):
@@ -393,6 +403,7 @@ def UtvmModel(env, target, model, **kw):
     # directory, which may hold files of the user's (output_dir='.').
     env.Clean(lib, [*[out.File(rel) for rel in manifest["files"]], work.File("manifest.json")])
     lib[0].attributes.utvm_model = {"name": name, "include_dirs": include_dirs, "packed": packed,
+                                    "needs_crt": needs_crt,
                                     "generated_dir": out, "metadata": meta, "state": st,
                                     "metadata_node": out.File("metadata.json")}
     return lib
@@ -495,7 +506,7 @@ def UtvmUsage(env, *models, crt=None, host_platform=False):
         if st["crt"] is None:
             _make_crt(env, None, None, "UtvmUsage")
     use_crt = st["crt"] is not None if crt is None else bool(crt or host_platform)
-    use_crt = use_crt or any(i["packed"] for _, i in infos)
+    use_crt = use_crt or any(i["needs_crt"] for _, i in infos)
     cpppath, libs = [], []
     if use_crt:
         cpppath.append(st["merged"].dir)
