@@ -149,9 +149,36 @@ def _signature_allows(t: Tensor, shape: tuple[int, ...]) -> bool:
     return sig is None or (len(sig) == len(shape) and all(s < 0 or s == n for s, n in zip(sig, shape)))
 
 
+#: outputs of TFLite_Detection_PostProcess: at most this many detection slots are sized here
+_MAX_DETECTION_SLOTS = 1 << 16
+
+
+def _prepare_sized(op: Operator, g: Graph) -> list[tuple[int, ...]] | None:
+    """Output shapes an operator's kernel sets in Prepare whatever the model stores, or None.
+
+    TFLite_Detection_PostProcess resizes its four outputs to [1, M, 4], [1, M], [1, M], [1] with
+    M = max_detections x max_classes_per_detection (detection_postprocess.cc); TensorFlow's MLIR
+    converter stores [] for them (the Object Detection API's placeholder function returns scalars).
+    Options that are not small positive integers are left to the handler's one-line error."""
+    if op.op != "CUSTOM(TFLite_Detection_PostProcess)" or len(op.outputs) != 4:
+        return None
+    md, mc = op.options.get("max_detections"), op.options.get("max_classes_per_detection")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (md, mc)):
+        return None
+    m = md * mc
+    if m > _MAX_DETECTION_SLOTS or any(g.tensors[i].is_const for i in op.outputs):
+        return None
+    return [(1, m, 4), (1, m), (1, m), (1,)]
+
+
 def resolve_op_shapes(op: Operator, g: Graph) -> None:
     """Recompute the dynamic outputs of ``op`` from its static inputs (in place)."""
     outs = [g.tensors[i] for i in op.outputs]
+    sized = _prepare_sized(op, g)
+    if sized is not None:
+        for t, shape in zip(outs, sized):
+            t.shape, t.dynamic = shape, False
+        return
     if not any(t.dynamic for t in outs):
         return
     if any(t is not None and t.dynamic for t in (g.input_tensor(op, k) for k in range(len(op.inputs)))):
