@@ -267,17 +267,17 @@ def _run(a: argparse.Namespace) -> None:
         raise UtvmError("--steps N (N >= 1) goes with --sequence and --input-fill (with --input files the "
                         "leading axis gives the steps)")
     if a.device is not None:
-        if a.sanitize or a.sequence:
-            raise UtvmError("--device runs one inference through RPC; --sanitize and --sequence are host runs")
-        from .host import fill_inputs, write_outputs
+        if a.sanitize:
+            raise UtvmError("--device runs the model through RPC; --sanitize is for host runs")
+        from .host import fill_sequence, write_outputs
         from .rpc.run import run_on_device
 
-        if inputs is None and a.input_fill != "zero":
+        if inputs is None and (a.input_fill != "zero" or a.sequence):
             from .compiler import compile_bytes, default_name, read_model_file
 
             meta = compile_bytes(read_model_file(a.model), a.name or default_name(a.model)).metadata
-            inputs = fill_inputs(meta["inputs"], a.input_fill)
-        outs = run_on_device(a.model, inputs, device=a.device)
+            inputs = fill_sequence(meta["inputs"], a.input_fill, a.steps if a.sequence else None)
+        outs = run_on_device(a.model, inputs, device=a.device, sequence=a.sequence)
         if a.output_dir:
             write_outputs(outs, a.output_dir)
     else:

@@ -113,6 +113,15 @@ def _fill_for_step(how: str, t: int) -> str:
     return f"random:{int(seed) + t}" if kind == "random" and seed.isdigit() else how
 
 
+def fill_sequence(ports: Sequence[dict], how: str = "zero", steps: int | None = None) -> list[np.ndarray]:
+    """:func:`fill_inputs`, or with ``steps``, that many steps stacked on a leading (time) axis
+    (random fills differ from step to step)."""
+    if steps is None:
+        return fill_inputs(ports, how)
+    filled = [fill_inputs(ports, _fill_for_step(how, t)) for t in range(max(1, steps))]
+    return [np.stack([f[k] for f in filled]) for k in range(len(ports))]
+
+
 def run_sanitized(gen_dir: Path, inputs: Sequence[np.ndarray], *, sequence: bool = False) -> list[np.ndarray]:
     """Build a generated directory into a host program with ASan/UBSan and run it once (or once
     per step of a sequence, one model instance); any sanitizer report is a UtvmError (one line:
@@ -259,11 +268,7 @@ def run_on_host(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
         compile_model(model, gen, options)
         if inputs is None:
             ports = json.loads((gen / "metadata.json").read_text())["inputs"]
-            if sequence:
-                filled = [fill_inputs(ports, _fill_for_step(input_fill, t)) for t in range(max(1, steps))]
-                inputs = [np.stack([f[k] for f in filled]) for k in range(len(ports))]
-            else:
-                inputs = fill_inputs(ports, input_fill)
+            inputs = fill_sequence(ports, input_fill, steps if sequence else None)
         if sanitize:
             outs = run_sanitized(gen, inputs, sequence=sequence)
         else:

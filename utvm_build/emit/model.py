@@ -111,14 +111,16 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     files[f"src/{prefix}.c"] = entry
     needs = CrtNeeds(max_args=len(inputs) + len(outputs),
                      max_ndim=max(len(p.tensor.shape) for p in inputs + outputs),
-                     function_name_len=len(f"{prefix}_profile_read" if opts.profile else f"{prefix}_run") + 1,
+                     function_name_len=len(f"{prefix}_profile_read" if opts.profile
+                                           else f"{prefix}_reset" if plan.state_bytes else f"{prefix}_run") + 1,
                      param_name_len=max(len(p.c_name) for p in inputs + outputs) + 1,
                      packed=opts.interface == "packed")
     if opts.profile:   # per-operator timing (emit/profile.py)
         files.update(render_profile(prefix, banner, op_records, needs.packed))
     if needs.packed:
         files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs,
-                                                        packed_functions(prefix) if opts.profile else ())
+                                                        packed_functions(prefix) if opts.profile else (),
+                                                        reset=bool(plan.state_bytes))
     files["include/crt_config.h"] = render_crt_config(banner, needs)
     used_kernels = _kernel_closure(kernels | {"common"}, opts.target)
     for k in used_kernels:

@@ -20,9 +20,11 @@ _DL_TYPES = {"int8": ("kDLInt", 8), "int16": ("kDLInt", 16), "int32": ("kDLInt",
 
 
 def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Port], needs: CrtNeeds,
-                  extra: Sequence[str] = ()) -> str:
+                  extra: Sequence[str] = (), reset: bool = False) -> str:
     """``extra``: more packed functions of the model's module (``<name>_packed`` defined elsewhere,
-    e.g. ``<prefix>_profile_read``), registered after ``<prefix>_run``."""
+    e.g. ``<prefix>_profile_read``), registered after ``<prefix>_run``. ``reset`` (a model with
+    state): ``<prefix>_reset`` too, a packed function without arguments calling ``<prefix>_reset()``
+    (so that a client over RPC can start the state over between sequences)."""
     up = prefix.upper()
     ports = inputs + outputs
     n = len(ports)
@@ -39,8 +41,16 @@ def render_packed(prefix: str, banner: str, inputs: list[Port], outputs: list[Po
                   "#endif"]
     sig = (f"int {prefix}_run_packed(TVMValue* args, int* type_codes, int num_args, TVMValue* out_ret_value, "
            "int* out_ret_tcode, void* resource_handle)")
+    extra = ([f"{prefix}_reset"] if reset else []) + list(extra)
     names = [f"{prefix}_run", *extra]   # registry order
     lines += [""] + [sig.replace(f"{prefix}_run_packed", f"{e}_packed") + ";" for e in extra]
+    if reset:
+        lines += ["", "/* The state back to its initial value (no arguments). */",
+                  sig.replace(f"{prefix}_run_packed", f"{prefix}_reset_packed") + " {", "  int status = -1;",
+                  "  (void)args;", "  (void)type_codes;", "  (void)out_ret_value;", "  (void)out_ret_tcode;",
+                  "  (void)resource_handle;", "  if (num_args == 0) {", f"    {prefix}_reset();", "    status = 0;",
+                  "  } else {", f'    TVMAPISetLastError("{prefix}_reset takes no arguments");', "  }",
+                  "  return status;", "}"]
     lines += ["", f"{sig};", "", f"{sig} {{"]
     for k, p in enumerate(ports):
         dims = ", ".join(str(d) for d in p.tensor.shape) or "1"

@@ -37,6 +37,20 @@ def _generated_dir(model: Path, work: Path) -> Path:
     return out
 
 
+def model_limits(dirs: Sequence[Path], defines: Sequence[str] = ()) -> list[str]:
+    """``-D`` flags raising the server's per-call limits (crt/include/tvm/runtime/crt/rpc_server.h)
+    to what calling each model's run takes (all its inputs and outputs as tensors: e.g. a detection
+    model's four outputs), unless ``defines`` sets them; nothing for models within the defaults."""
+    ports = [json.loads((d / "metadata.json").read_text()) for d in dirs]
+    ports = [m["inputs"] + m["outputs"] for m in ports]
+    tensors = max(len(p) for p in ports)
+    dims = max(sum(max(1, len(t["shape"])) for t in p) for p in ports)
+    want = {"TVM_CRT_RPC_MAX_TENSOR_ARGS": (tensors, 4), "TVM_CRT_RPC_MAX_ARGS": (tensors, 12),
+            "TVM_CRT_RPC_MAX_SHAPE_DIMS": (dims, 16), "TVM_CRT_RPC_MAX_ALLOCS": (tensors + 4, 16)}
+    given = {d.split("=")[0] for d in defines}
+    return [f"-D{k}={n}" for k, (n, default) in want.items() if n > default and k not in given]
+
+
 #: The minimal server (docs/rpc.md): no time evaluator, no CopyAmongRemote, error codes for texts.
 MINIMAL = ("TVM_CRT_RPC_TIME_EVALUATOR=0", "TVM_CRT_RPC_COPY_AMONG_REMOTE=0", "TVM_CRT_RPC_ERROR_MESSAGES=0")
 
@@ -66,6 +80,7 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
             includes += [f"-I{d / i}" for i in meta["include_dirs"]]
             if len(dirs) > 1:
                 flags_d.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
+        flags_d += model_limits(dirs, defines)
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
@@ -148,6 +163,7 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
             libs += [f"-l{lib}" for lib in meta.get("link_libraries", []) if f"-l{lib}" not in libs]
             if len(dirs) > 1:
                 flags.append(f"-DTVMGEN_{meta['name'].upper()}_NO_SYSTEM_LIB_ENTRY")
+        flags += model_limits(dirs, defines)
         if len(dirs) > 1:
             write_system_lib(dirs, work / "system_lib.c")
             sources.append(str(work / "system_lib.c"))
