@@ -17,9 +17,10 @@ from pathlib import Path
 
 from benchmarks import qemu_plugin, reference
 from benchmarks.compare import outputs_match
-from benchmarks.models import REPO, get_models, model_names
+from benchmarks.models import REPO, STATEFUL_MODELS, get_models, model_names, warmup
 from benchmarks.report import render
 from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
+from benchmarks.tflm_arena import smallest_arena
 
 
 def _version(cmd: list[str]) -> str:
@@ -55,7 +56,38 @@ def model_record(meta: dict, name: str, origin: str) -> dict:
         # the caller's input and output buffers (in .bss here); none with --io workspace
         "io_bytes": 0 if meta["options"]["io"] == "workspace" else sum(
             t["bytes"] for t in meta["inputs"] + meta["outputs"]),
+        # state across calls (its own region, in .bss with --state static) and its items
+        "state_bytes": meta.get("state_bytes", 0),
+        "state": meta.get("state", []),
+        "warmup_calls": warmup(meta),
+        "scratch": [{"index": o["index"], "op": o["op"], "bytes": o["scratch_bytes"]}
+                    for o in meta["operators"] if o.get("scratch_bytes")],
     }
+
+
+def tflm_arena(m, meta: dict) -> dict:
+    """TFLM's host (64-bit) arena for a model with state or post-processing (benchmarks/tflm_arena.py),
+    fed the benchmark program's calls; {"error": ...} when it cannot be had."""
+    try:
+        calls = reference.bench_inputs(meta, warmup(meta) + 1)
+        masks = reference.detection_slots(m.path, meta, reference.reference_sequence(m.path, calls))
+        return smallest_arena(m.path, calls, masks)
+    except (RuntimeError, ImportError, OSError) as e:
+        return {"error": str(e).splitlines()[0]}
+
+
+def merged_records(runs: Path, records: list[dict]) -> list[dict]:
+    """The records of this run and those of earlier runs in ``runs`` that it did not redo (so that
+    `--models A B` regenerates the tables with every model), in the harness's model order."""
+    mine = {(r["model"], r["config"]) for r in records}
+    old = []
+    for path in sorted(runs.glob("*--*.json")):
+        rec = json.loads(path.read_text())
+        if (rec.get("model"), rec.get("config")) not in mine:
+            old.append(rec)
+    order = {n: k for k, n in enumerate(model_names())}
+    merged = old + records
+    return sorted(merged, key=lambda r: (order.get(r["model"], len(order)), r["model"]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,10 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         build(models, None, "O2", host_dir)
         host: dict[str, dict] = {}
         metas: dict[str, dict] = {}
+        arenas: dict[str, dict] = {}
         for m in models:
             metas[m.name] = model_metadata(host_dir, m)
             host[m.name] = measure_host(host_dir, m)
             rec = model_record(metas[m.name], m.name, m.origin) | {"config": "host-O2"} | host[m.name]
+            if m.name in STATEFUL_MODELS:
+                arenas[m.name] = tflm_arena(m, metas[m.name])
+                a = arenas[m.name]
+                print(f"   {m.name}: TFLM host arena {a.get('arena_bytes', a.get('error'))}", flush=True)
             if not args.no_reference:
                 rec["outputs_vs_reference"] = reference.check(m, metas[m.name], host[m.name]["outputs"])
                 if not rec["outputs_vs_reference"].startswith(("identical", "within", "no reference")):
@@ -135,13 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks: {e}", file=sys.stderr)
         return 1
 
+    for rec in records:
+        if rec["model"] in arenas:
+            rec["tflm_host_arena"] = arenas[rec["model"]]
     runs = args.results / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     for rec in records:
         path = runs / f"{rec['model']}--{rec['config']}.json"
         path.write_text(json.dumps(rec, indent=2, sort_keys=True) + "\n")
     env = environment()
-    (args.results / "README.md").write_text(render(records, env) + "\n")
+    (args.results / "README.md").write_text(render(merged_records(runs, records), env) + "\n")
     print(f"== wrote {len(records)} records to {args.results} in {time.monotonic() - t0:.0f} s")
     for f in failures:
         print(f"FAILED: {f}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""The benchmark models: the real example models, the bundled digits model and our
-re-creations of the four MLPerf Tiny networks (generated, deterministic)."""
+"""The benchmark models: the real example models, the bundled digits model, our re-creations of
+the four MLPerf Tiny networks (generated, deterministic) and the TensorFlow-converted models with
+state or post-processing of the test suite (streaming keyword spotter, Keras LSTMs, SSD head)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,20 @@ EXAMPLE_MODELS = {
     "simple_add": "simple_add_model.tflite",
 }
 MLPERF_MODELS = ("kws_dscnn", "vww_mobilenet", "ic_resnet8", "ad_autoencoder")
+#: models with state across calls, or the detection post-processing (issue 15): name -> file
+STATEFUL_MODELS = {
+    "streaming_kws_int8": REPO / "tests" / "data" / "state" / "streaming_kws_int8.tflite",
+    "keras_lstm_float": REPO / "tests" / "data" / "lstm" / "keras_lstm_float.tflite",
+    "keras_lstm_int8": REPO / "tests" / "data" / "lstm" / "keras_lstm_int8.tflite",
+    "ssd_int8": REPO / "tests" / "data" / "detection" / "ssd_int8_regular.tflite",
+}
+#: calls before the measured one for a model with state (firmware/CMakeLists.txt sets BENCH_WARMUP)
+WARMUP = 2
+
+
+def warmup(meta: dict) -> int:
+    """Calls bench_main.c makes before the measured one: WARMUP for a model with state, else 0."""
+    return WARMUP if meta.get("state_bytes", 0) > 0 else 0
 
 
 @dataclass(frozen=True)
@@ -31,7 +46,7 @@ class BenchModel:
 def model_names() -> list[str]:
     """Names of every benchmark model that can be had here."""
     return ([n for n, f in EXAMPLE_MODELS.items() if (SHARED_EXAMPLES / f).is_file()]
-            + ["digits", *MLPERF_MODELS])
+            + ["digits", *MLPERF_MODELS, *STATEFUL_MODELS])
 
 
 def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
@@ -40,6 +55,8 @@ def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
     for name in names:
         if name in EXAMPLE_MODELS:
             models.append(BenchModel(name, SHARED_EXAMPLES / EXAMPLE_MODELS[name], "example"))
+        elif name in STATEFUL_MODELS:
+            models.append(BenchModel(name, STATEFUL_MODELS[name], "test model (TensorFlow-converted)"))
         elif name == "digits":
             models.append(BenchModel(name, REPO / "examples" / "models" / "digits" / "digits_int8.tflite",
                                      "bundled"))

@@ -110,6 +110,65 @@ def render_dsp(by_key: dict, models: list[str], core: str = "m4", opt: str = "Os
     return out
 
 
+def render_stateful(by_key: dict, models: list[str], config: str = "m4-Os") -> list[str]:
+    """Models with state across calls (and the detection model): flash split, RAM split into
+    workspace + state + I/O + stack, instructions of a steady-state call, next to TFLM's arena on
+    the host; then each model's state items and workspace, as TFLM's print_allocations lists its arena."""
+    rows = [by_key[(m, config)] for m in models if (m, config) in by_key and "tflm_host_arena" in by_key[(m, config)]]
+    if not rows:
+        return []
+    out = [f"## Models with state or post-processing ({config})", "",
+           "Streaming keyword spotter (`tf.Variable` ring buffers, CALL_ONCE), Keras LSTMs (two stacked "
+           "UNIDIRECTIONAL_SEQUENCE_LSTM, state in variable tensors) and an SSD head with "
+           "TFLite_Detection_PostProcess (tests/data/). A model with state is called "
+           "twice before the measured call (on fresh inputs; the first call also runs the state's "
+           "initialisation), so *instructions* are those of a steady-state call; the stack is the peak over "
+           "all calls. The measured call's outputs are checked against the reference fed the same calls.", "",
+           "RAM = workspace + state + I/O + stack + other (.data/.bss of the program, runtime and libc). "
+           "TFLM: we cannot build it for Cortex-M here, so its figure is the `tflite_micro` package's "
+           "interpreter on the host (x86-64: 64-bit pointers make its structures larger than on a "
+           "Cortex-M): the smallest `arena_size` that allocates and reproduces the outputs of the same calls "
+           "(bisection, 16 B steps), and its RecordingMicroAllocator's total at that size (head: planned "
+           "tensors; tail: persistent tensor structures, operator data, variables). TFLM's arena holds the "
+           "inputs and outputs too; its code, stack and the interpreter object are not in it.", "",
+           "| model | instr per call | M4 cycles (est.) | flash | constants | model code | runtime "
+           "| program + libc | workspace | state | I/O | stack | other | RAM total | TFLM host arena "
+           "(smallest that works) | TFLM recorded total (head + tail) | outputs vs host |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        split, t = r["flash_split"], r["tflm_host_arena"]
+        other = r["data_bss_bytes"] - r["state_bytes"] - r["io_bytes"]
+        if "error" in t:
+            arena, recorded = f"- ({t['error']})", "-"
+        else:
+            arena = _n(t["arena_bytes"])
+            recorded = f"{_n(t['total'])} ({_n(t['head'])} + {_n(t['tail'])})" if t.get("total") else "-"
+        out.append("| " + " | ".join([
+            r["model"], _n(r["instructions"]), _cyc(r, "cortex-m4"), _n(r["flash_bytes"]), _n(split["constants"]),
+            _n(split["model"]), _n(split["runtime"]), _n(split["program"] + split["libc"]),
+            _n(r["workspace_bytes"]), _n(r["state_bytes"]), _n(r["io_bytes"]), _n(r["stack_bytes"]), _n(other),
+            _n(r["ram_bytes"]), arena, recorded, r["outputs_vs_host"]]) + " |")
+    out += ["", f"### Allocations ({config}; from metadata.json, print_allocations-style)", ""]
+    for r in rows:
+        scratch = ", ".join(f"#{s['index']} {s['op']} {_n(s['bytes'])} B" for s in r.get("scratch", [])) or "none"
+        out += [f"**{r['model']}**: workspace {_n(r['workspace_bytes'])} B planned (peak of the buffers alive "
+                f"at one step: {_n(r['workspace_lower_bound_bytes'])} B; operator scratch in it: {scratch}); "
+                f"state {_n(r['state_bytes'])} B in {len(r['state'])} item(s); I/O {_n(r['io_bytes'])} B "
+                "(the caller's buffers).", ""]
+        if r["state"]:
+            out += ["| offset | bytes | kind | name | whose | dtype, shape | initial byte |",
+                    "|---:|---:|---|---|---|---|---:|"]
+            for e in r["state"]:
+                out.append(f"| {e['offset']} | {e['bytes']} | {e['kind']} | `{e['name']}` | {e.get('owner', '')} | "
+                           f"{e['dtype']} {e['shape']} | {e['initial_byte']} |")
+            out.append("")
+        lines = r["tflm_host_arena"].get("lines", [])
+        if lines:
+            out += ["<details><summary>TFLM (host) print_allocations</summary>", "", "```",
+                    *[ln.replace("[RecordingMicroAllocator] ", "") for ln in lines], "```", "", "</details>", ""]
+    return out
+
+
 def render(records: list[dict], environment: dict) -> str:
     """records: one per (model, config) as written to the JSON files."""
     by_key = {(r["model"], r["config"]): r for r in records}
@@ -141,6 +200,7 @@ def render(records: list[dict], environment: dict) -> str:
                 _n(r["stack_bytes"]), _n(r["ram_bytes"]), r["outputs_vs_host"]]) + " |")
         out.append("")
     out += render_dsp(by_key, models)
+    out += render_stateful(by_key, models)
     host = [by_key[(m, "host-O2")] for m in models if (m, "host-O2") in by_key]
     if host:
         out += ["## Host (x86-64, gcc -O2, callgrind)", "",

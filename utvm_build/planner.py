@@ -41,6 +41,9 @@ class StateEntry:
     fill: int = 0          # initial byte (int8 variable tensors start at their zero point)
     dtype: str = "uint8"
     shape: tuple[int, ...] = ()
+    #: whose state it is: "operator #k NAME input i" for a variable tensor (its first user), the
+    #: VAR_HANDLE operators of a resource variable, the CALL_ONCE operator
+    owner: str = ""
 
 
 @dataclass
@@ -54,7 +57,7 @@ class StateLayout:
 
     def as_list(self) -> list[dict]:
         return [{"kind": e.kind, "name": e.name, "offset": e.offset, "bytes": e.size, "dtype": e.dtype,
-                 "shape": list(e.shape), "initial_byte": e.fill} for e in self.entries]
+                 "shape": list(e.shape), "initial_byte": e.fill, "owner": e.owner} for e in self.entries]
 
 
 @dataclass
@@ -88,6 +91,11 @@ def align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
 
 
+#: (operator, input position) -> what the variable tensor there holds (for metadata's "owner")
+_STATE_INPUTS = {("UNIDIRECTIONAL_SEQUENCE_LSTM", 18): "output state",
+                 ("UNIDIRECTIONAL_SEQUENCE_LSTM", 19): "cell state", ("SVDF", 4): "activation state"}
+
+
 def plan_state(g: Graph) -> StateLayout:
     """The state region: variable tensors, then resource variables, then CALL_ONCE flags; each
     item aligned to its element size (at most 8)."""
@@ -95,10 +103,10 @@ def plan_state(g: Graph) -> StateLayout:
     offset = 0
 
     def add(kind: str, key: object, name: str, size: int, item: int, fill: int = 0, dtype: str = "uint8",
-            shape: tuple[int, ...] = ()) -> int:
+            shape: tuple[int, ...] = (), owner: str = "") -> int:
         nonlocal offset
         offset = align_up(offset, max(1, min(item, 8)))
-        layout.entries.append(StateEntry(kind, key, name, offset, size, fill, dtype, tuple(shape)))
+        layout.entries.append(StateEntry(kind, key, name, offset, size, fill, dtype, tuple(shape), owner))
         at, offset = offset, offset + size
         return at
 
@@ -115,18 +123,30 @@ def plan_state(g: Graph) -> StateLayout:
                 seen.add(root)
                 # As TFLite's ResetVariableTensors: int8 state starts at its zero point, the rest at 0.
                 fill = tensor.quant.zp & 0xFF if tensor.dtype == "int8" and tensor.quant is not None else 0
+                where = f"input {op.inputs.index(t)}" if t in op.inputs else f"output {op.outputs.index(t)}"
+                what = _STATE_INPUTS.get((op.op, op.inputs.index(t))) if t in op.inputs else None
+                where += f" ({what})" if what else ""
                 layout.tensors[root] = add("tensor", root, tensor.name, tensor.nbytes, ITEM_SIZE[tensor.dtype],
-                                           fill, tensor.dtype, tensor.shape)
+                                           fill, tensor.dtype, tensor.shape, f"operator #{op.index} {op.op} {where}")
     var_offsets = {}
+    handles: dict[object, list[str]] = {}
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            key = sg.resource_handles.get(op.outputs[0]) if op.op == "VAR_HANDLE" and op.outputs else None
+            if key is not None:
+                handles.setdefault(key, []).append(f"#{op.index}")
     for key, var in g.subgraph(0).variables.items():   # zero-initialised, as TFLM allocates them
+        owner = f"VAR_HANDLE {', '.join(handles[key])}" if key in handles else ""
         var_offsets[key] = add("variable", key, var.name, var.nbytes, ITEM_SIZE[var.dtype], 0, var.dtype,
-                               var.shape)
+                               var.shape, owner)
     for t, key in g.subgraph(0).resource_handles.items():
         layout.tensors[t] = var_offsets[key]
     for sg in g.all_graphs:
         for op in sg.operators:
             if op.op == "CALL_ONCE":
-                layout.once[op.index] = add("once", op.index, f"CALL_ONCE #{op.index}", 1, 1)
+                layout.once[op.index] = add("once", op.index, f"CALL_ONCE #{op.index}", 1, 1,
+                                            owner=f"operator #{op.index} CALL_ONCE (subgraph "
+                                                  f"{op.options.get('init_subgraph_index', '?')} has run)")
     layout.bytes = offset
     return layout
 

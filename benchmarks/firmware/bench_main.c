@@ -4,6 +4,11 @@
  * stack of the inference. The same source runs on the host (printf) and on QEMU (semihosting),
  * so that the harness can compare the outputs byte for byte.
  *
+ * A model with state (BENCH_WARMUP > 0, set by CMakeLists.txt from metadata.json) is called
+ * BENCH_WARMUP times first, each time on fresh inputs, so that the measured call is a steady-state
+ * one (the first call also runs the state's initialisation, e.g. CALL_ONCE); the stack figure then
+ * covers every call.
+ *
  * Stack: before the run, the free stack below the current stack pointer is painted with a
  * pattern; after it, the lowest overwritten word gives the high-water mark. The figure is the
  * stack used below main's frame by the call of the model (call overhead included).
@@ -124,23 +129,45 @@ static uintptr_t lowest_used_stack(void) {
 }
 #endif
 
-int main(void) {
-  bench_model.setup();
+#ifndef BENCH_WARMUP
+#define BENCH_WARMUP 0
+#endif
+
+static void fill_inputs(void) {
   for (uint32_t i = 0; i < bench_model.num_inputs; ++i) {
     fill_input(&bench_model.inputs[i]);
   }
+}
+
+int main(void) {
+  bench_model.setup();
+  fill_inputs();
 #if BENCH_ON_TARGET
   paint_stack();
   const uintptr_t sp_before = stack_pointer();
 #endif
+  int32_t warmup_rc = 0;
+  for (uint32_t k = 0; k < (uint32_t)BENCH_WARMUP; ++k) {
+    if (bench_model.run() != 0) {
+      warmup_rc = 1;
+    }
+    fill_inputs();
+  }
   bench_marker_start();
-  const int32_t rc = bench_model.run();
+  int32_t rc = bench_model.run();
   bench_marker_end();
+  if (rc == 0) {
+    rc = warmup_rc;
+  }
 
   put_str("model ");
   put_str(bench_model.name);
   put_str("\nrc ");
   put_uint((uint32_t)rc);
+  if (BENCH_WARMUP > 0) {
+    put_str("\nwarmup ");
+    put_uint((uint32_t)BENCH_WARMUP);
+  }
 #if BENCH_ON_TARGET
   put_str("\nstack ");
   put_uint((uint32_t)(sp_before - lowest_used_stack()));
