@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks import qemu_plugin, reference
 from benchmarks.compare import outputs_match
-from benchmarks.models import REPO, STATEFUL_MODELS, get_models, model_names, warmup
+from benchmarks.models import EXAMPLE_MODELS, MLPERF_MODELS, REPO, STATEFUL_MODELS, get_models, model_names, warmup
 from benchmarks.report import render
 from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
 from benchmarks.tflm_arena import smallest_arena
@@ -85,9 +85,21 @@ def merged_records(runs: Path, records: list[dict]) -> list[dict]:
         rec = json.loads(path.read_text())
         if (rec.get("model"), rec.get("config")) not in mine:
             old.append(rec)
-    order = {n: k for k, n in enumerate(model_names())}
+    order = {n: k for k, n in enumerate([*EXAMPLE_MODELS, "digits", *MLPERF_MODELS, *STATEFUL_MODELS])}
     merged = old + records
-    return sorted(merged, key=lambda r: (order.get(r["model"], len(order)), r["model"]))
+    return sorted(merged, key=lambda r: (order.get(r["model"], len(order)), r["model"], config_key(r["config"])))
+
+
+def config_key(config: str) -> tuple:
+    """The order in which the harness runs configurations: host, then per core and level the
+    generic and DSP builds, then the --io workspace builds."""
+    if config.startswith("host"):
+        return (0,)
+    parts = config.split("-")
+    core, opt, rest = parts[0], parts[1] if len(parts) > 1 else "", parts[2:]
+    cores, opts = list(CORES), list(OPTS)
+    return (2 if "io" in rest else 1, cores.index(core) if core in cores else len(cores),
+            opts.index(opt) if opt in opts else len(opts), len(rest), config)
 
 
 def main(argv: list[str] | None = None) -> int:
