@@ -115,3 +115,36 @@ def test_output_shapes_sized_as_the_reference(name: str) -> None:
     (b, c, s, n), _ = roles(model)
     shapes = [tuple(o["shape"]) for o in meta["outputs"]]
     assert (shapes[b], shapes[c], shapes[s], shapes[n]) == ((1, m, 4), (1, m), (1, m), (1,))
+
+
+def _scalar_output_model(**opts) -> bytes:
+    """The converter's form: the custom operator's outputs stored as [] (writer-made)."""
+    from test_ops_detection import CODE, flex_options
+    from tflite_writer import ModelBuilder
+
+    b = ModelBuilder()
+    box, sc = b.tensor([1, 3, 4], "float32"), b.tensor([1, 3, 2], "float32")
+    anc = b.tensor([3, 4], "float32", data=np.full((3, 4), 0.5, np.float32))
+    outs = [b.tensor([], "float32") for _ in range(4)]
+    options = dict(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3, nms_iou_threshold=0.5,
+                   num_classes=1, y_scale=10.0, x_scale=10.0, h_scale=5.0, w_scale=5.0)
+    options.update(opts)
+    b.custom_operator(CODE, [box, sc, anc], outs, flex_options(**options))
+    return b.build([box, sc], outs)
+
+
+@pytest.mark.parametrize("opts, expect", [
+    ({"max_detections": -1}, "must be positive"),
+    ({"max_detections": 1 << 20, "max_classes_per_detection": 1 << 20}, "output 0 has shape []"),
+    ({"max_classes_per_detection": 1.5}, "max_classes_per_detection"),
+])
+def test_unsized_outputs_with_bad_options_one_line(opts: dict, expect: str) -> None:
+    """Options the outputs cannot be sized from are left to the handler: one line naming the operator."""
+    from utvm_build.compiler import compile_bytes
+    from utvm_build.errors import UnsupportedError
+
+    assert compile_bytes(_scalar_output_model(), "ok").metadata["outputs"][0]["shape"] == [1, 2, 4]
+    with pytest.raises(UnsupportedError) as e:
+        compile_bytes(_scalar_output_model(**opts), "bad")
+    msg = str(e.value)
+    assert "\n" not in msg and "TFLite_Detection_PostProcess" in msg and expect in msg, msg

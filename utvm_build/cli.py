@@ -87,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="with --sequence and --input-fill: the number of steps (default 1)")
     r.add_argument("--device", default=None, metavar="host|qemu-m4|qemu-m55|serial:PORT",
                    help="run through the RPC server on this device (docs/rpc.md): the model's packed entry "
-                        "called with uploaded inputs; default: a direct host build")
+                        "called with uploaded inputs (with --sequence: once per step, one session); default: a "
+                        "direct host build")
     r.add_argument("--sanitize", action="store_true",
                    help="build with -fsanitize=address,undefined and fail on any report")
     _add_codegen_options(r)
