@@ -102,3 +102,17 @@ def test_run_sequence_device_qemu_m4_equals_host(tmp_path: Path) -> None:
     host, qemu = (np.load(tmp_path / w / "output_0.npy") for w in ("host", "qemu"))
     assert host.shape == (11, 1, 4)
     np.testing.assert_array_equal(qemu, host)
+
+
+def test_run_sequence_device_bad_steps_one_line(tmp_path: Path) -> None:
+    """Inputs with different leading (time) axes: exit 2, one line, before anything is built."""
+    model = DATA / "state" / "cond_float.tflite"
+    meta = compile_bytes(model.read_bytes(), "cond").metadata
+    files = []
+    for k, p in enumerate(meta["inputs"]):
+        f = tmp_path / f"in{k}.npy"
+        np.save(f, np.zeros((3 + k, *p["shape"]), p["dtype"]))
+        files += ["--input", f]
+    p = subprocess.run([sys.executable, "-m", "utvm_build", "run", model, "--sequence", "--device", "host", *files],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "leading (time) axis" in p.stderr, p.stderr
