@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from ..graph import Graph, Operator, Tensor
-from ..quant import quantize_multiplier
+from ..quant import MAX_MULTIPLIER_64, quantize_multiplier
 from .base import OpHandler, expect_const, expect_dtype, expect_quant, fail, out_tensor, register
 from .call import Const, In, Null, Out, Params, Prepared, Scratch, call
 
@@ -181,6 +181,14 @@ def _mult(op: Operator, real: float, what: str) -> tuple[int, int]:
     return quantize_multiplier(real)
 
 
+def _mult64(op: Operator, real: float, what: str) -> tuple[int, int]:
+    """QuantizeMultiplier for TFLite's int64 MultiplyByQuantizedMultiplier (shift <= 14)."""
+    if not math.isfinite(real) or not 0 <= real < MAX_MULTIPLIER_64:
+        raise fail(op, f"the {what} rescale factor {real:.6g} is not representable (it must be below "
+                       f"{MAX_MULTIPLIER_64:.6g})")
+    return quantize_multiplier(real, MAX_MULTIPLIER_64)
+
+
 def _row_sums(w: np.ndarray) -> np.ndarray:
     return w.astype(np.int64).sum(axis=1)
 
@@ -193,14 +201,18 @@ def _wrap32(v: np.ndarray) -> np.ndarray:
 class UnidirectionalSequenceLstm(OpHandler):
     supported = ("float32, int8 (8x8->16: int8 input/output state, int16 cell state, int8 weights, int16 "
                  "peephole and layer norm coefficients); CIFG, peephole, projection, layer norm, time-major "
-                 "or batch-major, cell and projection clipping")
+                 "or batch-major, cell and projection clipping; 16x8 (int16 input/output state, int8 weights, "
+                 "int64 biases, int16 cell state) as TFLite Micro: the standard LSTM (24 inputs, no CIFG, "
+                 "peephole, projection or layer norm), TANH, time-major or batch-major, cell clipping")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         d = _geometry(op, g)
         x = _req(op, g, X)
-        expect_dtype(op, x, ("float32", "int8"), "input")
+        expect_dtype(op, x, ("float32", "int8", "int16"), "input")
         if x.dtype == "float32":
             return self._prepare_f32(op, g, d)
+        if x.dtype == "int16":
+            return self._prepare_s16(op, g, d)
         return self._prepare_s8(op, g, d)
 
     # ---- float32 ----------------------------------------------------------------------------
@@ -332,3 +344,92 @@ class UnidirectionalSequenceLstm(OpHandler):
                 Scratch("int16_t")]
         scratch = 5 * 2 * d["n_batch"] * n_cell + d["n_batch"] * n_cell
         return Prepared([call("utvm_lstm_s8", *args)], macs=_macs(d), scratch_bytes=scratch)
+
+    # ---- 16x8 (TFLite Micro) -------------------------------------------------------------------
+    def _prepare_s16(self, op: Operator, g: Graph, d: dict) -> Prepared:
+        """TFLite Micro's unidirectional_sequence_lstm.cc (Prepare: LstmTensors::ValidateTensorStatus,
+        ValidateTensorSize, PrepareGateParametersInteger, CreateLstmCellStateInfo) and
+        lstm_eval.h EvalLstm<int16_t, int8_t, int16_t, int64_t>."""
+        if len(op.inputs) != 24:
+            raise fail(op, f"a 16x8 LSTM needs the 24-input form (TFLite Micro), got {len(op.inputs)} inputs")
+        for flag, what in (("cifg", "CIFG (no input gate)"), ("peephole", "peephole weights"),
+                           ("projection", "projection weights"), ("ln", "layer norm coefficients")):
+            if d[flag]:
+                raise fail(op, f"16x8 supports the standard LSTM only (as TFLite Micro): {what} are not supported")
+        for k in (PROJ_B, LN_I, LN_C, LN_O):
+            if _opt(op, g, k) is not None:
+                raise fail(op, f"16x8 supports the standard LSTM only (as TFLite Micro): {_NAMES[k]} must be "
+                               "absent")
+        act = op.options.get("fused_activation_function", "TANH")
+        if act != "TANH":
+            raise fail(op, f"fused activation {act} is not supported for 16x8; supported: TANH (TFLite Micro "
+                           "asserts on others)")
+        x, out = _req(op, g, X), out_tensor(g, op)
+        h, c = _req(op, g, H_STATE), _req(op, g, C_STATE)
+        expect_dtype(op, out, ("int16",), "output")
+        expect_dtype(op, h, ("int16",), "output_state")
+        expect_dtype(op, c, ("int16",), "cell_state")
+        if len(h.shape) < 2 or h.shape[1] != d["n_cell"]:
+            raise fail(op, f"the output_state tensor #{h.index} must be [batch, {d['n_cell']}], got "
+                           f"{list(h.shape)}")
+        for t, role in ((x, "input"), (h, "output_state"), (c, "cell_state")):
+            expect_quant(op, t, role)
+            if not -32768 <= int(t.quant.zp) <= 32767:
+                raise fail(op, f"the {role} zero point {int(t.quant.zp)} is outside the int16 range")
+        weights = [_req(op, g, k) for k in (W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O)]
+        for k, t in zip((W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O), weights):
+            expect_dtype(op, t, ("int8",), _NAMES[k])
+            expect_quant(op, t, _NAMES[k])
+            if t.quant.zp != 0:
+                raise fail(op, f"{_NAMES[k]} must be symmetric (zero point 0), got {int(t.quant.zp)}")
+        biases = [_req(op, g, k) for k in (B_I, B_F, B_C, B_O)]
+        for k, t in zip((B_I, B_F, B_C, B_O), biases):
+            if t.dtype != "int64":
+                raise fail(op, f"{_NAMES[k]} tensor #{t.index} is {t.dtype}: a 16x8 LSTM needs int64 gate biases "
+                               "(TFLite Micro reads them as int64)")
+        in_s, h_s, c_s = _F32(x.quant.s), _F32(h.quant.s), _F32(c.quant.s)
+        in_zp, h_zp = int(x.quant.zp), int(h.quant.zp)
+        if not (in_s > 0 and h_s > 0 and c_s > 0 and math.isfinite(in_s * h_s * c_s)):
+            raise fail(op, "the input, output_state and cell_state scales must be finite and > 0")
+        # CreateLstmCellStateInfo: CheckedLog2 (rounded, not required to be exact), quantized clip
+        power, _ = _log2_scale(float(c_s))
+        if not -43 <= power <= 2:
+            raise fail(op, f"the cell state scale {float(c_s):.6g} (2^{power}) is outside 2^-43..2^2, where TFLite "
+                           "Micro's tanh of the cell state overflows")
+        shift = 15 + power - 3
+        tanh_m, tanh_s = (3 << shift, 0) if shift >= 0 else (3, -shift)
+        clip = d["cell_clip"] > 0
+        q_clip = int(min(max(float(_F32(d["cell_clip"])) / float(c_s), -32768.0), 32767.0)) if clip else 0
+        # CreateGateParams: the scales' product and the division by 2^-12 in double (the tflite-micro
+        # build the oracle runs rounds there; a float32 product differs in rare reduced multipliers)
+        q: dict[str, list[int]] = {"in_m": [], "in_s": [], "rec_m": [], "rec_s": []}
+        for gate in range(4):
+            for (mk, sk), t, s_x, what in ((("in_m", "in_s"), weights[gate], in_s, "input-to-gate"),
+                                           (("rec_m", "rec_s"), weights[4 + gate], h_s, "recurrent-to-gate")):
+                real = float(s_x) * float(_F32(t.quant.s)) / 2.0 ** -12
+                m, sh = _mult64(op, real, what)
+                q[mk].append(m)
+                q[sk].append(sh)
+        # the int64 sums must stay within TFLite's MultiplyByQuantizedMultiplier contract (|x| < 2^47)
+        x_max = max(32767 - in_zp, in_zp + 32768)
+        h_max = max(32767 - h_zp, h_zp + 32768)
+        for gate in range(4):
+            w, r, b = weights[gate], weights[4 + gate], biases[gate]
+            worst_x = np.abs(w.data.astype(np.int64)).sum(axis=1) * x_max + np.abs(b.data.astype(np.int64))
+            if int(worst_x.max()) >= 2**47 or int(np.abs(r.data.astype(np.int64)).sum(axis=1).max()) * h_max >= 2**47:
+                raise fail(op, f"{_NAMES[(B_I, B_F, B_C, B_O)[gate]]} has values whose sums leave TFLite's int64 "
+                               "requantization range (|sum| < 2^47)")
+        # CreateInterGateMulParams: double products of the float scales
+        forget_m, forget_s = _mult(op, 2.0**-15 * float(c_s) / float(c_s), "forget gate x cell state")
+        input_m, input_s = _mult(op, 2.0**-15 * 2.0**-15 / float(c_s), "input gate x cell gate")
+        hidden_m, hidden_s = _mult(op, 2.0**-15 * 2.0**-15 / float(h_s), "hidden state")
+        p = Params("utvm_lstm_s16_params", {
+            "n_batch": d["n_batch"], "n_time": d["n_time"], "n_input": d["n_input"], "n_cell": d["n_cell"],
+            "time_major": d["time_major"], "input_zp": in_zp, "hidden_zp": h_zp, **q,
+            "forget_m": forget_m, "forget_s": forget_s, "input_m": input_m, "input_s": input_s,
+            "hidden_m": hidden_m, "hidden_s": hidden_s, "tanh_m": tanh_m, "tanh_s": tanh_s,
+            "clip": int(clip), "cell_clip": q_clip})
+        args = [p, In(X), *[In(k) for k in (W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O, B_I, B_F, B_C, B_O)],
+                In(H_STATE), In(C_STATE), Out(0), Scratch("int16_t")]
+        rows = d["n_batch"] if d["time_major"] else 1
+        return Prepared([call("utvm_lstm_s16", *args)], macs=_macs(d), scratch_bytes=3 * 2 * rows * d["n_cell"])
