@@ -1,5 +1,5 @@
 """Seeds of the sequence operators: UNIDIRECTIONAL_SEQUENCE_LSTM (float32, int8 with the
-quantization-only intermediate tensors), small models from the LSTM tests' generator."""
+quantization-only intermediate tensors, 16x8), small models from the LSTM tests' generators."""
 
 from __future__ import annotations
 
@@ -17,3 +17,6 @@ def seeds() -> Iterator[tuple[str, bytes]]:
     for dtype in ("float32", "int8"):
         yield f"lstm_{dtype}", lstm_model(dtype, 1, 5, geometry=(1, 3, 4, 4, 3))[0]
         yield f"lstm_{dtype}_full", lstm_model(dtype, 2, 6, variants=full, geometry=(2, 2, 3, 4, 3))[0]
+    from lstm16_models import lstm16_model
+
+    yield "lstm_int16", lstm16_model(1, 5, geometry=(2, 3, 4, 4))[0]   # 16x8, time-major, cell clipping
