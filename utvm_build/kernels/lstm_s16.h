@@ -53,7 +53,8 @@ static int32_t utvm_lstm16_fc_row(const int16_t* x, const int8_t* w, int32_t n, 
   int64_t acc = 0;
   int32_t c;
   for (c = 0; c < n; ++c) {
-    acc += (int64_t)((int32_t)w[c] * ((int32_t)x[c] - zp));
+    const int32_t prod = (int32_t)w[c] * ((int32_t)x[c] - zp);
+    acc += (int64_t)prod;
   }
   if (bias != NULL) {
     acc += *bias;
