@@ -38,6 +38,13 @@ REAL_MODELS = [
     ("cond_float", os.path.join(ROOT, "tests", "data", "state", "cond_float.tflite"), {"state": "user"}),
     ("while_float", os.path.join(ROOT, "tests", "data", "state", "while_float.tflite"),
      {"state": "user", "workspace": "user"}),
+    # a stateful packed model (its packed reset), LSTMs, detection post-processing
+    ("streaming_kws_packed", os.path.join(ROOT, "tests", "data", "state", "streaming_kws_int8.tflite"),
+     {"interface": "packed"}),
+    ("lstm_int8", os.path.join(ROOT, "tests", "data", "lstm", "keras_lstm_int8.tflite"), {}),
+    ("lstm_float", os.path.join(ROOT, "tests", "data", "lstm", "keras_lstm_float.tflite"), {}),
+    ("ssd_int8", os.path.join(ROOT, "tests", "data", "detection", "ssd_int8_regular.tflite"), {}),
+    ("ssd_float_fast", os.path.join(ROOT, "tests", "data", "detection", "ssd_float_fast.tflite"), {}),
 ] + [("ops_" + f, os.path.join(SHARED, "ops", f, f + "0.tflite"), {})
      for f in ("add", "conv", "leaky_relu", "pad", "quantize", "strided_slice", "sub")]
 

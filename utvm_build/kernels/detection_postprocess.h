@@ -180,8 +180,16 @@ static void utvm_det_stable_argsort(const float* v, int32_t n, int32_t* idx, int
     int32_t lo;
     int32_t* t;
     for (lo = 0; lo < n; lo += 2 * width) {
-      const int32_t mid = ((lo + width) < n) ? (lo + width) : n;
-      const int32_t hi = ((lo + (2 * width)) < n) ? (lo + (2 * width)) : n;
+      /* min(lo + width, n), min(lo + 2 width, n) (with `if`: cppcheck drops the parentheses of
+       * `c ? (a + b) : n` and reports rule 12.1) */
+      int32_t mid = n;
+      int32_t hi = n;
+      if ((lo + width) < n) {
+        mid = lo + width;
+      }
+      if ((lo + (2 * width)) < n) {
+        hi = lo + (2 * width);
+      }
       int32_t a = lo;
       int32_t b = mid;
       int32_t o = lo;
@@ -219,8 +227,10 @@ static float utvm_det_iou(const float* boxes, int32_t i, int32_t j) {
     const float xmin = (a[1] > b[1]) ? a[1] : b[1];
     const float ymax = (a[2] < b[2]) ? a[2] : b[2];
     const float xmax = (a[3] < b[3]) ? a[3] : b[3];
-    const float dy = ((ymax - ymin) > 0.0f) ? (ymax - ymin) : 0.0f;
-    const float dx = ((xmax - xmin) > 0.0f) ? (xmax - xmin) : 0.0f;
+    const float h = ymax - ymin;
+    const float wd = xmax - xmin;
+    const float dy = (h > 0.0f) ? h : 0.0f;
+    const float dx = (wd > 0.0f) ? wd : 0.0f;
     const float inter = dy * dx;
     r = inter / ((area_a + area_b) - inter);
   }
@@ -228,7 +238,7 @@ static float utvm_det_iou(const float* boxes, int32_t i, int32_t j) {
 }
 
 /* NonMaxSuppressionSingleClassHelper: indices (anchors) of the selected boxes; returns their count. */
-static int32_t utvm_det_nms_single(const utvm_detection_params* p, const utvm_detection_work* w,
+static int32_t utvm_det_nms_single(const utvm_detection_params* p, utvm_detection_work* w,
                                    const float* scores, int32_t max_out) {
   int32_t i;
   int32_t kept = 0;
@@ -288,7 +298,7 @@ static void utvm_det_clear(float* out_boxes, float* out_classes, float* out_scor
   }
 }
 
-static void utvm_det_fast(const utvm_detection_params* p, const utvm_detection_work* w, const float* scores,
+static void utvm_det_fast(const utvm_detection_params* p, utvm_detection_work* w, const float* scores,
                           float* out_boxes, float* out_classes, float* out_scores, float* out_num) {
   const int32_t off = p->classes_bg - p->num_classes;
   const int32_t k = (p->max_classes < p->num_classes) ? p->max_classes : p->num_classes;
@@ -324,7 +334,7 @@ static void utvm_det_fast(const utvm_detection_params* p, const utvm_detection_w
  * new ones [mid, end) (both by decreasing score) under the reference's comparator a.score >=
  * b.score: on equal scores the new detection comes first. Done backwards from a copy of the new
  * ones (keep_scores and sorted_idx are free between NMS passes). */
-static void utvm_det_merge(const utvm_detection_work* w, int32_t mid, int32_t end) {
+static void utvm_det_merge(utvm_detection_work* w, int32_t mid, int32_t end) {
   int32_t i = mid - 1;
   int32_t j = (end - mid) - 1;
   int32_t o = end - 1;
@@ -347,7 +357,7 @@ static void utvm_det_merge(const utvm_detection_work* w, int32_t mid, int32_t en
   }
 }
 
-static void utvm_det_regular(const utvm_detection_params* p, const utvm_detection_work* w, const float* scores,
+static void utvm_det_regular(const utvm_detection_params* p, utvm_detection_work* w, const float* scores,
                              float* out_boxes, float* out_classes, float* out_scores, float* out_num) {
   const int32_t off = p->classes_bg - p->num_classes;
   int32_t n_sorted = 0;
@@ -457,7 +467,8 @@ static void utvm_detection_postprocess(const utvm_detection_params* p, const voi
   if (p->score_u8 != 0) {   /* optimized_ops::Dequantize: double scale, float result */
     const uint8_t* q = (const uint8_t*)score_in;
     for (i = 0; i < (n * p->classes_bg); ++i) {
-      w.deq[i] = (float)((double)p->score_scale * (double)((int32_t)q[i] - p->score_zp));
+      const int32_t centred = (int32_t)q[i] - p->score_zp;
+      w.deq[i] = (float)((double)p->score_scale * (double)centred);
     }
     scores = w.deq;
   } else {

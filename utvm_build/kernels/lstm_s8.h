@@ -62,7 +62,10 @@ static inline int32_t utvm_lstm_srdhm16(int32_t a, int32_t b) {
     result = 32767;
   } else {
     const int32_t ab = a * b;
-    const int32_t nudge = (ab >= 0) ? 16384 : -16383;
+    int32_t nudge = -16383;
+    if (ab >= 0) {
+      nudge = 16384;
+    }
     result = utvm_lstm_wrap16((ab + nudge) / 32768);
   }
   return result;
@@ -103,14 +106,16 @@ static int32_t utvm_lstm_exp_neg16(int32_t a, int32_t int_bits) {
   const int32_t frac_bits = 15 - int_bits;
   const int32_t one_quarter = utvm_pow2_i32(frac_bits - 2);
   const int32_t mask = one_quarter - 1;
-  const int32_t a_mod = utvm_lstm_wrap16((int32_t)((uint32_t)a & (uint32_t)mask) - one_quarter);
+  const uint32_t a_low = (uint32_t)a & (uint32_t)mask;
+  const int32_t a_mod = utvm_lstm_wrap16((int32_t)a_low - one_quarter);
   const int32_t remainder = utvm_lstm_wrap16(a_mod - a);
   int32_t result = utvm_lstm_exp_quarter16((int_bits > 0) ? utvm_lstm_sat_shl16(a_mod, int_bits) : a_mod);
   int32_t k;
   for (k = 0; k < 7; ++k) {
     const int32_t exponent = k - 2;
     if (int_bits > exponent) {
-      const uint32_t bit = (uint32_t)1 << (uint32_t)(frac_bits + exponent);
+      const int32_t bit_index = frac_bits + exponent;
+      const uint32_t bit = (uint32_t)1 << (uint32_t)bit_index;
       if (((uint32_t)remainder & bit) != 0u) {
         result = utvm_lstm_srdhm16(result, multipliers[k]);
       }
@@ -173,7 +178,7 @@ static inline int32_t utvm_fx_sat_shl_lstm(int32_t x, int32_t e) {
   if (x > threshold) {
     result = INT32_MAX;
   } else if (x < -threshold) {
-    result = INT32_MIN;
+    result = (int32_t)INT32_MIN;
   } else {
     result = utvm_shl_wrap_i32(x, e);
   }
@@ -208,7 +213,10 @@ static void utvm_lstm_inv_sqrt(int32_t input, int32_t* out_mult, int32_t* out_sh
     }
     shift -= pairs;
     v = utvm_shl_wrap_i32(v, 2 * pairs);
-    half_input = utvm_rounding_divide_by_pot(v >> 1, 1);
+    {
+      const uint32_t half_v = (uint32_t)v >> 1u;   /* v > 0 */
+      half_input = utvm_rounding_divide_by_pot((int32_t)half_v, 1);
+    }
     for (i = 0; i < 5; ++i) {
       const int32_t x3 = utvm_fx_sat_shl_lstm(utvm_sat_rounding_doubling_high_mul(
           utvm_sat_rounding_doubling_high_mul(x, x), x), 6);
@@ -240,7 +248,8 @@ static void utvm_lstm_matmul(const int8_t* x, const int32_t* bias, const int8_t*
       int32_t v;
       const int32_t idx = (b * n_out) + r;
       for (c = 0; c < n_in; ++c) {
-        acc += (uint32_t)((int32_t)x[(b * n_in) + c] * (int32_t)w[(r * n_in) + c]);
+        const int32_t prod = (int32_t)x[(b * n_in) + c] * (int32_t)w[(r * n_in) + c];
+        acc += (uint32_t)prod;
       }
       v = utvm_mul_by_quantized_mul((int32_t)acc, m, s) + zp;
       if (out8 != NULL) {
@@ -268,10 +277,14 @@ static void utvm_lstm_layer_norm(int16_t* gate, const int16_t* weights, const in
     int64_t variance;
     for (j = 0; j < n_cell; ++j) {
       sum += v[j];
-      sum_sq += (int64_t)((int32_t)v[j] * (int32_t)v[j]);
+      const int32_t sq = (int32_t)v[j] * (int32_t)v[j];
+      sum_sq += (int64_t)sq;
     }
     mean = (int32_t)((sum * 1024) / n_cell);
-    variance = (sum_sq * (int64_t)(1048576 / n_cell)) - ((int64_t)mean * (int64_t)mean);
+    {
+      const int32_t scale = 1048576 / n_cell;
+      variance = (sum_sq * (int64_t)scale) - ((int64_t)mean * (int64_t)mean);
+    }
     variance2 = (int32_t)(variance / 1048576);
     if (variance2 < 1) {
       variance2 = guard;
@@ -282,7 +295,12 @@ static void utvm_lstm_layer_norm(int16_t* gate, const int16_t* weights, const in
       const int32_t rescaled = utvm_mul_by_quantized_mul(shifted, inv_m, inv_s);
       const uint32_t wrapped = ((uint32_t)rescaled * (uint32_t)(int32_t)weights[j]) + (uint32_t)bias[j];
       const int64_t val3 = (int64_t)(int32_t)wrapped;
-      const int32_t val4 = (int32_t)(((val3 > 0) ? (val3 + 512) : (val3 - 512)) / 1024);
+      int64_t nudged = val3 - 512;
+      int32_t val4;
+      if (val3 > 0) {
+        nudged = val3 + 512;
+      }
+      val4 = (int32_t)(nudged / 1024);
       v[j] = (int16_t)utvm_lstm_sat16(utvm_mul_by_quantized_mul(val4, m, s + 12));
     }
   }
