@@ -208,6 +208,17 @@ def test_streaming_kws_state_layout() -> None:
     assert b"TVMGEN_KWS_STATE_ALIGNMENT 1" in user
 
 
+def test_info_names_what_keeps_each_state_item() -> None:
+    """`utvm-build info` says whose each state item is (the converter's tensor names say nothing)."""
+    lstm = Path(__file__).resolve().parent / "data" / "lstm" / "keras_lstm_int8.tflite"
+    p = subprocess.run([sys.executable, "-m", "utvm_build", "info", str(lstm)], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.startswith("workspace:"))
+    assert "= operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM input 19 (cell state) 16 B" in line, line
+    assert "= operator #1 UNIDIRECTIONAL_SEQUENCE_LSTM input 18 (output state) 6 B" in line, line
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_writer_models(kind: str, dtype: str, tmp_path: Path, conformance: dict[str, int]) -> None:

@@ -127,7 +127,10 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
                              "lower_bound_bytes": meta["workspace_lower_bound_bytes"],
                              "alignment": meta["options"]["workspace_align"],
                              "steps": steps, "buffers": buffers}
-    report["state_layout"] = [f"{printable(e['name'])} {e['bytes']} B" for e in meta.get("state", [])]
+    # Each state item by what keeps it (e.g. "operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM input 19 (cell
+    # state)"): converter tensor names such as 'tfl.pseudo_qconst' say nothing.
+    report["state_layout"] = [f"{printable(e['name'])}{' = ' + printable(e['owner']) if e.get('owner') else ''} "
+                              f"{e['bytes']} B" for e in meta.get("state", [])]
     report["totals"] = {"macs": meta["macs"], "flash_constants_bytes": meta["constants_bytes"],
                         "ram_workspace_bytes": meta["workspace_bytes"], "ram_state_bytes": meta["state_bytes"],
                         "ram_io_buffers_bytes": io_bytes,
