@@ -28,22 +28,12 @@ MAX_FUNCTIONS = 255
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
-def packed_model_names(paths: list[str | Path]) -> list[str]:
-    """The model names of generated directories (or their ``metadata.json`` files), checked: each
-    was generated with the packed interface and the names are unique. Sorted."""
-    return sorted(packed_models(paths))
-
-
-def packed_models(paths: list[str | Path]) -> dict[str, bool]:
-    """Model name -> generated with ``--profile``, for the generated directories (or their
-    ``metadata.json`` files), checked as ``packed_model_names`` says."""
-    return {n: profiled for n, (profiled, _) in _packed_models(paths).items()}
-
-
-def _packed_models(paths: list[str | Path]) -> dict[str, tuple[bool, bool]]:
-    """Model name -> (generated with ``--profile``, keeps state), checked."""
+def packed_models(paths: list[str | Path]) -> dict[str, tuple[bool, bool]]:
+    """Model name -> (generated with ``--profile``, keeps state) of generated directories (or their
+    ``metadata.json`` files), checked: each was generated with the packed interface and the names
+    are unique."""
     names: dict[str, Path] = {}
-    profiled: dict[str, tuple[bool, bool]] = {}
+    found: dict[str, tuple[bool, bool]] = {}
     for p in map(Path, paths):
         meta_file = p if p.name == "metadata.json" and not p.is_dir() else p / "metadata.json"
         try:
@@ -66,12 +56,12 @@ def _packed_models(paths: list[str | Path]) -> dict[str, tuple[bool, bool]]:
             raise UtvmError(f"two models are named '{name}' ({names[name]} and {meta_file.parent}); "
                             "the names in one system library must be unique")
         names[name] = meta_file.parent
-        profiled[name] = (profile, isinstance(state_bytes, int) and state_bytes > 0)
+        found[name] = (profile, isinstance(state_bytes, int) and state_bytes > 0)
     if not names:
         raise UtvmError("no model given")
     if len(names) > MAX_FUNCTIONS:
         raise UtvmError(f"{len(names)} packed models; one system library holds at most {MAX_FUNCTIONS}")
-    return profiled
+    return found
 
 
 #: How every file `utvm-build syslib` writes begins: the only files it overwrites.
@@ -123,7 +113,7 @@ def render_system_lib(names: list[str], profiled: frozenset[str] | set[str] = fr
 def write_system_lib(paths: list[str | Path], output: str | Path) -> tuple[list[str], bool]:
     """Render the system library of the packed models in ``paths`` into ``output``, written only
     when its content changes (a no-op rebuild recompiles nothing). Returns (names, written)."""
-    models = _packed_models(paths)
+    models = packed_models(paths)
     names = sorted(models)
     text = render_system_lib(names, {n for n, (p, _) in models.items() if p},
                              {n for n, (_, st) in models.items() if st}).encode()
