@@ -80,10 +80,10 @@ _CMP = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS": 4,
 _CMP_TYPES = {"float32": "f32", "int32": "s32", "int64": "s64", "bool": "b8"}
 
 
-@register(*_CMP)
 class Comparison(OpHandler):
-    supported = ("float32, int8 (compared after the reference's rescale), int32, int64; bool for EQUAL / "
-                 "NOT_EQUAL; bool output; broadcasting")
+    """One instance per comparison (registered below): EQUAL / NOT_EQUAL also take bool."""
+
+    supported = ""
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         eq = op.op in ("EQUAL", "NOT_EQUAL")
@@ -101,6 +101,12 @@ class Comparison(OpHandler):
             "op": code, "left_shift": 8, "input1_offset": -a.quant.zp, "input1_multiplier": m1, "input1_shift": e1,
             "input2_offset": -b.quant.zp, "input2_multiplier": m2, "input2_shift": e2})
         return Prepared([call("utvm_compare_s8", p, s, In(0), In(1), Out(0))], macs=out.size)
+
+
+for _name in _CMP:
+    register(_name)(type(f"Comparison_{_name}", (Comparison,), {"supported": (
+        "float32, int8 (compared after the reference's rescale), int32, int64"
+        + (", bool" if _name in ("EQUAL", "NOT_EQUAL") else "") + "; bool output; broadcasting")}))
 
 
 @register("LOGICAL_AND", "LOGICAL_OR")
