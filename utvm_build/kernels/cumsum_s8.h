@@ -27,6 +27,12 @@ typedef struct {
   int32_t act_max;
 } utvm_cumsum_s8_params;
 
+/* a + b with two's complement wrap-around. */
+static inline int32_t utvm_cumsum_s8_add_wrap(int32_t a, int32_t b) {
+  const uint32_t s = (uint32_t)a + (uint32_t)b;
+  return (int32_t)s;
+}
+
 static inline int32_t utvm_cumsum_s8_scale_in(const utvm_cumsum_s8_params* q, int32_t y) {
   return utvm_mul_by_quantized_mul(utvm_shl_wrap_i32(y, q->left_shift), q->input_multiplier, q->input_shift);
 }
@@ -47,13 +53,13 @@ static inline void utvm_cumsum_s8(const utvm_cumsum_params* p, const utvm_cumsum
         int32_t sum;
         if (p->exclusive != 0) {
           sum = acc;
-          acc = (int32_t)((uint32_t)acc + (uint32_t)scaled);
+          acc = utvm_cumsum_s8_add_wrap(acc, scaled);
         } else {
-          acc = (int32_t)((uint32_t)acc + (uint32_t)scaled);
+          acc = utvm_cumsum_s8_add_wrap(acc, scaled);
           sum = acc;
         }
         sum = utvm_mul_by_quantized_mul(sum, q->output_multiplier, q->output_shift);
-        sum = (int32_t)((uint32_t)sum + (uint32_t)q->output_offset);
+        sum = utvm_cumsum_s8_add_wrap(sum, q->output_offset);
         out[at] = (int8_t)utvm_clamp_i32(sum, q->act_min, q->act_max);
       }
     }

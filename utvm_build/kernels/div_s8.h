@@ -49,13 +49,28 @@ static inline int32_t utvm_div_s8_clrsb(int32_t x) {
   return utvm_clz_u32(u) - 1;
 }
 
-/* gemmlowp RoundingDivideByPOT(x, exponent), 0 <= exponent <= 69, as x86-64 executes it. */
+/* x >> s for 0 <= s <= 31, arithmetic, on unsigned operands (no shift of a signed value). */
+static inline int32_t utvm_div_s8_asr(int32_t x, uint32_t s) {
+  uint32_t r;
+  if (x < 0) {
+    r = ~((~(uint32_t)x) >> s);
+  } else {
+    r = (uint32_t)x >> s;
+  }
+  return (int32_t)r;
+}
+
+/* gemmlowp RoundingDivideByPOT(x, exponent), 0 <= exponent <= 69, as x86-64 executes it:
+ * mask = (int32)((1ll << (exponent mod 64)) - 1), threshold = (mask >> 1) + (x < 0),
+ * result = (x >> (exponent mod 32)) + ((x & mask) > threshold). */
 static inline int32_t utvm_div_s8_rdbpot(int32_t x, int32_t exponent) {
   const uint64_t mask64 = ((uint64_t)1 << ((uint32_t)exponent & 63u)) - 1u;
-  const int32_t mask = (int32_t)(uint32_t)(mask64 & 0xFFFFFFFFu);
-  const int32_t remainder = (int32_t)((uint32_t)x & (uint32_t)mask);
-  const int32_t threshold = (mask >> 1) + ((x < 0) ? 1 : 0);
-  const int32_t shifted = x >> ((uint32_t)exponent & 31u);
+  const uint32_t mask_bits = (uint32_t)(mask64 & 0xFFFFFFFFu);
+  const int32_t mask = (int32_t)mask_bits;
+  const uint32_t remainder_bits = (uint32_t)x & mask_bits;
+  const int32_t remainder = (int32_t)remainder_bits;
+  const int32_t threshold = utvm_div_s8_asr(mask, 1u) + ((x < 0) ? 1 : 0);
+  const int32_t shifted = utvm_div_s8_asr(x, (uint32_t)exponent & 31u);
   return utvm_div_s8_add_wrap(shifted, (remainder > threshold) ? 1 : 0);
 }
 
