@@ -340,6 +340,8 @@ def test_div_s8_scale_ratio_beyond_tflm_rejected():
 
 
 def test_div_s8_broadcast_rank_7_rejected():
-    """TFLM's shapes hold 6 dims: a 7-D int8 DIV broadcast is refused (float32 stops at 5-D: 2.14)."""
+    """TFLM's RuntimeShape holds 6 dims: a 7-D int8 DIV broadcast is refused (float32 stops at 5-D:
+    2.14). Beyond 6 dims TFLM writes past that array (only DCHECKed); its outputs were measured right
+    for one 7-D broadcast and wrong for an 8-D one, so nothing beyond 6-D is taken as the reference."""
     with pytest.raises(UnsupportedError, match="broadcasting 7-D operands is not supported .* up to 6-D"):
         compile_bytes(_div_s8_model([2, 1, 3, 1, 2, 1, 2], [1, 2, 1, 2, 1, 2, 1]), "m")
