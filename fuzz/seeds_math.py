@@ -62,7 +62,7 @@ def seeds() -> Iterator[tuple[str, bytes]]:
             yield f"math_{op.lower()}_{dt}", _binary(op, dt)
     for dt in ("float32", "int32", "int8", "int16"):
         yield f"math_squared_difference_{dt}", _binary("SQUARED_DIFFERENCE", dt)
-    for dt in ("float32", "int32"):
+    for dt in ("float32", "int32", "int8"):
         yield f"math_div_{dt}", _binary("DIV", dt, options={"fused_activation_function": "RELU"})
     for op in ("FLOOR_DIV", "FLOOR_MOD"):
         yield f"math_{op.lower()}_float32", _binary(op, "float32")

@@ -1,5 +1,6 @@
 """Fuzz / signature-check seeds of the shape and data-movement operators: one small model per
-(operator, type), taken from the conformance generators of tests/test_ops_movement.py."""
+(operator, type), taken from the conformance generators of tests/test_ops_movement.py (CUMSUM int8:
+its own generator, TFLite Micro being its oracle)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,4 @@ def seeds() -> Iterator[tuple[str, bytes]]:
     for op, (gen, dtypes) in sorted(t.OPS.items()):
         for i, dt in enumerate(dtypes):
             yield f"{op.lower()}_{dt}", gen(dt, 1, 500 + i).model
+    yield "cumsum_int8", t.g_cumsum_s8(1).model

@@ -2,7 +2,8 @@
 BUILTIN_REF): TRANSPOSE, GATHER, GATHER_ND, SPLIT, SPLIT_V, UNPACK, PACK, SLICE, EXPAND_DIMS,
 SHAPE, BROADCAST_ARGS, BROADCAST_TO, FILL, DEPTH_TO_SPACE, SPACE_TO_DEPTH, BATCH_TO_SPACE_ND,
 SPACE_TO_BATCH_ND, MIRROR_PAD, REVERSE_V2, EMBEDDING_LOOKUP (and hybrid), DYNAMIC_UPDATE_SLICE,
-CUMSUM, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR and bool/int64 CONCATENATION.
+CUMSUM, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR and bool/int64 CONCATENATION. CUMSUM int8 exists
+only in TFLite Micro: its interpreter is the oracle there (test_cumsum_int8).
 
 Byte movers are bit-exact in every type (float32 included); so are CUMSUM float32 (same order of
 additions), the hybrid EMBEDDING_LOOKUP and RESIZE_BILINEAR float32 (ISO C, no FMA contraction).
@@ -433,6 +434,37 @@ def g_cumsum(dt, k, seed):
     return _case(mb, [x], [y], seed, f"CUMSUM {dt} {shape} axis={axis} {opts}")
 
 
+def g_cumsum_s8(k: int) -> Case:
+    """CUMSUM int8 (TFLite Micro only; see test_cumsum_int8). Ranks 1-4, negative axes, the four
+    exclusive / reverse combinations, zero points at the range ends, output scales from 1/8 to 64
+    times the input's (the sums saturate the output), and every fifth case a long axis (17-40) of
+    extreme values, where the reference's int32 sum overflows (it wraps)."""
+    rng = np.random.default_rng(9100 + k)
+    rank = 1 + k % 4
+    shape = _shape(rng, rank, 1, 6)
+    axis = int(rng.integers(-rank, rank))
+    wrap = k % 5 == 4
+    if wrap:
+        shape[axis] = int(rng.integers(17, 41))
+    opts = {"exclusive": bool(k & 1), "reverse": bool(k & 2)}
+    zp_in = int(rng.choice([-128, 127])) if wrap else int(rng.choice([-128, 127, int(rng.integers(-128, 128))]))
+    s_in = float(np.float32(rng.uniform(0.005, 0.5)))
+    qi = {"scale": s_in, "zero_point": zp_in}
+    qo = {"scale": float(np.float32(s_in * 2.0 ** rng.uniform(-3, 6))),
+          "zero_point": int(rng.choice([-128, 127, int(rng.integers(-128, 128))]))}
+    mb = ModelBuilder()
+    x = mb.tensor(shape, "int8", **qi)
+    a = mb.tensor([], "int32", data=np.array(axis))
+    y = mb.tensor(shape, "int8", **qo)
+    mb.operator("CUMSUM", [x, a], [y], opts)
+    model = mb.build([x], [y])
+    xs = rng.integers(-128, 128, size=shape).astype(np.int8)
+    if wrap:   # mostly the extreme opposite the zero point: |x - zp| = 255
+        far = np.int8(127 if zp_in == -128 else -128)
+        xs = np.where(rng.random(shape) < 0.9, far, xs).astype(np.int8)
+    return Case(model, [xs], f"CUMSUM int8 {shape} axis={axis} {opts} {qi} {qo} seed={k}")
+
+
 def _resize(op, dt, k, seed):
     rng = np.random.default_rng(seed)
     b, h, w, c = int(rng.integers(1, 3)), *_shape(rng, 2, 1, 6), int(rng.integers(1, 4))
@@ -528,6 +560,36 @@ def test_conformance(op):
     res = check_against_oracle(cases, float_rtol=0.0, builtin=op in BUILTIN_ORACLE)
     print(f"{op}: {res['cases']} cases ({CASES} per type), {res['bit_exact']} bit-exact")
     assert res["bit_exact"] == res["cases"]
+
+
+CUMSUM_S8_FULL, CUMSUM_S8_CI = 24, 4
+
+
+def test_cumsum_int8():
+    """CUMSUM int8 against TFLite Micro's interpreter, the oracle: TFLite 2.14's CUMSUM kernel takes
+    float32, int32 and int64 only (TFLM: float32 and int8). Byte-identical."""
+    from math_common import check, sample
+
+    cases = sample([("CUMSUM", "int8", g_cumsum_s8(k)) for k in range(CUMSUM_S8_FULL)], CUMSUM_S8_CI)
+    res = check(cases, engine="tflm")
+    print(f"CUMSUM int8: {res['cases']} cases, {res['bit_exact']} bit-exact")
+    assert res["bit_exact"] == res["cases"]
+
+
+@pytest.mark.parametrize("dt,s_out,match", [
+    ("int8", 1e-8, r"operator #0 CUMSUM: the output rescale factor 1\.9\d* must be below 1"),
+    ("int16", 0.1, "input tensor .* is int16; supported: float32, int32, int64, int8"),
+])
+def test_cumsum_quantized_rejections(dt, s_out, match):
+    """int8: 2 s_in / (2^20 s_out) must be below 1 (TFLM's QuantizeMultiplierSmallerThanOneExp aborts
+    otherwise); int16: no reference kernel (TFLM: float32 and int8; TFLite: float32, int32, int64)."""
+    def build(mb):
+        x = mb.tensor([2, 3], dt, scale=0.01, zero_point=0)
+        a = mb.tensor([], "int32", data=np.array(1))
+        y = mb.tensor([2, 3], dt, scale=s_out, zero_point=0)
+        mb.operator("CUMSUM", [x, a], [y])
+        return [x], [y]
+    _reject(build, match)
 
 
 # ---- untrusted indices: what our C does where the reference fails ---------------------------------

@@ -42,8 +42,10 @@ MAX_DIMS = 6
 #: The highest rank TFLite 2.14's reference kernels broadcast (RuntimeShape::ExtendedShape(N, ...);
 #: they abort beyond it; operands of one shape take the elementwise path and have no limit), probed
 #: against tflite-runtime's BUILTIN_REF per operator and type. Not listed: 4.
+#: DIV int8 exists only in TFLite Micro (the oracle there): BroadcastBinaryOpSimple takes up to 8 dims,
+#: TFLM's RuntimeShape holds 6.
 _BROADCAST_RANK = {"ADD": 6, "SUB": 5, "MAXIMUM": 5, "MINIMUM": 5, "DIV": 5, "SELECT_V2": 5,
-                   ("SQUARED_DIFFERENCE", "int8"): 6}
+                   ("SQUARED_DIFFERENCE", "int8"): 6, ("DIV", "int8"): 6}
 
 
 def check_broadcast_rank(op: Operator, *tensors: Tensor) -> None:

@@ -12,6 +12,7 @@ Prepare work done here, as the reference kernels' Prepare does it:
   (twice_max^2 / (2^(2 left_shift) * s_out)) through QuantizeMultiplier;
 - PRELU int8 (TFLite activations.cc: ``s_in / s_out`` and ``s_in * s_alpha / s_out`` in float32, then
   double) and int16 with int8 alpha (TFLM prelu_common.cc: the same ratios in double);
+- DIV int8 (TFLM div.cc CalculateOpDataDiv): s1 / (s2 * s_out) through QuantizeMultiplier;
 - ADD_N int8 (TFLM add_n.cc): left_shift 20, input multiplier 1/2, output multiplier
   2 s_in / (2^20 s_out), all in double; every input shares the first one's scale and zero point.
 """
@@ -21,7 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Operator, Tensor
-from ..quant import activation_range_float, activation_range_quantized, quantize_multiplier
+from ..quant import (
+    UnrepresentableMultiplier,
+    activation_range_float,
+    activation_range_quantized,
+    quantize_multiplier,
+)
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Lit, Out, Params, Prepared, PtrArray, call
 from .elementwise import MAX_DIMS, _shape_fields, broadcast_plan, check_broadcast_rank, quantize_multiplier_lt1
@@ -74,10 +80,10 @@ _CMP = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS": 4,
 _CMP_TYPES = {"float32": "f32", "int32": "s32", "int64": "s64", "bool": "b8"}
 
 
-@register(*_CMP)
 class Comparison(OpHandler):
-    supported = ("float32, int8 (compared after the reference's rescale), int32, int64; bool for EQUAL / "
-                 "NOT_EQUAL; bool output; broadcasting")
+    """One instance per comparison (registered below): EQUAL / NOT_EQUAL also take bool."""
+
+    supported = ""
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         eq = op.op in ("EQUAL", "NOT_EQUAL")
@@ -95,6 +101,12 @@ class Comparison(OpHandler):
             "op": code, "left_shift": 8, "input1_offset": -a.quant.zp, "input1_multiplier": m1, "input1_shift": e1,
             "input2_offset": -b.quant.zp, "input2_multiplier": m2, "input2_shift": e2})
         return Prepared([call("utvm_compare_s8", p, s, In(0), In(1), Out(0))], macs=out.size)
+
+
+for _name in _CMP:
+    register(_name)(type(f"Comparison_{_name}", (Comparison,), {"supported": (
+        "float32, int8 (compared after the reference's rescale), int32, int64"
+        + (", bool" if _name in ("EQUAL", "NOT_EQUAL") else "") + "; bool output; broadcasting")}))
 
 
 @register("LOGICAL_AND", "LOGICAL_OR")
@@ -160,18 +172,45 @@ def _act(op: Operator) -> str:
     return act
 
 
+#: TFLite Micro's int8 DIV shifts right by headroom + recip_shift - output_shift >= 23 - 1 - output_shift:
+#: an output shift above this would make the exponent negative (undefined there), refused.
+DIV_S8_MAX_OUTPUT_SHIFT = 22
+
+
+def div_s8_params(op: Operator, a: Tensor, b: Tensor, out: Tensor, act: str) -> dict:
+    """TFLM div.cc CalculateOpDataDiv: s1 / (s2 * s_out) through QuantizeMultiplier. The source writes
+    the ratio in float; the TFLite Micro build that is the oracle yields the ratio of the float scales
+    evaluated in double (cases with exact ties tell the two apart), which is followed here."""
+    _positive_scales(op, (a, "input1"), (b, "input2"), (out, "output"))
+    real = float(_F32(a.quant.s)) / (float(_F32(b.quant.s)) * float(_F32(out.quant.s)))
+    try:
+        mult, shift = quantize_multiplier(real)
+    except UnrepresentableMultiplier:
+        mult, shift = 0, DIV_S8_MAX_OUTPUT_SHIFT + 1
+    if shift > DIV_S8_MAX_OUTPUT_SHIFT:
+        raise fail(op, f"input1 scale / (input2 scale * output scale) = {real:.6g} is not supported (it must be "
+                       f"below 2^{DIV_S8_MAX_OUTPUT_SHIFT}: TFLite Micro's int8 DIV shifts by a negative count beyond)")
+    lo, hi = activation_range_quantized(act, "int8", out.quant.s, out.quant.zp)
+    return {"input1_offset": -a.quant.zp, "input2_offset": -b.quant.zp, "output_offset": out.quant.zp,
+            "output_multiplier": mult, "output_shift": shift, "act_min": lo, "act_max": hi}
+
+
 @register("DIV")
 class Div(OpHandler):
-    supported = "float32, int32 (unquantized; a zero divisor gives 0); fused NONE/RELU/RELU6/RELU_N1_TO_1; broadcasting"
+    supported = ("float32, int32 (unquantized; a zero divisor gives 0), int8 (TFLite Micro's arithmetic; a zero "
+                 "divisor gives what it computes); fused NONE/RELU/RELU6/RELU_N1_TO_1; broadcasting")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        a, b, out = _binary_io(op, g, ("float32", "int32"))
+        a, b, out = _binary_io(op, g, ("float32", "int32", "int8"))
         act = _act(op)
         s = shape_params(a, b, out)
         if a.dtype == "float32":
             lo, hi = activation_range_float(act)
             p = Params("utvm_div_f32_params", {"act_min": lo, "act_max": hi})
             return Prepared([call("utvm_div_f32", p, s, In(0), In(1), Out(0))], macs=out.size)
+        if a.dtype == "int8":
+            p = Params("utvm_div_s8_params", div_s8_params(op, a, b, out, act))
+            return Prepared([call("utvm_div_s8", p, s, In(0), In(1), Out(0))], macs=out.size)
         if a.quant is not None or b.quant is not None:
             raise fail(op, "int32 DIV supports unquantized tensors only (as TFLite Micro)")
         lo, hi = {"NONE": (_I32_MIN, _I32_MAX), "RELU": (0, _I32_MAX), "RELU6": (0, 6),

@@ -140,10 +140,20 @@ def hard_swish_table(si: float, zi: int, so: float, zo: int) -> np.ndarray:
 _TABLES = {"ABS": abs_table, "RSQRT": rsqrt_table, "ELU": elu_table, "HARD_SWISH": hard_swish_table}
 
 
-@register(*_TYPES)
+#: operator -> its own ``supported`` text (docs/operators.md; each operator's types exactly)
+_SUPPORTED = {
+    **{name: "float32 (TFLite Micro's kernels take no integer type)" for name in _FLOAT_ONLY},
+    "ABS": "float32; int8 (table made at compile time); int16 (quantized with zero point 0, or unquantized)",
+    "RSQRT": "float32; int8 (table made at compile time: the reference's integer path)",
+    "ELU": "float32; int8 (table made at compile time)",
+    "HARD_SWISH": "float32; int8 (table made at compile time; input scale / 128 at most the output scale)",
+}
+
+
 class UnaryMath(OpHandler):
-    supported = ("float32 (all); int8: ABS, RSQRT, ELU, HARD_SWISH (tables made at compile time); "
-                 "int16: ABS (quantized with zero point 0, or unquantized)")
+    """One instance per operator (registered below), each with its own ``supported`` text."""
+
+    supported = ""
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         expect_counts(op, 1)
@@ -174,6 +184,10 @@ class UnaryMath(OpHandler):
         table = _TABLES[name](si, zi, so, zo)
         return Prepared([call("utvm_lut_s8", Lit(x.size), Const(f"{fn}_lut", table, "int8_t"), In(0), Out(0))],
                         macs=x.size)
+
+
+for _name in _TYPES:
+    register(_name)(type(f"UnaryMath_{_name}", (UnaryMath,), {"supported": _SUPPORTED[_name]}))
 
 
 @register("LOGICAL_NOT")
