@@ -18,6 +18,7 @@ from .ops import handler_for, supported_operators
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.kernel_state import add_kernel_state
 from .passes.variables import resolve_variables
 from .planner import MemoryPlan, plan_model
 from .validate import operator_context, validate_graph
@@ -124,6 +125,7 @@ def lower(data: bytes) -> Graph:
     for sg in g.all_graphs:
         run_passes(sg)      # may fold operators away (shape computations on constants)
     check_supported(g)
+    add_kernel_state(g)
     resolve_variables(g)
     return g
 

@@ -17,10 +17,12 @@ import numpy as np
 C_TYPES = {
     "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t",
     "int64": "int64_t", "float32": "float", "bool": "uint8_t", "resource": "uint8_t",
+    "uint32": "uint32_t", "uint64": "uint64_t",
 }
 #: "resource": a handle to a resource variable (VAR_HANDLE's output); it has no storage of its own,
 #: it stands for the variable's place in the state region (planner.plan_state).
-ITEM_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8, "float32": 4, "bool": 1, "resource": 0}
+ITEM_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8, "float32": 4, "bool": 1, "resource": 0,
+             "uint32": 4, "uint64": 8}
 
 
 @dataclass

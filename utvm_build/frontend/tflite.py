@@ -19,7 +19,12 @@ MAX_SUBGRAPHS = 256
 _MAX_NAME = 1024
 #: Custom operators whose custom_options are a FlexBuffers map, read into ``Operator.options``
 #: (custom operators come out named ``CUSTOM(<custom_code>)``; their handlers register that name).
-FLEXBUFFER_OPTIONS = ("TFLite_Detection_PostProcess",)
+FLEXBUFFER_OPTIONS = ("TFLite_Detection_PostProcess",
+                      # TFLM's signal library (signal/micro/kernels/*.cc), ops/signal.py
+                      "SignalWindow", "SignalFftAutoScale", "SignalRfft", "SignalIrfft", "SignalEnergy",
+                      "SignalFilterBank", "SignalFilterBankSquareRoot", "SignalFilterBankSpectralSubtraction",
+                      "SignalFilterBankLog", "SignalPCAN", "SignalFramer", "SignalOverlapAdd", "SignalStacker",
+                      "SignalDelay")
 
 
 def read_tflite(data: bytes) -> Graph:

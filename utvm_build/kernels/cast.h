@@ -1,5 +1,7 @@
 /* utvm-build kernels: CAST (TFLite Micro cast.cc: static_cast per element).
- * Inputs int8, int16, int32, float32, bool; outputs int8, int16, int32, float32.
+ * Inputs int8, int16, int32, uint32, float32, bool; outputs int8, int16, int32, uint32, float32
+ * (uint32 as TFLM's signal front end uses it: values are carried modulo 2^32; uint32 to float32
+ * converts the unsigned value; float32 to uint32 truncates through int64, as x86's conversion does).
  * Integer narrowing wraps (two's complement, as static_cast does). float32 to an integer type
  * truncates toward zero; out-of-range and NaN inputs, undefined in C, give what the reference's
  * conversion instruction gives on x86 and Arm AArch32 VCVT alike for in-range values and, here by
@@ -14,10 +16,11 @@
 #define UTVM_CAST_S32 2
 #define UTVM_CAST_F32 3
 #define UTVM_CAST_BOOL 4
+#define UTVM_CAST_U32 5
 
 typedef struct {
   int32_t in_type;  /* UTVM_CAST_* */
-  int32_t out_type; /* UTVM_CAST_S8 .. UTVM_CAST_F32 */
+  int32_t out_type; /* UTVM_CAST_S8 .. UTVM_CAST_F32, UTVM_CAST_U32 */
 } utvm_cast_params;
 
 static inline int32_t utvm_cast_f32_to_i32(float f) {
@@ -28,12 +31,23 @@ static inline int32_t utvm_cast_f32_to_i32(float f) {
   return r;
 }
 
+/* float to uint32 through int64 (in range: |f| < 2^63; else 0, the low bits of x86's INT64_MIN) */
+static inline uint32_t utvm_cast_f32_to_u32(float f) {
+  uint32_t r = 0u;
+  if ((f > -9.2233715e18f) && (f < 9.2233715e18f)) {
+    r = (uint32_t)(uint64_t)(int64_t)f;
+  }
+  return r;
+}
+
 static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, void* out) {
   int32_t i;
   for (i = 0; i < size; ++i) {
     int32_t iv = 0;
     float fv = 0.0f;
     bool is_float = false;
+    uint32_t uv = 0u;
+    bool is_u32 = false;
     switch (p->in_type) {
       case UTVM_CAST_S8:
         iv = ((const int8_t*)in)[i];
@@ -48,12 +62,20 @@ static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, v
         fv = ((const float*)in)[i];
         is_float = true;
         break;
+      case UTVM_CAST_U32:
+        uv = ((const uint32_t*)in)[i];
+        is_u32 = true;
+        /* the same bits as an int32 (two's complement), for the integer outputs */
+        iv = (uv >= 0x80000000u) ? (-(int32_t)(~uv) - 1) : (int32_t)uv;
+        break;
       default:
         iv = (((const uint8_t*)in)[i] != 0u) ? 1 : 0;
         break;
     }
     if (p->out_type == UTVM_CAST_F32) {
-      ((float*)out)[i] = is_float ? fv : (float)iv;
+      ((float*)out)[i] = is_float ? fv : (is_u32 ? (float)uv : (float)iv);
+    } else if (p->out_type == UTVM_CAST_U32) {
+      ((uint32_t*)out)[i] = is_float ? utvm_cast_f32_to_u32(fv) : (uint32_t)iv;
     } else {
       const int32_t v = is_float ? utvm_cast_f32_to_i32(fv) : iv;
       const uint32_t u = (uint32_t)v;
