@@ -11,9 +11,9 @@ inputs.
 
 from __future__ import annotations
 
+from ..errors import one_line
 from ..graph import Graph, Tensor
 from ..ops import handler_for
-from ..errors import one_line
 
 
 def add_kernel_state(g: Graph) -> None:
