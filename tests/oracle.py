@@ -54,6 +54,8 @@ _TYPES: dict[int, np.dtype] = {
     TensorType.INT32: np.dtype(np.int32),
     TensorType.INT64: np.dtype(np.int64),
     TensorType.BOOL: np.dtype(np.bool_),
+    TensorType.UINT32: np.dtype(np.uint32),
+    TensorType.UINT64: np.dtype(np.uint64),
 }
 _TRANSPOSE_CONV = 67
 _RESHAPE = 22

@@ -58,6 +58,8 @@ DTYPES: dict[str, tuple[int, np.dtype]] = {
     "float32": (TensorType.FLOAT32, np.dtype(np.float32)),
     "bool": (TensorType.BOOL, np.dtype(np.bool_)),
     "resource": (TensorType.RESOURCE, np.dtype(np.uint8)),   # VAR_HANDLE's output (no data)
+    "uint32": (TensorType.UINT32, np.dtype(np.uint32)),       # TFLM's signal library
+    "uint64": (TensorType.UINT64, np.dtype(np.uint64)),
 }
 
 

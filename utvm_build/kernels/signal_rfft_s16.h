@@ -13,7 +13,7 @@
 #ifndef UTVM_KERNELS_SIGNAL_RFFT_S16_H_
 #define UTVM_KERNELS_SIGNAL_RFFT_S16_H_
 
-#include "common.h"
+#include "signal_common.h"
 
 #define UTVM_SIGNAL_FFT_MAX_STAGES 32
 
@@ -32,13 +32,8 @@ typedef struct {
   int32_t i;
 } utvm_sfft_c;
 
-static inline int16_t utvm_sfft_w16(int32_t v) {
-  const uint32_t u = ((uint32_t)v) & 0xFFFFu;
-  return (int16_t)(int32_t)((u >= 0x8000u) ? ((int32_t)u - 65536) : (int32_t)u);
-}
-
 /* sround: (x + 2^14) >> 15 narrowed to int16 (|x| < 2^31 - 2^14 for every caller) */
-static inline int32_t utvm_sfft_round(int32_t x) { return (int32_t)utvm_sfft_w16((x + 16384) >> 15); }
+static inline int32_t utvm_sfft_round(int32_t x) { return (int32_t)utvm_signal_wrap16((x + 16384) >> 15); }
 
 static inline int32_t utvm_sfft_smul(int32_t a, int32_t b) { return utvm_sfft_round(a * b); }
 
@@ -50,8 +45,8 @@ static inline utvm_sfft_c utvm_sfft_load(const int16_t* f, int32_t k) {
 }
 
 static inline void utvm_sfft_store(int16_t* f, int32_t k, int32_t r, int32_t i) {
-  f[2 * k] = utvm_sfft_w16(r);
-  f[(2 * k) + 1] = utvm_sfft_w16(i);
+  f[2 * k] = utvm_signal_wrap16(r);
+  f[(2 * k) + 1] = utvm_signal_wrap16(i);
 }
 
 /* C_FIXDIV in place: both parts times 32767 / radix, rounded */
@@ -70,8 +65,8 @@ static inline utvm_sfft_c utvm_sfft_cmul(utvm_sfft_c a, utvm_sfft_c b) {
 
 static inline utvm_sfft_c utvm_sfft_narrow(int32_t r, int32_t i) {
   utvm_sfft_c c;
-  c.r = (int32_t)utvm_sfft_w16(r);
-  c.i = (int32_t)utvm_sfft_w16(i);
+  c.r = (int32_t)utvm_signal_wrap16(r);
+  c.i = (int32_t)utvm_signal_wrap16(i);
   return c;
 }
 
@@ -229,8 +224,8 @@ static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t
     utvm_sfft_stages(p, twiddles, scratch, 0);
     utvm_sfft_fixdiv(scratch, 0, 2);
     tdc = utvm_sfft_load(scratch, 0);
-    out[0] = utvm_sfft_w16(tdc.r + tdc.i);
-    out[2 * nc] = utvm_sfft_w16(tdc.r - tdc.i);
+    out[0] = utvm_signal_wrap16(tdc.r + tdc.i);
+    out[2 * nc] = utvm_signal_wrap16(tdc.r - tdc.i);
     out[(2 * nc) + 1] = 0;
     out[1] = 0;
     for (k = 1; k <= (nc / 2); ++k) {
@@ -240,7 +235,7 @@ static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t
       utvm_sfft_c f2k;
       utvm_sfft_c t;
       const int32_t d = 32767 / 2;
-      fpnk.i = (int32_t)utvm_sfft_w16(-fpnk.i);
+      fpnk.i = (int32_t)utvm_signal_wrap16(-fpnk.i);
       fpk = utvm_sfft_narrow(utvm_sfft_smul(fpk.r, d), utvm_sfft_smul(fpk.i, d));
       fpnk = utvm_sfft_narrow(utvm_sfft_smul(fpnk.r, d), utvm_sfft_smul(fpnk.i, d));
       f1k = utvm_sfft_narrow(fpk.r + fpnk.r, fpk.i + fpnk.i);
