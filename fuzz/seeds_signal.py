@@ -19,4 +19,6 @@ def seeds() -> Iterator[tuple[str, bytes]]:
         if name != "cast_u32":
             yield f"signal_{name}", make(1).model
     yield "signal_energy", t.energy_case(1)[0].model
+    for name, make in sorted(t.STATEFUL.items()):
+        yield f"signal_{name}", make(1)[0]
     yield "signal_audio_preprocessor_int8", (_DATA / "audio_preprocessor_int8.tflite").read_bytes()

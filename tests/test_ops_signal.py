@@ -450,3 +450,102 @@ def test_invalid_variants_one_line(code: str, ins: list, outs: list, options: di
     m, _ = model(code, ins, outs, flex(**options))
     msg = _err(m)
     assert f"CUSTOM({code})" in msg and needle in msg, msg
+
+
+# ---------------------------------------------------------------------------------------------- stateful operators
+SEQ_STEPS = 10
+
+
+def delay_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 3, 16, 64]))
+    shape = [n] if seed % 2 else [int(rng.integers(1, 4)), n]
+    d = int(rng.choice([0, 1, 2, n, n + 5, 3 * n + 1]))
+    m, _ = model("SignalDelay", [(shape, "int16", None)], [(shape, "int16")], flex(delay_length=d))
+    return m, i16(rng, [SEQ_STEPS] + shape, seed % 4), [None]
+
+
+def overlap_add_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    dtype = "float32" if seed % 2 else "int16"
+    size = int(rng.choice([1, 4, 16, 33]))
+    frames = int(rng.integers(1, 4))
+    step = int(rng.integers(1, size + 1))
+    lead = [] if seed % 3 else [int(rng.integers(1, 3))]
+    shape = lead + [frames, size]
+    feeds = (rng.standard_normal([SEQ_STEPS] + shape).astype(np.float32) if dtype == "float32"
+             else i16(rng, [SEQ_STEPS] + shape, seed % 4))
+    m, _ = model("SignalOverlapAdd", [(shape, dtype, None)], [(lead + [frames * step], dtype)],
+                 flex(T=0 if dtype == "float32" else 7, frame_step=step))
+    return m, feeds, [None]
+
+
+def framer_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    step = int(rng.choice([1, 2, 5, 16]))
+    length = step * int(rng.integers(1, 4))
+    size = int(rng.integers(1, 3 * step + 1))
+    prefill = bool(seed % 2) and size >= step
+    lead = [] if seed % 3 else [int(rng.integers(1, 3))]
+    m, _ = model("SignalFramer", [(lead + [length], "int16", None)],
+                 [(lead + [length // step, size], "int16"), ([], "bool")],
+                 flex(frame_size=size, frame_step=step, prefill=prefill))
+    return m, i16(rng, [SEQ_STEPS] + lead + [length], seed % 4), ["valid", None]
+
+
+def stacker_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
+    rng = np.random.default_rng(seed)
+    nc = int(rng.choice([1, 3, 8]))
+    left, right = int(rng.integers(0, 4)), int(rng.integers(0, 4))
+    step = int(rng.integers(1, left + right + 2))
+    m, _ = model("SignalStacker", [([nc], "int16", None)],
+                 [([nc * (left + right + 1)], "int16"), ([], "bool")],
+                 flex(num_channels=nc, stacker_left_context=left, stacker_right_context=right, stacker_step=step))
+    return m, i16(rng, [SEQ_STEPS, nc], seed % 4), ["valid", None]
+
+
+STATEFUL: dict[str, Callable[[int], tuple[bytes, np.ndarray, list]]] = {
+    "delay": delay_seq, "overlap_add": overlap_add_seq, "framer": framer_seq, "stacker": stacker_seq,
+}
+
+
+@pytest.mark.parametrize("op", sorted(STATEFUL))
+def test_signal_stateful_sequences(tmp_path: Path, op: str) -> None:
+    """Each case: 10 consecutive invocations, reset, 10 again, on one TFLM interpreter and one
+    instance of ours; every step byte-identical (float32 bit-exact too). An output TFLM leaves
+    unwritten (output_valid false) is compared only through output_valid."""
+    from test_state import Instance
+
+    cases = sample([STATEFUL[op](s) for s in range(N_CASES)], 6)
+    refs = tflm_sequences(tmp_path, [(m, f, len(masks)) for m, f, masks in cases])
+    for k, ((m, feeds, masks), ref) in enumerate(zip(cases, refs)):
+        inst = Instance(tmp_path, m, f"{op}{k}")
+        for rnd in range(2):
+            mine = inst.run([feeds])
+            for t in range(SEQ_STEPS):
+                valid = bool(ref[1][rnd * SEQ_STEPS + t]) if masks[0] == "valid" else True
+                for i in range(len(masks)):
+                    if i == 0 and not valid:
+                        continue
+                    assert_matches(mine[i][t], ref[i][rnd * SEQ_STEPS + t],
+                                   f"{op} case {k} output {i} step {t} round {rnd}", 0.0)
+            inst.reset()
+    record(len(cases), len(cases))
+
+
+def test_signal_stateful_first_step_sanitized() -> None:
+    """The stateful operators' first invocation in the sanitized (ASan/UBSan) build of every case."""
+    cases, kinds = [], []
+    for op, make in sorted(STATEFUL.items()):
+        for m, feeds, masks in sample([make(s) for s in range(N_CASES)], 4):
+            cases.append(Case(m, [feeds[0]], f"{op} first step"))
+            kinds.append(masks[0])
+    refs = micro_reference_outputs_many([(c.model, c.inputs) for c in cases])
+    ours = run_cases(cases)
+    for case, kind, mine, ref in zip(cases, kinds, ours, refs):
+        assert not isinstance(ref, Exception), f"{case.label}: {ref}"
+        for i, (o, r) in enumerate(zip(mine, ref)):
+            if i == 0 and kind == "valid" and not bool(ref[1]):
+                continue
+            assert_matches(o, np.asarray(r).reshape(o.shape), f"{case.label} output {i}", 0.0)
+    record(len(cases), len(cases))

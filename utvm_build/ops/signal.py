@@ -375,3 +375,150 @@ class SignalFilterBankLog(OpHandler):
                                               "correction_bits": _int(op, "input_correction_bits", 0, 31),
                                               "output_scale": _int(op, "output_scale") & 0xFFFFFFFF})
         return Prepared([call("utvm_signal_filter_bank_log", p, In(0), Out(0))], macs=x.size)
+
+
+def _rows(op: Operator, x: Tensor) -> tuple[int, int]:
+    """(outer rows, innermost length) of a tensor of rank >= 1."""
+    if not x.shape or x.shape[-1] == 0:
+        raise fail(op, f"input {list(x.shape)} must have rank >= 1 and a non-empty last dimension")
+    return x.size // x.shape[-1], x.shape[-1]
+
+
+@register(_name("SignalDelay"))
+class SignalDelay(OpHandler):
+    supported = "int16, any rank: each row delayed by delay_length samples (state: the last delay_length per row)"
+
+    def _geometry(self, op: Operator, g: Graph) -> tuple[int, int, int]:
+        _keys(op, "delay_length")
+        d = _int(op, "delay_length", 0, 1 << 20)
+        rows, n = _rows(op, tensor(g, op, 0))
+        return rows, n, d
+
+    def state_tensors(self, op: Operator, g: Graph) -> list[tuple[str, str, tuple[int, ...]]]:
+        rows, _, d = self._geometry(op, g)
+        return [("delay_buffer", "int16", (rows * d,))] if d else []
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        rows, n, d = self._geometry(op, g)
+        _counts(op, 1, 1, n_state=1 if d else 0)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, ("int16",), "input")
+        expect_dtype(op, out, ("int16",), "output")
+        if out.size != x.size:
+            raise fail(op, f"output {list(out.shape)} must have the input's size {x.size}")
+        p = Params("utvm_signal_delay_params", {"rows": rows, "frame_size": n, "delay_length": d})
+        if not d:
+            return Prepared([call("utvm_copy", In(0), Out(0), Lit(x.nbytes, "size_t"))])
+        return Prepared([call("utvm_signal_delay_s16", p, In(0), Out(0), In(1))], macs=x.size)
+
+
+@register(_name("SignalOverlapAdd"))
+class SignalOverlapAdd(OpHandler):
+    supported = ("int16 (saturating) and float32: [..., frames, frame_size] -> [..., frames * frame_step], "
+                 "frame_step <= frame_size (state: one frame per row)")
+
+    def _geometry(self, op: Operator, g: Graph) -> tuple[int, int, int, int, str]:
+        _keys(op, "T", "frame_step")
+        code = _int(op, "T")
+        dtype = _TENSOR_TYPES.get(code)
+        if dtype not in ("int16", "float32"):
+            raise fail(op, f"option T = {code} is not supported; supported: 7 (int16), 0 (float32)")
+        x = tensor(g, op, 0)
+        if len(x.shape) < 2 or x.shape[-1] == 0 or x.shape[-2] == 0:
+            raise fail(op, f"input {list(x.shape)} must be [..., frames, frame_size] with both non-zero")
+        frame_size, frames = x.shape[-1], x.shape[-2]
+        step = _int(op, "frame_step", 1, frame_size)
+        return x.size // (frame_size * frames), frames, frame_size, step, dtype
+
+    def state_tensors(self, op: Operator, g: Graph) -> list[tuple[str, str, tuple[int, ...]]]:
+        rows, _, size, _, dtype = self._geometry(op, g)
+        return [("overlap_buffer", dtype, (rows * size,))]
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        rows, frames, size, step, dtype = self._geometry(op, g)
+        _counts(op, 1, 1, n_state=1)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, (dtype,), "input")
+        expect_dtype(op, out, (dtype,), "output")
+        if len(out.shape) != len(x.shape) - 1 or out.size != rows * frames * step:
+            raise fail(op, f"output {list(out.shape)} must be the input's {list(x.shape[:-2])} rows of "
+                           f"{frames * step} samples")
+        p = Params("utvm_signal_overlap_add_params", {"rows": rows, "n_frames": frames, "frame_size": size,
+                                                      "frame_step": step})
+        fn = "utvm_signal_overlap_add_s16" if dtype == "int16" else "utvm_signal_overlap_add_f32"
+        return Prepared([call(fn, p, In(0), Out(0), In(1))], macs=x.size)
+
+
+@register(_name("SignalFramer"))
+class SignalFramer(OpHandler):
+    supported = ("int16 [..., L] -> [..., L / frame_step, frame_size] and bool output_valid; prefill; "
+                 "state: a buffer per row")
+
+    def _geometry(self, op: Operator, g: Graph) -> tuple[int, int, int, int, int, bool]:
+        _keys(op, "frame_size", "frame_step", "prefill")
+        size, step = _int(op, "frame_size", 1, 1 << 20), _int(op, "frame_step", 1, 1 << 20)
+        prefill = bool(_int(op, "prefill"))
+        rows, length = _rows(op, tensor(g, op, 0))
+        if length % step:
+            raise fail(op, f"the input's last dimension {length} is not a multiple of frame_step {step}")
+        if prefill and size < step:
+            raise fail(op, f"prefill with frame_size {size} < frame_step {step} is not supported (TFLM writes "
+                           "a negative count of zeros)")
+        capacity = (size + step - 1) // step * step
+        return rows, length // step, size, step, capacity, prefill
+
+    def state_tensors(self, op: Operator, g: Graph) -> list[tuple[str, str, tuple[int, ...]]]:
+        rows, _, _, _, capacity, _ = self._geometry(op, g)
+        return [("frame_buffer", "int16", (rows * capacity,)), ("frame_counts", "int32", (rows + 1,))]
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        rows, frames, size, step, capacity, prefill = self._geometry(op, g)
+        _counts(op, 1, 2, n_state=2)
+        x, out, valid = tensor(g, op, 0), out_tensor(g, op, 0), out_tensor(g, op, 1)
+        expect_dtype(op, x, ("int16",), "input")
+        expect_dtype(op, out, ("int16",), "output")
+        expect_dtype(op, valid, ("bool",), "output_valid")
+        _rank(op, valid, 0, "output_valid")
+        if len(out.shape) != len(x.shape) + 1 or out.size != rows * frames * size:
+            raise fail(op, f"output {list(out.shape)} must be [..., {frames}, {size}] for the input {list(x.shape)}")
+        p = Params("utvm_signal_framer_params", {"rows": rows, "n_frames": frames, "frame_size": size,
+                                                 "frame_step": step, "capacity": capacity,
+                                                 "prefill": int(prefill)})
+        return Prepared([call("utvm_signal_framer_s16", p, In(0), Out(0), Out(1), In(1), In(2))], macs=x.size)
+
+
+_STACKER_KEYS = ("num_channels", "stacker_left_context", "stacker_right_context", "stacker_step")
+
+
+@register(_name("SignalStacker"))
+class SignalStacker(OpHandler):
+    supported = ("int16 [num_channels] -> [num_channels * (left + right + 1)] and bool output_valid; "
+                 "state: the stacking buffer")
+
+    def _geometry(self, op: Operator) -> tuple[int, int, int, int]:
+        _keys(op, *_STACKER_KEYS)
+        nc = _int(op, "num_channels", 1, 1 << 16)
+        left, right = _int(op, "stacker_left_context", 0, 1 << 10), _int(op, "stacker_right_context", 0, 1 << 10)
+        step = _int(op, "stacker_step", 1, left + right + 1)
+        return nc, left, nc * (left + right + 1), nc * step
+
+    def state_tensors(self, op: Operator, g: Graph) -> list[tuple[str, str, tuple[int, ...]]]:
+        _, _, size, _ = self._geometry(op)
+        return [("stack_buffer", "int16", (size,)), ("stack_counts", "int32", (2,))]
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        nc, left, size, step = self._geometry(op)
+        _counts(op, 1, 2, n_state=2)
+        x, out, valid = tensor(g, op, 0), out_tensor(g, op, 0), out_tensor(g, op, 1)
+        expect_dtype(op, x, ("int16",), "input")
+        expect_dtype(op, out, ("int16",), "output")
+        expect_dtype(op, valid, ("bool",), "output_valid")
+        _rank(op, x, 1, "input")
+        _rank(op, out, 1, "output")
+        _rank(op, valid, 0, "output_valid")
+        if x.size != nc or out.size != size:
+            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have num_channels = {nc} and "
+                           f"{size} elements")
+        p = Params("utvm_signal_stacker_params", {"num_channels": nc, "left_context": left, "buffer_size": size,
+                                                  "step_size": step})
+        return Prepared([call("utvm_signal_stacker_s16", p, In(0), Out(0), Out(1), In(1), In(2))], macs=size)
