@@ -467,7 +467,7 @@ def delay_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
 
 def overlap_add_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
     rng = np.random.default_rng(seed)
-    dtype = "float32" if seed % 2 else "int16"
+    dtype = "float32" if seed >= N_CASES // 2 else "int16"
     size = int(rng.choice([1, 4, 16, 33]))
     frames = int(rng.integers(1, 4))
     step = int(rng.integers(1, size + 1))
