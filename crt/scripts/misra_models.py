@@ -45,6 +45,11 @@ REAL_MODELS = [
     ("lstm_float", os.path.join(ROOT, "tests", "data", "lstm", "keras_lstm_float.tflite"), {}),
     ("ssd_int8", os.path.join(ROOT, "tests", "data", "detection", "ssd_int8_regular.tflite"), {}),
     ("ssd_float_fast", os.path.join(ROOT, "tests", "data", "detection", "ssd_float_fast.tflite"), {}),
+    # TFLM's signal library (docs/operators/signal.md): the micro_speech audio front ends
+    ("audio_preprocessor_int8", os.path.join(ROOT, "tests", "data", "signal", "audio_preprocessor_int8.tflite"),
+     {}),
+    ("audio_preprocessor_float", os.path.join(ROOT, "tests", "data", "signal",
+                                              "audio_preprocessor_float.tflite"), {}),
 ] + [("ops_" + f, os.path.join(SHARED, "ops", f, f + "0.tflite"), {})
      for f in ("add", "conv", "leaky_relu", "pad", "quantize", "strided_slice", "sub")]
 
@@ -186,6 +191,34 @@ def synthetic_models():
                                              zero_point=0), mp, mb.tensor([2], "int64", data=np.array([100, -50]))],
                 [tc], {"padding": "SAME", "stride_w": 2, "stride_h": 2})
     models["ops_int16"] = mb.build(inputs=[x, x2], outputs=[sm, fc, fcp, tc])
+    # TFLM signal library, the stateful operators: framer -> overlap-add -> delay (int16), stacker,
+    # float32 overlap-add
+    from flatbuffers import flexbuffers
+
+    def flex(**kw):
+        fbb = flexbuffers.Builder()
+        with fbb.Map():
+            for k, v in kw.items():
+                if isinstance(v, bool):
+                    fbb.Bool(k, v)
+                else:
+                    fbb.Int(k, v)
+        return bytes(fbb.Finish())
+
+    mb = ModelBuilder("utvm-build MISRA coverage model, signal library")
+    a, s_in, f_in = mb.tensor([32], "int16"), mb.tensor([4], "int16"), mb.tensor([2, 8], "float32")
+    frames, fvalid = mb.tensor([4, 16], "int16"), mb.tensor([], "bool")
+    mb.custom_operator("SignalFramer", [a], [frames, fvalid], flex(frame_size=16, frame_step=8, prefill=True))
+    ola = mb.tensor([32], "int16")
+    mb.custom_operator("SignalOverlapAdd", [frames], [ola], flex(T=7, frame_step=8))
+    dl = mb.tensor([32], "int16")
+    mb.custom_operator("SignalDelay", [ola], [dl], flex(delay_length=5))
+    st, svalid = mb.tensor([12], "int16"), mb.tensor([], "bool")
+    mb.custom_operator("SignalStacker", [s_in], [st, svalid], flex(num_channels=4, stacker_left_context=1,
+                                                                   stacker_right_context=1, stacker_step=1))
+    fo = mb.tensor([16], "float32")
+    mb.custom_operator("SignalOverlapAdd", [f_in], [fo], flex(T=0, frame_step=8))
+    models["signal_state"] = mb.build([a, s_in, f_in], [dl, fvalid, st, svalid, fo])
     return models
 
 

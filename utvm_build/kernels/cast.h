@@ -24,7 +24,7 @@ typedef struct {
 } utvm_cast_params;
 
 static inline int32_t utvm_cast_f32_to_i32(float f) {
-  int32_t r = INT32_MIN;
+  int32_t r = (int32_t)INT32_MIN;
   if ((f > -2147483904.0f) && (f < 2147483648.0f)) {
     r = (int32_t)f;
   }
@@ -66,10 +66,17 @@ static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, v
         uv = ((const uint32_t*)in)[i];
         is_u32 = true;
         /* the same bits as an int32 (two's complement), for the integer outputs */
-        iv = (uv >= 0x80000000u) ? (-(int32_t)(~uv) - 1) : (int32_t)uv;
+        if (uv >= 0x80000000u) {
+          const uint32_t inv = ~uv;
+          iv = -(int32_t)inv - 1;
+        } else {
+          iv = (int32_t)uv;
+        }
         break;
       default:
-        iv = (((const uint8_t*)in)[i] != 0u) ? 1 : 0;
+        if (((const uint8_t*)in)[i] != 0u) {
+          iv = 1;
+        }
         break;
     }
     if (p->out_type == UTVM_CAST_F32) {

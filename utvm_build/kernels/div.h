@@ -40,7 +40,7 @@ static inline void utvm_div_s32(const utvm_div_s32_params* p, const utvm_ew_shap
     if (b == 0) {
       q = 0;
     } else if ((b == -1) && (a == INT32_MIN)) {
-      q = INT32_MIN;
+      q = (int32_t)INT32_MIN;
     } else {
       q = a / b;
     }

@@ -10,6 +10,13 @@ static inline int16_t utvm_signal_wrap16(int32_t v) {
   return (int16_t)(int32_t)((u >= 0x8000u) ? ((int32_t)u - 65536) : (int32_t)u);
 }
 
+/* x >> s with the sign extended (an arithmetic shift), 0 <= s <= 31: where TFLM's reference shifts
+ * a signed value right (GCC, Clang and Arm Compiler shift arithmetically; MISRA C 10.1 is deviated
+ * here, once). */
+static inline int32_t utvm_signal_asr(int32_t x, uint32_t s) {
+  return x >> s;
+}
+
 /* The number of significant bits of x (0 for 0). */
 static inline uint32_t utvm_signal_msb32(uint32_t x) {
   uint32_t n = 0u;

@@ -19,7 +19,8 @@ static void utvm_signal_energy_s16(const utvm_signal_energy_params* p, const int
     if ((i >= p->start) && (i < p->end)) {
       const int32_t re = (int32_t)input[2 * i];
       const int32_t im = (int32_t)input[(2 * i) + 1];
-      e = ((uint32_t)(re * re)) + ((uint32_t)(im * im));
+      /* modulo 2^32, as the reference's int32 sum stored to uint32 */
+      e = ((uint32_t)re * (uint32_t)re) + ((uint32_t)im * (uint32_t)im);
     }
     output[i] = e;
   }

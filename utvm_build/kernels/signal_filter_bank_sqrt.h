@@ -38,7 +38,8 @@ static uint32_t utvm_sigfb_sqrt64(uint64_t num_in) {
     uint64_t num = num_in;
     uint64_t res = 0u;
     uint32_t max_bit = (64u - utvm_signal_msb64(num)) | 1u;
-    uint64_t bit = ((uint64_t)1u) << (63u - max_bit);
+    uint32_t top = 63u - max_bit;
+    uint64_t bit = ((uint64_t)1u) << top;
     uint32_t iterations = ((63u - max_bit) / 2u) + 1u;
     while (iterations > 0u) {
       if (num >= (res + bit)) {

@@ -20,10 +20,10 @@ static int32_t utvm_sigfb_wdf(uint32_t x, const int16_t* lut) {
     const int16_t* l = &lut[(4u * interval) - 6u];
     const uint32_t fr = ((interval < 11u) ? (x << (11u - interval)) : (x >> (interval - 11u))) & 0x3FFu;
     const int32_t frac = (int32_t)fr;
-    int32_t result = (((int32_t)l[2]) * frac) >> 5; /* arithmetic, as the reference */
+    int32_t result = utvm_signal_asr(((int32_t)l[2]) * frac, 5u); /* arithmetic, as the reference */
     result += ((int32_t)l[1]) * 32; /* ((uint32_t)l[1] << 5) read back as int32: |l[1] * 32| < 2^21 */
     result *= frac;                  /* |result| < 2^21 * 2^10: no overflow */
-    result = (result + 16384) >> 15;
+    result = utvm_signal_asr(result + 16384, 15u);
     result += (int32_t)l[0];
     {
       /* narrowed to int16 as the reference's (int16_t) cast (two's complement) */
@@ -36,7 +36,7 @@ static int32_t utvm_sigfb_wdf(uint32_t x, const int16_t* lut) {
 
 static uint32_t utvm_sigfb_shrink(uint32_t x) {
   /* kPcanSnrBits 12, kPcanOutputBits 6 */
-  return (x < (2u << 12u)) ? ((x * x) >> 20u) : ((x >> 6u) - 64u);
+  return (x < 8192u) ? ((x * x) >> 20u) : ((x >> 6u) - 64u);
 }
 
 static void utvm_signal_pcan(const utvm_signal_pcan_params* p, const uint32_t* input, const uint32_t* noise,

@@ -33,7 +33,7 @@ typedef struct {
 } utvm_sfft_c;
 
 /* sround: (x + 2^14) >> 15 narrowed to int16 (|x| < 2^31 - 2^14 for every caller) */
-static inline int32_t utvm_sfft_round(int32_t x) { return (int32_t)utvm_signal_wrap16((x + 16384) >> 15); }
+static inline int32_t utvm_sfft_round(int32_t x) { return (int32_t)utvm_signal_wrap16(utvm_signal_asr(x + 16384, 15u)); }
 
 static inline int32_t utvm_sfft_smul(int32_t a, int32_t b) { return utvm_sfft_round(a * b); }
 
@@ -102,7 +102,7 @@ static void utvm_sfft_bfly3(int16_t* f, const int16_t* tw, int32_t fstride, int3
     s3 = utvm_sfft_narrow(s1.r + s2.r, s1.i + s2.i);
     s0 = utvm_sfft_narrow(s1.r - s2.r, s1.i - s2.i);
     f0 = utvm_sfft_load(f, k);
-    f1 = utvm_sfft_narrow(f0.r - (s3.r >> 1), f0.i - (s3.i >> 1));
+    f1 = utvm_sfft_narrow(f0.r - utvm_signal_asr(s3.r, 1u), f0.i - utvm_signal_asr(s3.i, 1u));
     s0.r = utvm_sfft_smul(s0.r, epi3.i);
     s0.i = utvm_sfft_smul(s0.i, epi3.i);
     utvm_sfft_store(f, k, f0.r + s3.r, f0.i + s3.i);
@@ -241,8 +241,8 @@ static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t
       f1k = utvm_sfft_narrow(fpk.r + fpnk.r, fpk.i + fpnk.i);
       f2k = utvm_sfft_narrow(fpk.r - fpnk.r, fpk.i - fpnk.i);
       t = utvm_sfft_cmul(f2k, utvm_sfft_load(super_twiddles, k - 1));
-      utvm_sfft_store(out, k, (f1k.r + t.r) >> 1, (f1k.i + t.i) >> 1);
-      utvm_sfft_store(out, nc - k, (f1k.r - t.r) >> 1, (t.i - f1k.i) >> 1);
+      utvm_sfft_store(out, k, utvm_signal_asr(f1k.r + t.r, 1u), utvm_signal_asr(f1k.i + t.i, 1u));
+      utvm_sfft_store(out, nc - k, utvm_signal_asr(f1k.r - t.r, 1u), utvm_signal_asr(t.i - f1k.i, 1u));
     }
   }
 }

@@ -25,9 +25,9 @@ static void utvm_signal_spectral_subtraction(const utvm_signal_spectral_subtract
                                              uint32_t* noise_state) {
   int32_t i;
   for (i = 0; i < p->num_channels; ++i) {
-    const uint32_t even = ((((uint32_t)i) & 1u) == 0u) ? 1u : 0u;
-    const uint32_t sm = (even != 0u) ? p->smoothing : p->alternate_smoothing;
-    const uint32_t oms = (even != 0u) ? p->one_minus_smoothing : p->alternate_one_minus_smoothing;
+    const bool even = (((uint32_t)i) & 1u) == 0u;
+    const uint32_t sm = even ? p->smoothing : p->alternate_smoothing;
+    const uint32_t oms = even ? p->one_minus_smoothing : p->alternate_one_minus_smoothing;
     const uint32_t up = input[i] << p->smoothing_bits;
     uint32_t est;
     uint32_t floor_v;

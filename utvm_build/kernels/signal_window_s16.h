@@ -17,7 +17,7 @@ static void utvm_signal_window_s16(const utvm_signal_window_params* p, const int
   for (i = 0; i < p->size; ++i) {
     const int32_t w = (int32_t)weights[i % p->weight_size];
     /* |x * w| <= 2^30: no overflow; the shift is arithmetic, as the reference's */
-    const int32_t raw = (((int32_t)input[i]) * w) >> p->shift;
+    const int32_t raw = utvm_signal_asr(((int32_t)input[i]) * w, (uint32_t)p->shift);
     output[i] = (int16_t)utvm_clamp_i32(raw, INT16_MIN, INT16_MAX);
   }
 }
