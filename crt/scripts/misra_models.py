@@ -7,7 +7,9 @@ system library of the packed models (utvm-build syslib) and a crt_config.h:
     when ../shared/models is present (CI), hello_world, micro_speech, keyword_scrambled (SVDF,
     int16 input), simple_add and one single-operator model of every ../shared/models/ops family;
   * synthetic models built with tests/tflite_writer.py (the `test` extras: tflite, flatbuffers)
-    that reach the kernels no real model uses: every kernel header is then in at least one model.
+    that reach the kernels no real model uses, and the fuzzing seeds (one small model per operator
+    and type) that include a kernel header nothing before them did: every kernel header is then
+    in at least one model.
 A missing model source is reported and skipped (the check then counts fewer findings, which
 passes); a model that fails to compile fails the script.
 
@@ -222,6 +224,36 @@ def synthetic_models():
     return models
 
 
+def coverage_seeds(out_dir, dirs, compile_bytes, write_directory, CompileOptions):
+    """The fuzzing seeds (fuzz/seeds*.py: one small model per operator and type) that bring in a
+    kernel header none of ``dirs`` includes, first come first taken: every kernel header a seed
+    reaches is then in the checked set. Returns the names written."""
+    from utvm_build.emit.cnames import c_identifier
+
+    covered = set()
+    for d in dirs:
+        kernels = os.path.join(d, "src", "kernels")
+        if os.path.isdir(kernels):
+            covered.update("src/kernels/" + f for f in os.listdir(kernels))
+    try:
+        sys.path.insert(0, ROOT)
+        from fuzz.seeds import generated_seeds
+        seeds = list(generated_seeds())
+    except ImportError as e:
+        print("misra models: seed models skipped (%s; install the test extras)" % e)
+        return []
+    names, used = [], set()
+    for seed, data in seeds:
+        name = c_identifier("seed_" + seed, used)   # also unique among the seeds
+        compiled = compile_bytes(data, name, CompileOptions(name=name), name + ".tflite")
+        new = {f for f in compiled.files if f.startswith("src/kernels/")} - covered
+        if new:
+            write_directory(os.path.join(out_dir, name), compiled.files)
+            covered |= new
+            names.append(name)
+    return names
+
+
 def compile_all(out_dir):
     sys.path.insert(0, ROOT)  # a source checkout works too (the venv has the package installed)
     from utvm_build.compiler import compile_bytes, compile_model
@@ -247,6 +279,8 @@ def compile_all(out_dir):
         compiled = compile_bytes(data, name, CompileOptions(name=name), name + ".tflite")
         write_directory(os.path.join(out_dir, name), compiled.files)
         done.append(name)
+    done += coverage_seeds(out_dir, [os.path.join(out_dir, n) for n in done], compile_bytes, write_directory,
+                           CompileOptions)
     # the system library of the packed models (utvm-build syslib), checked as one more directory
     packed = [n for n, _, o in REAL_MODELS if o.get("interface") == "packed" and n in done]
     if packed:

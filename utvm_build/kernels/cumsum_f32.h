@@ -14,7 +14,7 @@ static void utvm_cumsum_f32(const utvm_cumsum_params* p, const float* in, float*
   int32_t a;
   for (o = 0; o < p->outer; ++o) {
     for (n = 0; n < p->inner; ++n) {
-      float acc = 0;
+      float acc = 0.0f;
       for (a = 0; a < p->axis; ++a) {
         const int32_t k = (p->reverse != 0) ? ((p->axis - 1) - a) : a;
         const size_t at = ((((size_t)o * (size_t)p->axis) + (size_t)k) * (size_t)p->inner) + (size_t)n;

@@ -20,10 +20,12 @@ static void utvm_cumsum_s32(const utvm_cumsum_params* p, const int32_t* in, int3
         const size_t at = ((((size_t)o * (size_t)p->axis) + (size_t)k) * (size_t)p->inner) + (size_t)n;
         const int32_t x = in[at];
         if (p->exclusive != 0) {
+          const uint32_t sum = (uint32_t)acc + (uint32_t)x;
           out[at] = acc;
-          acc = (int32_t)((uint32_t)acc + (uint32_t)x);
+          acc = (int32_t)sum;
         } else {
-          acc = (int32_t)((uint32_t)acc + (uint32_t)x);
+          const uint32_t sum = (uint32_t)acc + (uint32_t)x;
+          acc = (int32_t)sum;
           out[at] = acc;
         }
       }

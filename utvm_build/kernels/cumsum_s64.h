@@ -20,10 +20,12 @@ static void utvm_cumsum_s64(const utvm_cumsum_params* p, const int64_t* in, int6
         const size_t at = ((((size_t)o * (size_t)p->axis) + (size_t)k) * (size_t)p->inner) + (size_t)n;
         const int64_t x = in[at];
         if (p->exclusive != 0) {
+          const uint64_t sum = (uint64_t)acc + (uint64_t)x;
           out[at] = acc;
-          acc = (int64_t)((uint64_t)acc + (uint64_t)x);
+          acc = (int64_t)sum;
         } else {
-          acc = (int64_t)((uint64_t)acc + (uint64_t)x);
+          const uint64_t sum = (uint64_t)acc + (uint64_t)x;
+          acc = (int64_t)sum;
           out[at] = acc;
         }
       }

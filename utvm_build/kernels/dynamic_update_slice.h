@@ -28,7 +28,11 @@ static void utvm_dynamic_update_slice(const utvm_dynamic_update_slice_params* p,
   size_t total = 1u;
   int32_t first[6];
   int32_t d;
-  int32_t i[5];
+  int32_t i0;
+  int32_t i1;
+  int32_t i2;
+  int32_t i3;
+  int32_t i4;
   const size_t es = (size_t)p->elem_size;
   const size_t row = (size_t)p->upd_dims[5] * es;
   for (d = 5; d >= 0; --d) {
@@ -43,10 +47,10 @@ static void utvm_dynamic_update_slice(const utvm_dynamic_update_slice_params* p,
     const int32_t k = d - (6 - p->rank);
     if (k >= 0) {
       if (p->index_size == 8) {
-        (void)memcpy(&v, &ind[(size_t)k * 8u], 8u);
+        (void)memcpy((void*)&v, (const void*)&ind[(size_t)k * 8u], 8u);
       } else {
         int32_t w;
-        (void)memcpy(&w, &ind[(size_t)k * 4u], 4u);
+        (void)memcpy((void*)&w, (const void*)&ind[(size_t)k * 4u], 4u);
         v = (int64_t)w;
       }
     }
@@ -58,15 +62,23 @@ static void utvm_dynamic_update_slice(const utvm_dynamic_update_slice_params* p,
     }
     first[d] = (int32_t)v;
   }
-  for (i[0] = 0; i[0] < p->upd_dims[0]; ++i[0]) {
-    for (i[1] = 0; i[1] < p->upd_dims[1]; ++i[1]) {
-      for (i[2] = 0; i[2] < p->upd_dims[2]; ++i[2]) {
-        for (i[3] = 0; i[3] < p->upd_dims[3]; ++i[3]) {
-          for (i[4] = 0; i[4] < p->upd_dims[4]; ++i[4]) {
-            size_t at = (size_t)first[5];
-            for (d = 0; d < 5; ++d) {
-              at += (size_t)(first[d] + i[d]) * stride[d];
-            }
+  /* The update's rows (its last dimension) land at output element `at`: the offset of
+   * first + (i0, .., i4, 0), built up one dimension per loop. */
+  for (i0 = 0; i0 < p->upd_dims[0]; ++i0) {
+    const int32_t c0 = first[0] + i0;
+    const size_t a0 = (size_t)first[5] + ((size_t)c0 * stride[0]);
+    for (i1 = 0; i1 < p->upd_dims[1]; ++i1) {
+      const int32_t c1 = first[1] + i1;
+      const size_t a1 = a0 + ((size_t)c1 * stride[1]);
+      for (i2 = 0; i2 < p->upd_dims[2]; ++i2) {
+        const int32_t c2 = first[2] + i2;
+        const size_t a2 = a1 + ((size_t)c2 * stride[2]);
+        for (i3 = 0; i3 < p->upd_dims[3]; ++i3) {
+          const int32_t c3 = first[3] + i3;
+          const size_t a3 = a2 + ((size_t)c3 * stride[3]);
+          for (i4 = 0; i4 < p->upd_dims[4]; ++i4) {
+            const int32_t c4 = first[4] + i4;
+            const size_t at = a3 + ((size_t)c4 * stride[4]);
             if (row > 0u) {
               (void)memcpy(&dst[at * es], src, row);
             }

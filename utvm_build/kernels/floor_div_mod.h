@@ -26,7 +26,11 @@ static inline void utvm_floor_mod_f32(const utvm_ew_shape* sh, const float* in1,
   for (i = 0; i < sh->size; ++i) {
     const float b = in2[w.o2];
     const float m = fmodf(in1[w.o1], b);
-    out[i] = ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) ? (m + b) : m;
+    float r = m;
+    if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
+      r = m + b;
+    }
+    out[i] = r;
     utvm_ew_walk_step(sh, &w);
   }
 }

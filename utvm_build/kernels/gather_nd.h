@@ -39,10 +39,10 @@ static void utvm_gather_nd(const utvm_gather_nd_params* p, const void* in, const
       const size_t k = ((size_t)i * (size_t)p->nd) + (size_t)j;
       int64_t v;
       if (p->index_size == 8) {
-        (void)memcpy(&v, &ind[k * 8u], 8u);
+        (void)memcpy((void*)&v, (const void*)&ind[k * 8u], 8u);
       } else {
         int32_t w;
-        (void)memcpy(&w, &ind[k * 4u], 4u);
+        (void)memcpy((void*)&w, (const void*)&ind[k * 4u], 4u);
         v = (int64_t)w;
       }
       if ((v > (int64_t)p->total_elems) || (v < -(int64_t)p->total_elems)) {

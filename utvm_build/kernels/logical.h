@@ -19,9 +19,13 @@ static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, c
   int32_t i;
   utvm_ew_walk_init(&w);
   for (i = 0; i < sh->size; ++i) {
-    const bool a = in1[w.o1];
-    const bool b = in2[w.o2];
-    out[i] = (is_or != 0) ? (a || b) : (a && b);
+    const bool a = in1[w.o1] != 0u;
+    const bool b = in2[w.o2] != 0u;
+    bool r = a && b;
+    if (is_or != 0) {
+      r = a || b;
+    }
+    out[i] = r ? 1u : 0u;
     utvm_ew_walk_step(sh, &w);
   }
 }

@@ -42,7 +42,8 @@ static inline void utvm_squared_difference_s32(const utvm_ew_shape* sh, const in
   utvm_ew_walk_init(&w);
   for (i = 0; i < sh->size; ++i) {
     const uint32_t d = (uint32_t)in1[w.o1] - (uint32_t)in2[w.o2];
-    out[i] = (int32_t)(d * d);
+    const uint32_t sq = d * d;
+    out[i] = (int32_t)sq;
     utvm_ew_walk_step(sh, &w);
   }
 }
@@ -53,7 +54,8 @@ static inline int32_t utvm_sqdiff_q_one(const utvm_sqdiff_q_params* p, int32_t a
   const int32_t sb = utvm_mul_by_quantized_mul_lt1(utvm_shl_wrap_i32(p->input2_offset + b, p->left_shift),
                                                    p->input2_multiplier, p->input2_shift);
   const int32_t d = sa - sb;
-  const int32_t sq = (int32_t)((uint32_t)d * (uint32_t)d);
+  const uint32_t sq_bits = (uint32_t)d * (uint32_t)d;
+  const int32_t sq = (int32_t)sq_bits;
   const int32_t raw = utvm_mul_by_quantized_mul(sq, p->output_multiplier, p->output_shift) + p->output_offset;
   return utvm_clamp_i32(raw, p->act_min, p->act_max);
 }
