@@ -269,9 +269,6 @@ class UnidirectionalSequenceLstm(OpHandler):
                 expect_dtype(op, t, ("int32",), _NAMES[k])
         for t, role in ((x, "input"), (out, "output"), (h, "output_state"), (c, "cell_state")):
             expect_quant(op, t, role)
-        if len(op.intermediates) != 5:
-            raise fail(op, f"an int8 LSTM needs 5 intermediate tensors (gate and hidden scales), it has "
-                           f"{len(op.intermediates)}")
         inter = [g.tensors[i] for i in op.intermediates]
         for k, t in enumerate(inter):
             if (k == 4 or d["ln"]) and (t.quant is None or t.quant.per_channel):
