@@ -287,10 +287,11 @@ def test_keras_lstm_float(tmp_path):
 
 
 def test_keras_lstm_int8_against_tflm(tmp_path):
-    """The converter-made int8 model (its gate intermediates carry no quantization, so TensorFlow Lite's
-    kernel computes with unset scales and outputs the same saturated values whatever the input; see
-    docs/operators/sequence.md) runs as TFLite Micro: 10 random inputs, then one instance run 12 times,
-    reset, 12 again, against one TFLM interpreter instance; every step byte-identical."""
+    """The converter-made int8 model (gate intermediates without quantization; its second LSTM's 2^-16 cell
+    state scale is outside what TensorFlow Lite's integer tanh supports, so TFLite outputs the same saturated
+    values whatever the input; see docs/operators/sequence.md) runs as TFLite Micro: 10 random inputs, then
+    one instance run 12 times, reset, 12 again, against one TFLM interpreter instance; every step
+    byte-identical."""
     import json
     import subprocess
     import sys

@@ -208,11 +208,10 @@ def _int64_bias(mb, ins, opts):
 
 def test_lstm8_micro_errors():
     """An int8 LSTM without quantized gate intermediates whose variant TFLite Micro does not run: one line
-    naming the operator and why (TensorFlow Lite's kernel would compute with unset gate scales)."""
+    naming the operator and why (that form runs as TFLite Micro, which refuses the variant)."""
     compile_bytes(lstm16_model(0, 7, act="int8")[0], "ok")
-    why = ("int8 without quantized gate intermediates supports the standard LSTM only (as TFLite Micro; "
-           "TensorFlow Lite's kernel gives meaningless results without calibrated intermediates and TFLite Micro "
-           "refuses the variant)")
+    why = ("int8 without quantized gate intermediates supports the standard LSTM only (the converter's form, "
+           "which runs as TFLite Micro, and TFLite Micro refuses the variant)")
     cases = [
         (_mutated8(_cifg), f"{why}: CIFG"),
         (_mutated8(_peephole), f"{why}: peephole weights are not supported"),

@@ -239,10 +239,12 @@ class UnidirectionalSequenceLstm(OpHandler):
 
     # ---- int8 (8x8->16) ------------------------------------------------------------------------
     def _prepare_s8(self, op: Operator, g: Graph, d: dict) -> Prepared:
-        # TensorFlow's converter leaves the four gate intermediates float32 without quantization
-        # parameters: TensorFlow Lite's integer kernel then computes with unset scales (meaningless
-        # results) while TFLite Micro derives everything from the input, weight and state scales, so such a
-        # model runs as TFLite Micro; a model whose gate intermediates are quantized keeps TFLite's kernel.
+        # TensorFlow's converter leaves the four gate intermediates float32 without quantization and
+        # picks cell state scales (2^-16) outside the 0..6 integer bits TensorFlow Lite's integer tanh of
+        # the cell supports, where TFLite's kernel gives meaningless results; TFLite Micro derives
+        # everything from the input, weight and state scales. So a model in the converter's form (gate
+        # intermediates unquantized or absent) runs as TFLite Micro; one whose gate intermediates are
+        # quantized (a calibrated, hand-made model) keeps TFLite's kernel.
         gate_inter = [g.tensors[i] for i in op.intermediates[:4]]
         if len(op.intermediates) != 5 or any(t.quant is None for t in gate_inter):
             return self._prepare_micro(op, g, d, "int8")
@@ -362,8 +364,8 @@ class UnidirectionalSequenceLstm(OpHandler):
         s8 = act == "int8"
         kind = "16x8" if not s8 else "int8 without quantized gate intermediates"
         noun = "a 16x8 LSTM" if not s8 else "an int8 LSTM without quantized gate intermediates"
-        why = ("as TFLite Micro" if not s8 else "as TFLite Micro; TensorFlow Lite's kernel gives meaningless results "
-               "without calibrated intermediates and TFLite Micro refuses the variant")
+        why = ("as TFLite Micro" if not s8 else "the converter's form, which runs as TFLite Micro, and TFLite Micro "
+               "refuses the variant")
         if len(op.inputs) != 24:
             raise fail(op, f"{noun} needs the 24-input form ({why}), got {len(op.inputs)} inputs")
         for flag, what in (("cifg", "CIFG (no input gate)"), ("peephole", "peephole weights"),
