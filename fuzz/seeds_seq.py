@@ -1,5 +1,6 @@
 """Seeds of the sequence operators: UNIDIRECTIONAL_SEQUENCE_LSTM (float32, int8 with the
-quantization-only intermediate tensors, 16x8), small models from the LSTM tests' generators."""
+quantization-only intermediate tensors, int8 with unquantized gate intermediates, 16x8), small models
+from the LSTM tests' generators."""
 
 from __future__ import annotations
 
@@ -20,3 +21,5 @@ def seeds() -> Iterator[tuple[str, bytes]]:
     from lstm16_models import lstm16_model
 
     yield "lstm_int16", lstm16_model(1, 5, geometry=(2, 3, 4, 4))[0]   # 16x8, time-major, cell clipping
+    # int8 with unquantized gate intermediates (the converter's form): TFLite Micro's arithmetic
+    yield "lstm_int8_micro", lstm16_model(1, 5, geometry=(2, 3, 4, 4), act="int8")[0]

@@ -8,6 +8,12 @@ hidden state zero points, cell state scales 2^-16..2^-8 (and not powers of two),
 inputs. Every case is byte-identical. The states are variable tensors: one model instance runs 12
 invocations on both sides (one TFLM interpreter), every step compared, then again after our reset
 (TFLM: ``reset()``), which must reproduce the first sequence.
+
+The int8 LSTM whose four gate intermediates carry no quantization (what TensorFlow's converter writes)
+runs with the same TFLM arithmetic (EvalLstm<int8_t, int8_t, int16_t, int32_t>): generated int8 models
+(the same generator, int8 activations, int32 biases, float32 gate intermediates) against the TFLM
+interpreter, the state over invocations and reset, the refusals (TFLM refuses the same models), and the
+rule: with quantized gate intermediates the int8 LSTM keeps TensorFlow Lite's kernel (oracle tflite-runtime).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from harness import Case, assert_matches, record, run_cases
+from harness import Case, assert_matches, check_against_oracle, record, run_cases
 from lstm16_models import lstm16_model
 from oracle import micro_reference_outputs_many, tflm_available
 from tflite_writer import ModelBuilder
@@ -35,11 +41,14 @@ STEPS = 12
 pytestmark = pytest.mark.skipif(not tflm_available(), reason="the tflite-micro package (the oracle) is not installed")
 
 
-def test_lstm16():
-    n = 300 if FULL else 40
+@pytest.mark.parametrize("act", ["int16", "int8"])
+def test_lstm16(act):
+    """16x8 (40 cases in CI, 300 full) and int8 with unquantized gate intermediates (24 in CI, 200 full)."""
+    n = (300 if FULL else 40) if act == "int16" else (200 if FULL else 24)
+    base = 16000 if act == "int16" else 8000
     cases = []
     for k in range(n):
-        model, feed, label = lstm16_model(k, 16000 + k)
+        model, feed, label = lstm16_model(k, base + k, act=act)
         cases.append(Case(model, [feed], label))
     refs = micro_reference_outputs_many([(c.model, c.inputs) for c in cases])
     ours = run_cases(cases)
@@ -49,7 +58,7 @@ def test_lstm16():
         assert_matches(o[0], np.asarray(r[0]), c.label)
         exact += int(np.array_equal(o[0], np.asarray(r[0]).reshape(o[0].shape)))
     record(len(cases), exact)
-    print(f"16x8: {len(cases)} cases, {exact} bit-exact")
+    print(f"{act}: {len(cases)} cases, {exact} bit-exact")
     assert exact == len(cases)
 
 
@@ -71,7 +80,8 @@ _TFLM_SEQUENCE = textwrap.dedent("""
 """)
 
 
-def test_lstm16_state_across_invocations(tmp_path):
+@pytest.mark.parametrize("act", ["int16", "int8"])
+def test_lstm16_state_across_invocations(act, tmp_path):
     """One instance, 12 invocations, reset, 12 again, against one TFLM interpreter instance; the state
     matters (the same input at a later step gives another output)."""
     from test_state import Instance
@@ -79,9 +89,10 @@ def test_lstm16_state_across_invocations(tmp_path):
     configs = [(2, 3101, None), (5, 3102, (1, 1, 6, 8)), (6, 3103, (3, 2, 4, 5)), (1, 3104, (2, 1, 3, 4))]
     models, jobs = [], []
     rng = np.random.default_rng(15)
+    info = np.iinfo(act)
     for k, seed, geometry in configs:
-        model, feed, label = lstm16_model(k, seed, geometry=geometry)
-        feeds = rng.integers(-32768, 32768, (STEPS, *feed.shape)).astype(np.int16)
+        model, feed, label = lstm16_model(k, seed, geometry=geometry, act=act)
+        feeds = rng.integers(info.min, info.max + 1, (STEPS, *feed.shape)).astype(act)
         feeds[3] = feeds[0]
         models.append((model, feeds, label))
         path = tmp_path / f"m{k}.tflite"
@@ -94,7 +105,7 @@ def test_lstm16_state_across_invocations(tmp_path):
                    capture_output=True)
     for (model, feeds, label), job, (k, _, _) in zip(models, jobs, configs):
         ref = np.load(job["out"])
-        inst = Instance(tmp_path, model, f"lstm16_{k}")
+        inst = Instance(tmp_path, model, f"lstm_{act}_{k}")
         first = inst.run([feeds])[0]
         inst.reset()
         second = inst.run([feeds])[0]
@@ -185,3 +196,57 @@ def test_lstm16_cli_exit_code(tmp_path):
                        capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     assert r.returncode == 2, r.stderr
     assert "UNIDIRECTIONAL_SEQUENCE_LSTM" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def _mutated8(mutate) -> bytes:
+    return lstm16_model(0, 7, mutate=mutate, act="int8")[0]
+
+
+def _int64_bias(mb, ins, opts):
+    ins[13] = mb.tensor((4,), "int64", data=np.arange(4), scale=1e-6, zero_point=0)
+
+
+def test_lstm8_micro_errors():
+    """An int8 LSTM without quantized gate intermediates whose variant TFLite Micro does not run: one line
+    naming the operator and why (that form runs as TFLite Micro, which refuses the variant)."""
+    compile_bytes(lstm16_model(0, 7, act="int8")[0], "ok")
+    why = ("int8 without quantized gate intermediates supports the standard LSTM only (the converter's form, "
+           "which runs as TFLite Micro, and TFLite Micro refuses the variant)")
+    cases = [
+        (_mutated8(_cifg), f"{why}: CIFG"),
+        (_mutated8(_peephole), f"{why}: peephole weights are not supported"),
+        (_mutated8(_projection), f"{why}: projection weights are not supported"),
+        (_mutated8(_layer_norm), f"{why}: layer norm coefficients are not supported"),
+        (_mutated8(_twenty), "an int8 LSTM without quantized gate intermediates needs the 24-input form"),
+        (_mutated8(_int64_bias), "needs int32 gate biases (TFLite Micro reads them as int32)"),
+        (_mutated8(_relu), "fused activation RELU is not supported for int8 without quantized gate intermediates"),
+        (_mutated8(_per_channel), "is per-channel quantized"),
+    ]
+    refs = micro_reference_outputs_many([(m, [lstm16_model(0, 7, act="int8")[1]]) for m, _ in cases[:6]])
+    assert all(isinstance(r, Exception) for r in refs), refs
+    for model, message in cases:
+        with pytest.raises(UnsupportedError) as e:
+            compile_bytes(model, "bad")
+        text = str(e.value)
+        assert text.startswith("operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM: ") and message in text, text
+        assert "\n" not in text, text
+
+
+def _kernel(model: bytes) -> str:
+    src = b"".join(v for k, v in compile_bytes(model, "m").files.items() if k.endswith(".c")).decode()
+    return "micro" if "utvm_lstm_s8_micro(" in src else "tflite" if "utvm_lstm_s8(" in src else "?"
+
+
+def test_lstm8_rule_quantized_intermediates_keep_tflite():
+    """The same int8 models with quantized gate intermediates keep TensorFlow Lite's kernel (byte-identical
+    to tflite-runtime's reference kernels); without quantization (or without intermediates) they run as
+    TFLite Micro."""
+    cases = []
+    for k in range(6):
+        model, feed, label = lstm16_model(k, 8100 + k, act="int8", quantized_gates=True)
+        assert _kernel(model) == "tflite", label
+        assert _kernel(lstm16_model(k, 8100 + k, act="int8")[0]) == "micro", label
+        assert _kernel(lstm16_model(k, 8100 + k, act="int8", intermediates=False)[0]) == "micro", label
+        cases.append(Case(model, [feed], f"{label} quantized gate intermediates"))
+    res = check_against_oracle(cases)
+    assert res["bit_exact"] == res["cases"] == 6, res

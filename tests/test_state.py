@@ -62,18 +62,40 @@ _REFERENCE = textwrap.dedent("""
         np.savez(job["out"], *[np.stack(v) for v in outs.values()])
 """)
 
+_REFERENCE_TFLM = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    from tflite_micro.python.tflite_micro import runtime
+    for job in json.load(open(sys.argv[1])):
+        it = runtime.Interpreter.from_bytes(open(job["model"], "rb").read(), arena_size=1 << 22)
+        feeds = np.load(job["feeds"])
+        ins = [feeds[f"in{k}"] for k in range(len(feeds.files))]
+        outs = [[] for _ in range(job["outputs"])]
+        for t in range(ins[0].shape[0]):
+            for k, x in enumerate(ins):
+                it.set_input(x[t], k)
+            it.invoke()
+            for i, o in enumerate(outs):
+                o.append(np.array(it.get_output(i), copy=True))
+        np.savez(job["out"], *[np.stack(v) for v in outs])
+""")
 
-def reference_sequences(tmp: Path, jobs: Sequence[tuple[bytes, list[np.ndarray]]]) -> list[list[np.ndarray]]:
+
+def reference_sequences(tmp: Path, jobs: Sequence[tuple[bytes, list[np.ndarray]]],
+                        tflm: bool = False) -> list[list[np.ndarray]]:
     """For each (model, feeds): one interpreter instance over the feeds' leading axis; outputs with
-    the same leading axis. All jobs in one subprocess (tflite-runtime stays out of pytest)."""
+    the same leading axis. All jobs in one subprocess (tflite-runtime stays out of pytest).
+    ``tflm``: the TFLM interpreter instead of tflite-runtime's reference kernels."""
+    from oracle import model_io
+
     spec = []
     for k, (model, feeds) in enumerate(jobs):
         (tmp / f"ref{k}.tflite").write_bytes(model)
         np.savez(tmp / f"ref{k}_in.npz", **{f"in{i}": f for i, f in enumerate(feeds)})
         spec.append({"model": str(tmp / f"ref{k}.tflite"), "feeds": str(tmp / f"ref{k}_in.npz"),
-                     "out": str(tmp / f"ref{k}_out.npz")})
+                     "out": str(tmp / f"ref{k}_out.npz"), "outputs": len(model_io(model).outputs)})
     (tmp / "jobs.json").write_text(json.dumps(spec))
-    (tmp / "ref.py").write_text(_REFERENCE)
+    (tmp / "ref.py").write_text(_REFERENCE_TFLM if tflm else _REFERENCE)
     subprocess.run([sys.executable, str(tmp / "ref.py"), str(tmp / "jobs.json")], check=True, capture_output=True)
     out = []
     for s in spec:

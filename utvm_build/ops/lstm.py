@@ -1,4 +1,6 @@
-"""UNIDIRECTIONAL_SEQUENCE_LSTM: float32 and int8 (8x8->16, int16 cell state), TFLite semantics.
+"""UNIDIRECTIONAL_SEQUENCE_LSTM: float32 and int8 (8x8->16, int16 cell state) with TFLite semantics;
+16x8, and int8 whose four gate intermediates carry no quantization (what TensorFlow's converter makes),
+with TFLite Micro's (``_prepare_micro``, kernels/lstm_micro.h).
 
 tensorflow/lite/kernels/unidirectional_sequence_lstm.cc (Prepare, PopulateQuantizedLstmParams8x8_16,
 PopulatePrecomputedZPTimesWeightsWithBias) and lstm_eval.cc (EvalFloat / EvalInteger8x8_16 with
@@ -201,7 +203,9 @@ def _wrap32(v: np.ndarray) -> np.ndarray:
 class UnidirectionalSequenceLstm(OpHandler):
     supported = ("float32, int8 (8x8->16: int8 input/output state, int16 cell state, int8 weights, int16 "
                  "peephole and layer norm coefficients); CIFG, peephole, projection, layer norm, time-major "
-                 "or batch-major, cell and projection clipping; 16x8 (int16 input/output state, int8 weights, "
+                 "or batch-major, cell and projection clipping (int8 with quantized gate intermediates, as "
+                 "TensorFlow Lite; without, as TensorFlow's converter makes it, as TFLite Micro: the standard "
+                 "LSTM, TANH, time-major or batch-major, cell clipping); 16x8 (int16 input/output state, int8 weights, "
                  "int64 biases, int16 cell state) as TFLite Micro: the standard LSTM (24 inputs, no CIFG, "
                  "peephole, projection or layer norm), TANH, time-major or batch-major, cell clipping")
 
@@ -212,7 +216,7 @@ class UnidirectionalSequenceLstm(OpHandler):
         if x.dtype == "float32":
             return self._prepare_f32(op, g, d)
         if x.dtype == "int16":
-            return self._prepare_s16(op, g, d)
+            return self._prepare_micro(op, g, d, "int16")
         return self._prepare_s8(op, g, d)
 
     # ---- float32 ----------------------------------------------------------------------------
@@ -235,6 +239,15 @@ class UnidirectionalSequenceLstm(OpHandler):
 
     # ---- int8 (8x8->16) ------------------------------------------------------------------------
     def _prepare_s8(self, op: Operator, g: Graph, d: dict) -> Prepared:
+        # TensorFlow's converter leaves the four gate intermediates float32 without quantization and
+        # picks cell state scales (2^-16) outside the 0..6 integer bits TensorFlow Lite's integer tanh of
+        # the cell supports, where TFLite's kernel gives meaningless results; TFLite Micro derives
+        # everything from the input, weight and state scales. So a model in the converter's form (gate
+        # intermediates unquantized or absent) runs as TFLite Micro; one whose gate intermediates are
+        # quantized (a calibrated, hand-made model) keeps TFLite's kernel.
+        gate_inter = [g.tensors[i] for i in op.intermediates[:4]]
+        if len(op.intermediates) != 5 or any(t.quant is None for t in gate_inter):
+            return self._prepare_micro(op, g, d, "int8")
         x, out = _req(op, g, X), out_tensor(g, op)
         h, c = _req(op, g, H_STATE), _req(op, g, C_STATE)
         expect_dtype(op, out, ("int8",), "output")
@@ -258,9 +271,6 @@ class UnidirectionalSequenceLstm(OpHandler):
                 expect_dtype(op, t, ("int32",), _NAMES[k])
         for t, role in ((x, "input"), (out, "output"), (h, "output_state"), (c, "cell_state")):
             expect_quant(op, t, role)
-        if len(op.intermediates) != 5:
-            raise fail(op, f"an int8 LSTM needs 5 intermediate tensors (gate and hidden scales), it has "
-                           f"{len(op.intermediates)}")
         inter = [g.tensors[i] for i in op.intermediates]
         for k, t in enumerate(inter):
             if (k == 4 or d["ln"]) and (t.quant is None or t.quant.per_channel):
@@ -345,48 +355,56 @@ class UnidirectionalSequenceLstm(OpHandler):
         scratch = 5 * 2 * d["n_batch"] * n_cell + d["n_batch"] * n_cell
         return Prepared([call("utvm_lstm_s8", *args)], macs=_macs(d), scratch_bytes=scratch)
 
-    # ---- 16x8 (TFLite Micro) -------------------------------------------------------------------
-    def _prepare_s16(self, op: Operator, g: Graph, d: dict) -> Prepared:
+    # ---- 16x8 and int8 with uncalibrated intermediates (TFLite Micro) ---------------------------
+    def _prepare_micro(self, op: Operator, g: Graph, d: dict, act: str) -> Prepared:
         """TFLite Micro's unidirectional_sequence_lstm.cc (Prepare: LstmTensors::ValidateTensorStatus,
-        ValidateTensorSize, PrepareGateParametersInteger, CreateLstmCellStateInfo) and
-        lstm_eval.h EvalLstm<int16_t, int8_t, int16_t, int64_t>."""
+        ValidateTensorSize, PrepareGateParametersInteger, CreateLstmCellStateInfo) and lstm_eval.h
+        EvalLstm<int16_t, int8_t, int16_t, int64_t> (``act`` int16) or EvalLstm<int8_t, int8_t, int16_t,
+        int32_t> (``act`` int8)."""
+        s8 = act == "int8"
+        kind = "16x8" if not s8 else "int8 without quantized gate intermediates"
+        noun = "a 16x8 LSTM" if not s8 else "an int8 LSTM without quantized gate intermediates"
+        why = ("as TFLite Micro" if not s8 else "the converter's form, which runs as TFLite Micro, and TFLite Micro "
+               "refuses the variant")
         if len(op.inputs) != 24:
-            raise fail(op, f"a 16x8 LSTM needs the 24-input form (TFLite Micro), got {len(op.inputs)} inputs")
+            raise fail(op, f"{noun} needs the 24-input form ({why}), got {len(op.inputs)} inputs")
         for flag, what in (("cifg", "CIFG (no input gate)"), ("peephole", "peephole weights"),
                            ("projection", "projection weights"), ("ln", "layer norm coefficients")):
             if d[flag]:
-                raise fail(op, f"16x8 supports the standard LSTM only (as TFLite Micro): {what} are not supported")
+                raise fail(op, f"{kind} supports the standard LSTM only ({why}): {what} are not supported")
         for k in (PROJ_B, LN_I, LN_C, LN_O):
             if _opt(op, g, k) is not None:
-                raise fail(op, f"16x8 supports the standard LSTM only (as TFLite Micro): {_NAMES[k]} must be "
-                               "absent")
-        act = op.options.get("fused_activation_function", "TANH")
-        if act != "TANH":
-            raise fail(op, f"fused activation {act} is not supported for 16x8; supported: TANH (TFLite Micro "
+                raise fail(op, f"{kind} supports the standard LSTM only ({why}): {_NAMES[k]} must be absent")
+        fused = op.options.get("fused_activation_function", "TANH")
+        if fused != "TANH":
+            raise fail(op, f"fused activation {fused} is not supported for {kind}; supported: TANH (TFLite Micro "
                            "asserts on others)")
         x, out = _req(op, g, X), out_tensor(g, op)
         h, c = _req(op, g, H_STATE), _req(op, g, C_STATE)
-        expect_dtype(op, out, ("int16",), "output")
-        expect_dtype(op, h, ("int16",), "output_state")
+        expect_dtype(op, out, (act,), "output")
+        expect_dtype(op, h, (act,), "output_state")
         expect_dtype(op, c, ("int16",), "cell_state")
         if len(h.shape) < 2 or h.shape[1] != d["n_cell"]:
             raise fail(op, f"the output_state tensor #{h.index} must be [batch, {d['n_cell']}], got "
                            f"{list(h.shape)}")
-        for t, role in ((x, "input"), (h, "output_state"), (c, "cell_state")):
+        lo, hi = (-128, 127) if s8 else (-32768, 32767)
+        for t, role, (zlo, zhi) in ((x, "input", (lo, hi)), (h, "output_state", (lo, hi)),
+                                    (c, "cell_state", (-32768, 32767))):
             expect_quant(op, t, role)
-            if not -32768 <= int(t.quant.zp) <= 32767:
-                raise fail(op, f"the {role} zero point {int(t.quant.zp)} is outside the int16 range")
+            if not zlo <= int(t.quant.zp) <= zhi:
+                raise fail(op, f"the {role} zero point {int(t.quant.zp)} is outside the {t.dtype} range")
         weights = [_req(op, g, k) for k in (W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O)]
         for k, t in zip((W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O), weights):
             expect_dtype(op, t, ("int8",), _NAMES[k])
             expect_quant(op, t, _NAMES[k])
             if t.quant.zp != 0:
                 raise fail(op, f"{_NAMES[k]} must be symmetric (zero point 0), got {int(t.quant.zp)}")
+        bias_dtype = "int32" if s8 else "int64"
         biases = [_req(op, g, k) for k in (B_I, B_F, B_C, B_O)]
         for k, t in zip((B_I, B_F, B_C, B_O), biases):
-            if t.dtype != "int64":
-                raise fail(op, f"{_NAMES[k]} tensor #{t.index} is {t.dtype}: a 16x8 LSTM needs int64 gate biases "
-                               "(TFLite Micro reads them as int64)")
+            if t.dtype != bias_dtype:
+                raise fail(op, f"{_NAMES[k]} tensor #{t.index} is {t.dtype}: {noun} needs {bias_dtype} gate biases "
+                               f"(TFLite Micro reads them as {bias_dtype})")
         in_s, h_s, c_s = _F32(x.quant.s), _F32(h.quant.s), _F32(c.quant.s)
         in_zp, h_zp = int(x.quant.zp), int(h.quant.zp)
         if not (in_s > 0 and h_s > 0 and c_s > 0 and math.isfinite(in_s * h_s * c_s)):
@@ -407,29 +425,32 @@ class UnidirectionalSequenceLstm(OpHandler):
             for (mk, sk), t, s_x, what in ((("in_m", "in_s"), weights[gate], in_s, "input-to-gate"),
                                            (("rec_m", "rec_s"), weights[4 + gate], h_s, "recurrent-to-gate")):
                 real = float(s_x) * float(_F32(t.quant.s)) / 2.0 ** -12
-                m, sh = _mult64(op, real, what)
+                m, sh = _mult(op, real, what) if s8 else _mult64(op, real, what)
                 q[mk].append(m)
                 q[sk].append(sh)
-        # the int64 sums must stay within TFLite's MultiplyByQuantizedMultiplier contract (|x| < 2^47)
-        x_max = max(32767 - in_zp, in_zp + 32768)
-        h_max = max(32767 - h_zp, h_zp + 32768)
+        # the sums must stay within the reference's accumulator: |sum| < 2^47 for TFLite's int64
+        # MultiplyByQuantizedMultiplier (16x8), the int32 accumulator (int8)
+        limit, where = (2**31, "the int32 accumulator") if s8 else (2**47, "TFLite's int64 requantization range")
+        x_max = max(hi - in_zp, in_zp - lo)
+        h_max = max(hi - h_zp, h_zp - lo)
         for gate in range(4):
             w, r, b = weights[gate], weights[4 + gate], biases[gate]
             worst_x = np.abs(w.data.astype(np.int64)).sum(axis=1) * x_max + np.abs(b.data.astype(np.int64))
-            if int(worst_x.max()) >= 2**47 or int(np.abs(r.data.astype(np.int64)).sum(axis=1).max()) * h_max >= 2**47:
-                raise fail(op, f"{_NAMES[(B_I, B_F, B_C, B_O)[gate]]} has values whose sums leave TFLite's int64 "
-                               "requantization range (|sum| < 2^47)")
+            if int(worst_x.max()) >= limit or int(np.abs(r.data.astype(np.int64)).sum(axis=1).max()) * h_max >= limit:
+                raise fail(op, f"the weights and {_NAMES[(B_I, B_F, B_C, B_O)[gate]]} allow sums that leave {where} "
+                               f"(|sum| < 2^{limit.bit_length() - 1})")
         # CreateInterGateMulParams: double products of the float scales
         forget_m, forget_s = _mult(op, 2.0**-15 * float(c_s) / float(c_s), "forget gate x cell state")
         input_m, input_s = _mult(op, 2.0**-15 * 2.0**-15 / float(c_s), "input gate x cell gate")
         hidden_m, hidden_s = _mult(op, 2.0**-15 * 2.0**-15 / float(h_s), "hidden state")
-        p = Params("utvm_lstm_s16_params", {
+        p = Params("utvm_lstm_micro_params", {
             "n_batch": d["n_batch"], "n_time": d["n_time"], "n_input": d["n_input"], "n_cell": d["n_cell"],
             "time_major": d["time_major"], "input_zp": in_zp, "hidden_zp": h_zp, **q,
             "forget_m": forget_m, "forget_s": forget_s, "input_m": input_m, "input_s": input_s,
-            "hidden_m": hidden_m, "hidden_s": hidden_s, "tanh_m": tanh_m, "tanh_s": tanh_s,
-            "clip": int(clip), "cell_clip": q_clip})
+            "hidden_m": hidden_m, "hidden_s": hidden_s, "hidden_min": lo, "hidden_max": hi, "tanh_m": tanh_m,
+            "tanh_s": tanh_s, "clip": int(clip), "cell_clip": q_clip})
         args = [p, In(X), *[In(k) for k in (W_I, W_F, W_C, W_O, R_I, R_F, R_C, R_O, B_I, B_F, B_C, B_O)],
                 In(H_STATE), In(C_STATE), Out(0), Scratch("int16_t")]
         rows = d["n_batch"] if d["time_major"] else 1
-        return Prepared([call("utvm_lstm_s16", *args)], macs=_macs(d), scratch_bytes=3 * 2 * rows * d["n_cell"])
+        return Prepared([call("utvm_lstm_s8_micro" if s8 else "utvm_lstm_s16", *args)], macs=_macs(d),
+                        scratch_bytes=4 * 2 * rows * d["n_cell"])
