@@ -27,10 +27,10 @@ PATTERNS = ("zeros", "min", "max", "alternate", "random", "special")
 _FILL = {
     "int8_t": ("INT8_MIN", "INT8_MAX"), "uint8_t": ("0", "UINT8_MAX"), "int16_t": ("INT16_MIN", "INT16_MAX"),
     "int32_t": ("INT32_MIN", "INT32_MAX"), "int64_t": ("INT64_MIN", "INT64_MAX"),
-    "float": ("(-FLT_MAX)", "FLT_MAX"),
+    "uint32_t": ("0", "UINT32_MAX"), "uint64_t": ("0", "UINT64_MAX"), "float": ("(-FLT_MAX)", "FLT_MAX"),
 }
 _CTYPE = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-          "float32": "float", "bool": "uint8_t"}
+          "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float", "bool": "uint8_t"}
 
 
 def compiler() -> list[str] | None:
@@ -94,7 +94,8 @@ def runner_source(meta: dict) -> str:
 
 
 def _size(dtype: str) -> int:
-    return {"int8": 1, "uint8": 1, "bool": 1, "int16": 2, "int32": 4, "float32": 4, "int64": 8}[dtype]
+    return {"int8": 1, "uint8": 1, "bool": 1, "int16": 2, "int32": 4, "uint32": 4, "float32": 4, "int64": 8,
+            "uint64": 8}[dtype]
 
 
 def build_and_run(compiled: Compiled, timeout: float = 60.0, opt: str = "-O2") -> CResult:

@@ -361,7 +361,8 @@ def UtvmModel(env, target, model, **kw):
         lib = env.File(os.path.join(os.path.dirname(target), env.subst("$LIBPREFIX") + base + env.subst("$LIBSUFFIX")))
         env.Clean(env.Dir("."), [lib, work.File("manifest.json"), *_generated_files(out),
                                  *_cached_objects(env, work)])
-        lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "generated_dir": out,
+        lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "needs_crt": False,
+                                     "generated_dir": out,
                                      "metadata": None, "state": st}
         return SCons.Util.NodeList([lib])
     manifest = generated[0].attributes.utvm_manifest
