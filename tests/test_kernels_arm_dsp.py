@@ -571,6 +571,11 @@ Q15_DW = [
     ([2, 5, 4, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, 127, "mixed"),
     ([1, 5, 4, 6], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 4, 4, "typical"),  # 6 channels: generic DSP kernel
     ([1, 6, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
+    # 3x3 planes: dilation_h 2 with dilation_w 1, stride (2, 1), stride (1, 3) with an even row
+    ([1, 9, 7, 8], None, (3, 3), (1, 1), (2, 1), "SAME", "RELU", 7, -128, "typical"),
+    ([1, 9, 6, 4], None, (3, 3), (2, 1), (1, 1), "VALID", "RELU", -100, -128, "typical"),
+    ([1, 5, 12, 4], None, (3, 3), (1, 3), (1, 1), "SAME", "NONE", 50, 20, "typical"),
+    ([1, 4, 16, 8], None, (3, 3), (1, 4), (1, 1), "SAME", "RELU", -3, -128, "typical"),
 ]
 
 

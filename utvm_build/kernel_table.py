@@ -115,10 +115,12 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     ("utvm_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: (5 * int(c.field("depth4")) + 12
                                                           + 8 * int(c.field("g")["out_c"])),
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as
-    # q15 lane pairs (8 bytes per position), 4 bytes to align
+    # four planes of int16 (8 bytes per position), 4 bytes to align, 2 x stride_w bytes for the
+    # pixel pointers of the 3x3 loop after its last step
     ("utvm_depthwise_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: 8 * int(c.field("cols")) * (
         (int(c.field("band_rows")) - 1) * int(c.field("g")["stride_h"])
-        + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4,
+        + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4
+        + 2 * int(c.field("g")["stride_w"]),
 }
 
 

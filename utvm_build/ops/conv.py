@@ -329,18 +329,27 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     """int8 DEPTHWISE_CONV_2D, depth multiplier 1, channels a multiple of 4, for a target whose
     kernels have utvm_depthwise_conv2d_s8_q15, else None.
 
-    Its data: per block of 4 channels and per tap the weights of channels 0 and 2, then 1 and 3,
-    as int16 lanes of two int32 words (2x the weight bytes), the model's own bias, and 12 bytes
-    of requantization constants per channel (_rq_triplets). Bands of output rows whose input rows
-    fit DW_Q15_BAND_BYTES of scratch.
+    Its data: the weights as int16 (2x the weight bytes): 3x3 filters with dilation_w 1 per pair
+    of channels 9 int32 words, per channel (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16
+    lanes, then (w22 of the first, w22 of the second); other filters per channel its taps as int16
+    row by row; the model's own bias, and 12 bytes of requantization constants per channel
+    (_rq_triplets). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
     if not _has_kernel(DW_Q15_KERNEL, target):
         return None
     taps = geo.filter_h * geo.filter_w
-    wt = w.data.astype(np.int64).reshape(taps, geo.out_c // 4, 4).transpose(1, 0, 2)  # [block][tap][4]
-    even = (wt[..., 0] & 0xFFFF) | ((wt[..., 2] & 0xFFFF) << 16)
-    odd = (wt[..., 1] & 0xFFFF) | ((wt[..., 3] & 0xFFFF) << 16)
-    split = np.stack([even, odd], axis=2).reshape(-1).astype(np.uint32).view(np.int32)
+    wt = w.data.astype(np.int64).reshape(taps, geo.out_c).T  # [channel][tap]
+    if (geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1):
+        def lanes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+            return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
+        per_ch = np.stack([lanes(wt[:, 0], wt[:, 1]), lanes(wt[:, 3], wt[:, 4]), lanes(wt[:, 6], wt[:, 7]),
+                           lanes(wt[:, 2], wt[:, 5])], axis=1).reshape(geo.out_c // 2, 8)
+        last = lanes(wt[0::2, 8], wt[1::2, 8]).reshape(-1, 1)
+        words = np.concatenate([per_ch, last], axis=1).reshape(-1)
+    else:
+        words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
+        words = words[0::2] | (words[1::2] << 16)
+    split = words.astype(np.uint32).view(np.int32)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1

@@ -5,22 +5,23 @@
  * time.
  *
  * Blocks of 4 channels. For a band of output rows, the input rows they read are copied once into
- * the operator's scratch memory as int16 lanes with the input offset added (per position two
- * words: channels 0 and 2, channels 1 and 3), the padding around the image as 0 -- exactly the
- * reference's sum, which skips those taps -- so every pixel, at the border or not, is the same
- * code: per tap one LDRD of input, one LDRD of weights and SMLABB / SMLATT per channel, from the
- * model's own bias.
+ * the operator's scratch memory as int16 values with the input offset added, one plane per
+ * channel (rows x cols, row by row), the padding around the image as 0 -- exactly the reference's
+ * sum, which skips those taps -- so every pixel, at the border or not, is the same code. Then one
+ * channel at a time over the band, from the model's own bias: 3x3 filters with dilation_w 1 two
+ * output pixels per step, per filter row and pixel one (possibly unaligned) word of taps 0 and 1
+ * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
+ * loaded once for the two pixels; other filters one SMLABB per tap.
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
- * - w: per block of 4 channels, per tap (ky, kx), two int32 words: the weights of channels 0 and
- *   2 as int16 lanes, then those of channels 1 and 3 (2x the weight bytes);
+ * - w: 3x3 filters with dilation_w 1: per pair of channels 9 int32 words, per channel (w00, w01),
+ *   (w10, w11), (w20, w21), (w02, w12) as int16 lanes, then (w22 of the first, w22 of the
+ *   second); other filters: per channel its taps as int16, row by row (2x the weight bytes);
  * - bias: the model's bias (zeros without one);
- * - rq: per channel (m, khi, sh) with rq_fast = 1 (every shift -e in -31..-2: dsp_s8.h's SMLAL form
- *   with init = 2^30 + 2^(30+e) = (khi = 2^(e-2), 2^30), sh = e - 1), else (m, 0, shift) for
- *   common.h's arithmetic;
+ * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode;
  * - band_rows: output rows per band; scratch: the band, ((band_rows - 1) * stride_h + (filter_h - 1)
  *   * dilation_h + 1) * cols * 8 bytes with cols = (out_w - 1) * stride_w + (filter_w - 1) *
- *   dilation_w + 1, and 4 to align (kernel_table.py rule).
+ *   dilation_w + 1, 4 to align and 2 * stride_w (kernel_table.py rule).
  */
 #ifndef UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
 #define UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
@@ -43,194 +44,311 @@ typedef struct {
   int32_t rq_mode;   /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_dw_q15_params;
 
-/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 into s as
- * q15 lane pairs (0 outside the image). */
-static void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
-                             int32_t rows, int32_t ix0, int32_t* s) {
+/* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
+static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
+
+/* n positions from src (step bytes apart) of channels 0..3 into d[0..n-1] of the four planes. */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
+                                                 int32_t n, int32_t offs) {
+  uint16_t* const d2 = &d[2 * plane];
+  const int32_t pairs = n / 2;
+  int32_t i;
+  /* two positions per step: per plane one (possibly unaligned) word store */
+  for (i = 0; i < pairs; ++i) {
+    const int8_t* const q = &src[2 * i * step];
+    const int32_t v0 = utvm_dsp_ld4(q);
+    const int32_t v1 = utvm_dsp_ld4(&q[step]);
+    const uint32_t e0 = (uint32_t)__sxtab16(offs, v0);    /* channels 0 and 2 */
+    const uint32_t o0 = (uint32_t)utvm_dsp_odd_add(offs, v0); /* channels 1 and 3 */
+    const uint32_t e1 = (uint32_t)__sxtab16(offs, v1);
+    const uint32_t o1 = (uint32_t)utvm_dsp_odd_add(offs, v1);
+    const int32_t x = 2 * i;
+    utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e0, e1));
+    utvm_dw_q15_st2(&d[x + plane], utvm_dsp_pkhbt(o0, o1));
+    utvm_dw_q15_st2(&d2[x], utvm_dsp_pkhtb(e1, e0));
+    utvm_dw_q15_st2(&d2[x + plane], utvm_dsp_pkhtb(o1, o0));
+  }
+  if ((n & 1) != 0) {
+    const int32_t x = n - 1;
+    const int32_t v = utvm_dsp_ld4(&src[x * step]);
+    const uint32_t e = (uint32_t)__sxtab16(offs, v);
+    const uint32_t o = (uint32_t)utvm_dsp_odd_add(offs, v);
+    d[x] = (uint16_t)(e & 0xFFFFu);
+    d[x + plane] = (uint16_t)(o & 0xFFFFu);
+    d2[x] = (uint16_t)(e >> 16u);
+    d2[x + plane] = (uint16_t)(o >> 16u);
+  }
+}
+
+/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 into four
+ * planes of s (plane j: channel c + j, rows x cols int16 values, row by row; 0 outside the image:
+ * read from a word of input zero points, which the offset turns into 0). */
+static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
+                                          int32_t rows, int32_t ix0, uint16_t* s) {
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const int8_t zp = (int8_t)(-p->input_offset);
+  const int8_t zpw[4] = {zp, zp, zp, zp};
   const int32_t cols = p->cols;
+  const int32_t plane = rows * cols;
+  const int32_t in_c = g->in_c;
   /* columns inside the image: [x0, x1) of 0..cols-1 */
   const int32_t x0 = utvm_min_i32(utvm_max_i32(-ix0, 0), cols);
   const int32_t x1 = utvm_max_i32(utvm_min_i32(g->in_w - ix0, cols), x0);
-  int32_t* d = s;
+  uint16_t* d = s;
   int32_t r;
-  int32_t x;
   for (r = 0; r < rows; ++r) {
     const int32_t iy = iy0 + r;
     if ((iy < 0) || (iy >= g->in_h)) {
-      for (x = 0; x < cols; ++x) {
-        d[0] = 0;
-        d[1] = 0;
-        d = &d[2];
-      }
+      utvm_dw_q15_fill_run(d, plane, zpw, 0, cols, offs);
     } else {
-      const int8_t* src = &in_b[(((iy * g->in_w) + ix0 + x0) * g->in_c) + c];
-      for (x = 0; x < x0; ++x) {
-        d[0] = 0;
-        d[1] = 0;
-        d = &d[2];
-      }
-      for (x = x0; x < x1; ++x) {
-        const int32_t v = utvm_dsp_ld4(src);
-        d[0] = __sxtab16(offs, v);
-        d[1] = utvm_dsp_odd_add(offs, v);
-        d = &d[2];
-        src = &src[g->in_c];
-      }
-      for (x = x1; x < cols; ++x) {
-        d[0] = 0;
-        d[1] = 0;
-        d = &d[2];
-      }
+      utvm_dw_q15_fill_run(d, plane, zpw, 0, x0, offs);
+      utvm_dw_q15_fill_run(&d[x0], plane, &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c], in_c, x1 - x0, offs);
+      utvm_dw_q15_fill_run(&d[x1], plane, zpw, 0, cols - x1, offs);
+    }
+    if ((r + 1) < rows) {
+      d = &d[cols];
     }
   }
 }
 
-/* Requantizes 4 sums into y[0..3] (rq: the 4 channels' constants). */
-static UTVM_DSP_INLINE void utvm_dw_q15_out4(int32_t a0, int32_t a1, int32_t a2, int32_t a3, const int32_t* rq,
-                                             int8_t* y, int32_t mode, int32_t zp, int32_t lo, int32_t hi) {
-  const int8_t v0 = utvm_dsp_rq3(a0, mode, rq[0], rq[1], rq[2], zp, lo, hi);
-  const int8_t v1 = utvm_dsp_rq3(a1, mode, rq[3], rq[4], rq[5], zp, lo, hi);
-  const int8_t v2 = utvm_dsp_rq3(a2, mode, rq[6], rq[7], rq[8], zp, lo, hi);
-  const int8_t v3 = utvm_dsp_rq3(a3, mode, rq[9], rq[10], rq[11], zp, lo, hi);
-  y[0] = v0;
-  y[1] = v1;
-  y[2] = v2;
-  y[3] = v3;
+/* Two q15 values s[0], s[1] as the lanes of one word (one LDR; the address may be 2 mod 4). */
+static UTVM_DSP_INLINE int32_t utvm_dw_q15_ld2(const uint16_t* s) {
+  uint32_t v;
+  (void)memcpy(&v, s, sizeof v);
+  return (int32_t)v;
 }
 
-/* Output rows 0 .. rows - 1 of the band s, channels c..c+3 (w, bias, rq: theirs), into y. */
-static UTVM_DSP_INLINE void utvm_dw_q15_band(const utvm_dw_q15_params* p, const int32_t* s, const int32_t* w,
-                                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows,
-                                             int32_t mode) {
+/* One channel of a band, 3x3 filters with dilation_w 1: its constants and the row loop's state,
+ * in memory (the int8 stores may alias it, so the compiler reloads it per row and keeps its
+ * registers for the pixel loop; with everything in registers GCC spills in that loop). */
+typedef struct {
+  int32_t w[5];       /* (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16 lanes, w22 low */
+  int32_t bias;       /* the model's bias */
+  int32_t rq[3];      /* (m, k, sh) of utvm_dsp_rq3 */
+  int32_t rs;         /* values between filter rows in the plane */
+  int32_t xs;         /* values between output pixels in the plane */
+  int32_t ys;         /* values between output rows in the plane */
+  int32_t out_c;      /* bytes between output pixels */
+  int32_t y_row;      /* bytes between output rows */
+  int32_t n;          /* output pixels per row */
+  int32_t rows;       /* output rows left */
+  int32_t zp;         /* output offset, clamp range */
+  int32_t lo;
+  int32_t hi;
+  const uint16_t* s;  /* the plane at the current row */
+  int8_t* y;          /* the current output row */
+} utvm_dw_q15_ch3;
+
+/* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
+ * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
+ * 1 (a constant in that copy: every load at an immediate offset). */
+static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1) {
+  while (c->rows > 0) {
+    const int32_t bias = c->bias;
+    const int32_t m = c->rq[0];
+    const int32_t k = c->rq[1];
+    const int32_t sh = c->rq[2];
+    const int32_t rs = c->rs;
+    const int32_t xs = xs1 ? 1 : c->xs;
+    const int32_t out_c = c->out_c;
+    const int32_t zp = c->zp;
+    const int32_t lo = c->lo;
+    const int32_t hi = c->hi;
+    const int32_t* w = c->w;
+    const uint16_t* p0 = c->s;
+    const uint16_t* p1 = &p0[rs];
+    const uint16_t* p2 = &p1[rs];
+    int8_t* const py = c->y;
+    const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
+    int32_t yo = 0;
+    while (yo < last) {
+      int32_t wv = w[0];
+      int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
+      int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
+      wv = w[1];
+      a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
+      a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
+      wv = w[2];
+      a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
+      a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
+      wv = w[3];
+      if (xs1) {
+        /* stride 1: tap 2 of both pixels in one word per filter row */
+        int32_t t = utvm_dw_q15_ld2(&p0[2]);
+        a0 = __smlabb(t, wv, a0);
+        a1 = __smlatb(t, wv, a1);
+        t = utvm_dw_q15_ld2(&p1[2]);
+        a0 = __smlabt(t, wv, a0);
+        a1 = __smlatt(t, wv, a1);
+        wv = w[4];
+        t = utvm_dw_q15_ld2(&p2[2]);
+        a0 = __smlabb(t, wv, a0);
+        a1 = __smlatb(t, wv, a1);
+      } else {
+        a0 = __smlabb((int32_t)p0[2], wv, a0);
+        a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
+        a0 = __smlabt((int32_t)p1[2], wv, a0);
+        a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
+        wv = w[4];
+        a0 = __smlabb((int32_t)p2[2], wv, a0);
+        a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+      }
+      py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
+      py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
+      yo += 2 * out_c;
+      p0 = &p0[2 * xs];
+      p1 = &p1[2 * xs];
+      p2 = &p2[2 * xs];
+    }
+    if (yo == last) {
+      const int32_t w3 = w[3];
+      int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
+      acc = __smlabb((int32_t)p0[2], w3, acc);
+      acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
+      acc = __smlabt((int32_t)p1[2], w3, acc);
+      acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
+      acc = __smlabb((int32_t)p2[2], w[4], acc);
+      py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+    }
+    c->rows -= 1;
+    if (c->rows > 0) { /* the next row (formed only when it exists) */
+      c->s = &c->s[c->ys];
+      c->y = &c->y[c->y_row];
+    }
+  }
+}
+
+/* The loop specialized for each requantization mode and stride 1 (GCC: -O2 for the fast ones). */
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false); }
+
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true); }
+
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_fast(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FAST, false); }
+
+static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_any(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_ANY, false);
+}
+
+/* One channel of a band, any filter (weights wh: the channel's taps as int16, row by row); one
+ * copy for every requantization mode (the mode is tested per output: this path is not the
+ * common one). */
+static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const uint16_t* s, const uint8_t* wh,
+                                             int32_t bias, const int32_t* rq, int8_t* y, int32_t rows) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t row_step = 2 * p->cols * g->dilation_h; /* words between filter rows */
-  const int32_t col_step = 2 * g->dilation_w;           /* words between filter columns */
-  const int32_t x_step = 2 * g->stride_w;
-  const bool f3 = (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
-  const int32_t n = rows * g->out_w;
-  /* locals: for the compiler, the int8 stores could alias the parameters */
-  const int32_t out_w = g->out_w;
-  const int32_t out_c = g->out_c;
-  const int32_t row_wrap = (2 * p->cols * g->stride_h) - (x_step * out_w);
+  const int32_t mode = p->rq_mode;
+  const int32_t m = rq[0];
+  const int32_t k = rq[1];
+  const int32_t sh = rq[2];
   const int32_t zp = p->output_offset;
   const int32_t lo = p->act_min;
   const int32_t hi = p->act_max;
+  const int32_t cols = p->cols;
+  const int32_t rs = cols * g->dilation_h;
+  const int32_t cs = g->dilation_w;
   const int32_t fh = g->filter_h;
   const int32_t fw = g->filter_w;
-  const int32_t* px0 = s;
-  int8_t* py = y;
-  int32_t ox = 0;
-  int32_t i;
-  for (i = 0; i < n; ++i) {
-    int32_t a0 = bias[0];
-    int32_t a1 = bias[1];
-    int32_t a2 = bias[2];
-    int32_t a3 = bias[3];
-    const int32_t* pr = px0;
-    const int32_t* pw = w;
-    int32_t ky;
-    int32_t kx;
-    if (f3) {
-      for (ky = 0; ky < 3; ++ky) {
-        int32_t xe = pr[0];
-        int32_t xo = pr[1];
-        int32_t we = pw[0];
-        int32_t wo = pw[1];
-        a0 = __smlabb(xe, we, a0);
-        a2 = __smlatt(xe, we, a2);
-        a1 = __smlabb(xo, wo, a1);
-        a3 = __smlatt(xo, wo, a3);
-        xe = pr[2];
-        xo = pr[3];
-        we = pw[2];
-        wo = pw[3];
-        a0 = __smlabb(xe, we, a0);
-        a2 = __smlatt(xe, we, a2);
-        a1 = __smlabb(xo, wo, a1);
-        a3 = __smlatt(xo, wo, a3);
-        xe = pr[4];
-        xo = pr[5];
-        we = pw[4];
-        wo = pw[5];
-        a0 = __smlabb(xe, we, a0);
-        a2 = __smlatt(xe, we, a2);
-        a1 = __smlabb(xo, wo, a1);
-        a3 = __smlatt(xo, wo, a3);
-        pr = &pr[row_step];
-        pw = &pw[6];
-      }
-    } else {
+  const int32_t out_w = g->out_w;
+  const int32_t out_c = g->out_c;
+  int32_t r;
+  int32_t ox;
+  int32_t ky;
+  int32_t kx;
+  for (r = 0; r < rows; ++r) {
+    for (ox = 0; ox < out_w; ++ox) {
+      const uint16_t* const px = &s[(r * cols * g->stride_h) + (ox * g->stride_w)];
+      int32_t acc = bias;
+      int8_t v;
       for (ky = 0; ky < fh; ++ky) {
-        const int32_t* pc = pr;
         for (kx = 0; kx < fw; ++kx) {
-          const int32_t xe = pc[0];
-          const int32_t xo = pc[1];
-          a0 = __smlabb(xe, pw[0], a0);
-          a2 = __smlatt(xe, pw[0], a2);
-          a1 = __smlabb(xo, pw[1], a1);
-          a3 = __smlatt(xo, pw[1], a3);
-          pc = &pc[col_step];
-          pw = &pw[2];
+          uint16_t wv;
+          (void)memcpy(&wv, &wh[2 * ((ky * fw) + kx)], sizeof wv);
+          acc = __smlabb((int32_t)px[(ky * rs) + (kx * cs)], (int32_t)wv, acc);
         }
-        pr = &pr[row_step];
       }
-    }
-    utvm_dw_q15_out4(a0, a1, a2, a3, rq, py, mode, zp, lo, hi);
-    py = &py[out_c];
-    px0 = &px0[x_step];
-    ++ox;
-    if (ox == out_w) {
-      /* next output row: stride_h input rows down from the row's first pixel */
-      ox = 0;
-      px0 = &px0[row_wrap];
+      if (mode == UTVM_DSP_RQ_FULL) {
+        v = utvm_dsp_rq3(acc, UTVM_DSP_RQ_FULL, m, k, sh, zp, lo, hi);
+      } else if (mode == UTVM_DSP_RQ_FAST) {
+        v = utvm_dsp_rq3(acc, UTVM_DSP_RQ_FAST, m, k, sh, zp, lo, hi);
+      } else {
+        v = utvm_dsp_rq3(acc, UTVM_DSP_RQ_ANY, m, k, sh, zp, lo, hi);
+      }
+      y[((r * out_w) + ox) * out_c] = v;
     }
   }
 }
 
-/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-static UTVM_DSP_HOT void utvm_dw_q15_band_full(const utvm_dw_q15_params* p, const int32_t* s,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
-  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_FULL);
-}
-
-static UTVM_DSP_HOT void utvm_dw_q15_band_fast(const utvm_dw_q15_params* p, const int32_t* s,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
-  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_FAST);
-}
-
-static UTVM_DSP_NOINLINE void utvm_dw_q15_band_any(const utvm_dw_q15_params* p, const int32_t* s,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t rows) {
-  utvm_dw_q15_band(p, s, w, bias, rq, y, rows, UTVM_DSP_RQ_ANY);
+/* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c). */
+static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int32_t plane, const int32_t* w,
+                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c, int32_t rows) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t taps = g->filter_h * g->filter_w;
+  const int32_t mode = p->rq_mode;
+  utvm_dw_q15_ch3 st;
+  int32_t j;
+  for (j = 0; j < 4; ++j) {
+    const int32_t ch = c + j;
+    if ((g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1)) {
+      /* per pair of channels 9 words: 4 of each channel, then w22 of both */
+      const int32_t* wp = &w[(ch / 2) * 9];
+      const uint32_t odd = (uint32_t)ch & 1u;
+      const int32_t* wc = &wp[4u * odd];
+      st.w[0] = wc[0];
+      st.w[1] = wc[1];
+      st.w[2] = wc[2];
+      st.w[3] = wc[3];
+      st.w[4] = (int32_t)((uint32_t)wp[8] >> (16u * odd));
+      st.bias = bias[ch];
+      st.rq[0] = rq[3 * ch];
+      st.rq[1] = rq[(3 * ch) + 1];
+      st.rq[2] = rq[(3 * ch) + 2];
+      st.rs = p->cols * g->dilation_h;
+      st.xs = g->stride_w;
+      st.ys = p->cols * g->stride_h;
+      st.out_c = g->out_c;
+      st.y_row = g->out_w * g->out_c;
+      st.n = g->out_w;
+      st.rows = rows;
+      st.zp = p->output_offset;
+      st.lo = p->act_min;
+      st.hi = p->act_max;
+      st.s = &s[j * plane];
+      st.y = &y[j];
+      if ((mode == UTVM_DSP_RQ_FULL) && (st.xs == 1)) {
+        utvm_dw_q15_ch3x3_full1(&st);
+      } else if (mode == UTVM_DSP_RQ_FULL) {
+        utvm_dw_q15_ch3x3_full(&st);
+      } else if (mode == UTVM_DSP_RQ_FAST) {
+        utvm_dw_q15_ch3x3_fast(&st);
+      } else {
+        utvm_dw_q15_ch3x3_any(&st);
+      }
+    } else {
+      const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
+      utvm_dw_q15_ch(p, &s[j * plane], wh, bias[ch], &rq[3 * ch], &y[j], rows);
+    }
+  }
 }
 
 static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8_t* in, const int32_t* w,
                                          const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t taps = g->filter_h * g->filter_w;
   uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const s = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  uint16_t* const s = (uint16_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int32_t c;
   int32_t b;
   int32_t oy0;
   for (c = 0; c < g->out_c; c += 4) {
-    const int32_t* wc = &w[(c / 4) * taps * 2];
     for (b = 0; b < g->batches; ++b) {
       const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
       for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
         const int32_t rows = utvm_min_i32(p->band_rows, g->out_h - oy0);
         const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
+        const int32_t plane = rows_in * p->cols;
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
         utvm_dw_q15_fill(p, in_b, c, (oy0 * g->stride_h) - g->pad_h, rows_in, -g->pad_w, s);
-        if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-          utvm_dw_q15_band_full(p, s, wc, &bias[c], &rq[3 * c], y, rows);
-        } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-          utvm_dw_q15_band_fast(p, s, wc, &bias[c], &rq[3 * c], y, rows);
-        } else {
-          utvm_dw_q15_band_any(p, s, wc, &bias[c], &rq[3 * c], y, rows);
-        }
+        utvm_dw_q15_band(p, s, plane, w, bias, rq, y, c, rows);
       }
     }
   }

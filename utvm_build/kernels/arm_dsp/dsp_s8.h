@@ -70,6 +70,28 @@ static UTVM_DSP_INLINE int32_t utvm_dsp_odd_add(int32_t offs, int32_t v) {
   return r;
 }
 
+/* (a & 0xFFFF) | (b << 16) (PKHBT) and (a & 0xFFFF0000) | (b >> 16) (PKHTB, b's top lane into the
+ * bottom one); GCC does not form them from the C expressions. */
+static UTVM_DSP_INLINE uint32_t utvm_dsp_pkhbt(uint32_t a, uint32_t b) {
+  uint32_t r;
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+#else
+  r = (a & 0xFFFFu) | (b << 16u);
+#endif
+  return r;
+}
+
+static UTVM_DSP_INLINE uint32_t utvm_dsp_pkhtb(uint32_t a, uint32_t b) {
+  uint32_t r;
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(a), "r"(b));
+#else
+  r = (a & 0xFFFF0000u) | (b >> 16u);
+#endif
+  return r;
+}
+
 /* Requantization constants of one channel (multiplier m, shift s of TFLite QuantizeMultiplier,
  * m = 0 or 2^30 <= m < 2^31):
  *
