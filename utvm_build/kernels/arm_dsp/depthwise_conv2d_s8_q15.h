@@ -80,36 +80,67 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, con
   }
 }
 
-/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 into four
- * planes of s (plane j: channel c + j, rows x cols int16 values, row by row; 0 outside the image:
- * read from a word of input zero points, which the offset turns into 0). */
+/* The band of input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1: its columns inside
+ * the image [*x0, *x1) of 0..cols-1. */
+static void utvm_dw_q15_cols(const utvm_dw_q15_params* p, int32_t ix0, int32_t* x0, int32_t* x1) {
+  const int32_t cols = p->cols;
+  *x0 = utvm_min_i32(utvm_max_i32(-ix0, 0), cols);
+  *x1 = utvm_max_i32(utvm_min_i32(p->g.in_w - ix0, cols), *x0);
+}
+
+/* The positions of the band outside the image as 0 in the four planes of s (once per band: the
+ * channel blocks overwrite only the positions inside). */
+static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t rows, int32_t ix0, uint16_t* s) {
+  const int32_t cols = p->cols;
+  const int32_t plane = rows * cols;
+  int32_t x0;
+  int32_t x1;
+  int32_t j;
+  int32_t r;
+  int32_t x;
+  utvm_dw_q15_cols(p, ix0, &x0, &x1);
+  for (j = 0; j < 4; ++j) {
+    uint16_t* const d = &s[j * plane];
+    for (r = 0; r < rows; ++r) {
+      const int32_t iy = iy0 + r;
+      uint16_t* const dr = &d[r * cols];
+      if ((iy < 0) || (iy >= p->g.in_h)) {
+        for (x = 0; x < cols; ++x) {
+          dr[x] = 0u;
+        }
+      } else {
+        for (x = 0; x < x0; ++x) {
+          dr[x] = 0u;
+        }
+        for (x = x1; x < cols; ++x) {
+          dr[x] = 0u;
+        }
+      }
+    }
+  }
+}
+
+/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3, the
+ * positions inside the image, into four planes of s (plane j: channel c + j, rows x cols int16
+ * values, row by row; the positions outside: utvm_dw_q15_pad). */
 static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
                                           int32_t rows, int32_t ix0, uint16_t* s) {
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const int8_t zp = (int8_t)(-p->input_offset);
-  const int8_t zpw[4] = {zp, zp, zp, zp};
   const int32_t cols = p->cols;
   const int32_t plane = rows * cols;
   const int32_t in_c = g->in_c;
-  /* columns inside the image: [x0, x1) of 0..cols-1 */
-  const int32_t x0 = utvm_min_i32(utvm_max_i32(-ix0, 0), cols);
-  const int32_t x1 = utvm_max_i32(utvm_min_i32(g->in_w - ix0, cols), x0);
-  uint16_t* d = s;
+  const int32_t r0 = utvm_max_i32(-iy0, 0);
+  const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
+  int32_t x0;
+  int32_t x1;
   int32_t r;
-  for (r = 0; r < rows; ++r) {
+  utvm_dw_q15_cols(p, ix0, &x0, &x1);
+  for (r = r0; r < r1; ++r) {
     const int32_t iy = iy0 + r;
-    if ((iy < 0) || (iy >= g->in_h)) {
-      utvm_dw_q15_fill_run(d, plane, zpw, 0, cols, offs);
-    } else {
-      utvm_dw_q15_fill_run(d, plane, zpw, 0, x0, offs);
-      utvm_dw_q15_fill_run(&d[x0], plane, &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c], in_c, x1 - x0, offs);
-      utvm_dw_q15_fill_run(&d[x1], plane, zpw, 0, cols - x1, offs);
-    }
-    if ((r + 1) < rows) {
-      d = &d[cols];
-    }
+    utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c], in_c,
+                         x1 - x0, offs);
   }
 }
 
@@ -339,15 +370,17 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   int32_t c;
   int32_t b;
   int32_t oy0;
-  for (c = 0; c < g->out_c; c += 4) {
-    for (b = 0; b < g->batches; ++b) {
-      const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
-      for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
-        const int32_t rows = utvm_min_i32(p->band_rows, g->out_h - oy0);
-        const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
-        const int32_t plane = rows_in * p->cols;
+  for (b = 0; b < g->batches; ++b) {
+    const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
+    for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
+      const int32_t rows = utvm_min_i32(p->band_rows, g->out_h - oy0);
+      const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
+      const int32_t plane = rows_in * p->cols;
+      const int32_t iy0 = (oy0 * g->stride_h) - g->pad_h;
+      utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
+      for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
-        utvm_dw_q15_fill(p, in_b, c, (oy0 * g->stride_h) - g->pad_h, rows_in, -g->pad_w, s);
+        utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         utvm_dw_q15_band(p, s, plane, w, bias, rq, y, c, rows);
       }
     }
