@@ -556,6 +556,9 @@ Q15_CONV = [
     ([1, 3, 4, 36], 4, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 9, -128, "typical"),
     ([1, 6, 5, 7], 3, (2, 2), (1, 1), (2, 1), "SAME", "NONE", -128, 127, "typical"),
     ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
+    # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
+    ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
+    ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
 ]
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),

@@ -275,6 +275,60 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_par
   utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
 }
 
+/* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
+ * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
+ * its 8 weights as four int16 lane words in registers, the input converted on the fly (two words
+ * per pixel, SXTAB16 with the offset): about 20 instructions per output instead of the pair
+ * loop's per-channel-pair and per-window overhead. Taken with UTVM_DSP_RQ_FULL only (one copy
+ * of the loop: flash). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1c8(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                  const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                  int8_t* out, int32_t mode) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t n = g->batches * g->out_h * g->out_w;
+  const int32_t out_c = g->out_c;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  int32_t c;
+  int32_t i;
+  for (c = 0; c < out_c; ++c) {
+    /* channel c's two weight words: per channel pair, per 4 bytes, the word of each channel */
+    const int32_t* pw = &w[((c / 2) * 4) + (c & 1)];
+    const int32_t we0 = utvm_dsp_even(pw[0]);
+    const int32_t wo0 = utvm_dsp_odd(pw[0]);
+    const int32_t we1 = utvm_dsp_even(pw[2]);
+    const int32_t wo1 = utvm_dsp_odd(pw[2]);
+    const int32_t b = bias[c];
+    const int32_t m = rq[3 * c];
+    const int32_t k = rq[(3 * c) + 1];
+    const int32_t sh = rq[(3 * c) + 2];
+    const int8_t* px = in;
+    int8_t* const py = &out[c];
+    int32_t yo = 0; /* an offset: no pointer past the output is formed */
+    for (i = 0; i < n; ++i) {
+      const int32_t v0 = utvm_dsp_ld4(px);
+      const int32_t v1 = utvm_dsp_ld4(&px[4]);
+      int32_t acc = __smlad(__sxtab16(offs, v0), we0, b);
+      acc = __smlad(utvm_dsp_odd_add(offs, v0), wo0, acc);
+      acc = __smlad(__sxtab16(offs, v1), we1, acc);
+      acc = __smlad(utvm_dsp_odd_add(offs, v1), wo1, acc);
+      py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+      yo += out_c;
+      if ((i + 1) < n) {
+        px = &px[8];
+      }
+    }
+  }
+}
+
+static UTVM_DSP_HOT void utvm_conv2d_q15_1x1c8_full(const utvm_conv2d_q15_params* p, const int8_t* in,
+    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* out) {
+  utvm_conv2d_q15_1x1c8(p, in, w, bias, rq, out, UTVM_DSP_RQ_FULL);
+}
+
 /* scratch: at least 5 * depth4 + 8 * out_c + 12 bytes (any alignment); rq: 3 int32 per channel
  * (dsp_s8.h utvm_dsp_rq3). */
 static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
@@ -288,6 +342,13 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
   int32_t* const acc = &q[p->depth4];
   int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
   int32_t pix = 0;
+  if ((g->filter_h == 1) && (g->filter_w == 1) && (g->stride_h == 1) && (g->stride_w == 1) && (g->pad_h == 0) &&
+      (g->pad_w == 0) && (g->in_c == 8) && (g->in_h == g->out_h) && (g->in_w == g->out_w) &&
+      (p->rq_mode == UTVM_DSP_RQ_FULL)) {
+    /* (the other requantization modes: the pair loop below) */
+    utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
+    pix = total; /* done */
+  }
   while (pix < total) {
     int32_t k;
     if ((pix + 1) == total) {

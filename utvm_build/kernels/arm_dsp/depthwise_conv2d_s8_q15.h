@@ -251,15 +251,14 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
   }
 }
 
-/* The loop specialized for each requantization mode and stride 1 (GCC: -O2 for the fast ones). */
+/* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false); }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true); }
 
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_fast(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FAST, false); }
-
-static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_any(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_ANY, false);
+/* The other modes: one copy, the mode tested per output (flash). */
+static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
+  utvm_dw_q15_ch3x3(c, mode, false);
 }
 
 /* One channel of a band, any filter (weights wh: the channel's taps as int16, row by row); one
@@ -350,10 +349,8 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
         utvm_dw_q15_ch3x3_full1(&st);
       } else if (mode == UTVM_DSP_RQ_FULL) {
         utvm_dw_q15_ch3x3_full(&st);
-      } else if (mode == UTVM_DSP_RQ_FAST) {
-        utvm_dw_q15_ch3x3_fast(&st);
       } else {
-        utvm_dw_q15_ch3x3_any(&st);
+        utvm_dw_q15_ch3x3_other(&st, mode);
       }
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
