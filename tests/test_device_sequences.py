@@ -4,10 +4,12 @@
 One firmware per model family (its system library holds every model of the family, packed
 interface, --state static): streaming keyword models (int8, float; tf.Variable ring buffers and
 CALL_ONCE), tf.cond / tf.while_loop models, the Keras LSTMs (float, int8), the converter-made SSD
-detectors (float32 regular NMS and int8 fast NMS; all four with UTVM_TEST_FULL=1). Each model:
+detectors (float32 regular NMS and int8 fast NMS; all four with UTVM_TEST_FULL=1), TFLM's
+audio_preprocessor front ends (int8, float; the signal library's custom operators: 12 steps, reset,
+12 again; the float model's features came out bit-exact on the device too). Each model:
 STEPS invocations of one instance (`run_steps`), `tvmgen_<name>_reset` over RPC, then AGAIN steps of
 the same inputs. Oracle: tflite-runtime 2.14's reference kernels (the TFLM interpreter for the
-converter-made int8 LSTM, which runs as TFLite Micro), one interpreter over the sequence
+converter-made int8 LSTM, which runs as TFLite Micro, and for the signal library), one interpreter over the sequence
 (after the reset: the first steps of that run, i.e. a fresh interpreter). Integers byte-identical; float32 within
 1e-5 x max|output| (the Cortex-M4 FPU fuses multiply-adds where x86-64 rounds twice); the
 detection outputs are compared on the slots the reference writes (test_detection_models.compare).
@@ -45,14 +47,18 @@ FAMILIES = {
     # over the emulated UART); UTVM_TEST_FULL=1: all four
     "detection": ["detection/ssd_float_regular", "detection/ssd_int8_fast"] + (
         ["detection/ssd_float_fast", "detection/ssd_int8_regular"] if FULL else []),
+    "signal": ["signal/audio_preprocessor_int8", "signal/audio_preprocessor_float"],
 }
 
-TFLM_ORACLE = {"lstm/keras_lstm_int8"}
+TFLM_ORACLE = {"lstm/keras_lstm_int8", "signal/audio_preprocessor_int8", "signal/audio_preprocessor_float"}
 
 
 def feeds(family: str, model: bytes, meta: dict) -> list[np.ndarray]:
     if family == "state":
         return _tf_feeds(meta, np.random.default_rng(15), STEPS)
+    if family == "signal":   # 30 ms windows of structured audio (tones, noise, a silent and a clipped frame)
+        from test_ops_signal import audio
+        return [audio(int(meta["outputs"][0]["dtype"] == "float32"), STEPS)]
     if family == "lstm":
         return [np.stack([random_inputs(model, 100 + t)[0] for t in range(STEPS)])]
     return [np.stack([detection_inputs(model, 1 + t) for t in range(STEPS)])]
@@ -84,9 +90,12 @@ def test_family_on_cortex_m4_qemu(family: str, tmp_path: Path) -> None:
         for rel, meta, f, ref in zip(FAMILIES[family], metas, all_feeds, refs):
             first = run_steps(s, meta, f)
             reset_on_device(s, meta)
-            again = run_steps(s, meta, [x[:AGAIN] for x in f])
-            assert (meta["state_bytes"] > 0) == ("kws" in rel or family == "lstm"), rel   # cond/while keep none
-            for label, ours, steps in ((f"{rel} on Cortex-M4", first, STEPS), (f"{rel} after reset", again, AGAIN)):
+            again_steps = STEPS if family == "signal" else AGAIN   # the front ends: all 12 again (cheap)
+            again = run_steps(s, meta, [x[:again_steps] for x in f])
+            # cond/while keep no state
+            assert (meta["state_bytes"] > 0) == ("kws" in rel or family in ("lstm", "signal")), rel
+            for label, ours, steps in ((f"{rel} on Cortex-M4", first, STEPS),
+                                       (f"{rel} after reset", again, again_steps)):
                 if family == "detection":
                     for t in range(steps):
                         errors, _ = compare(f"{rel} {'regular' if 'regular' in rel else 'fast'} step {t}",
