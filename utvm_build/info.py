@@ -17,6 +17,7 @@ from .graph import Graph
 from .ops import handler_for
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.kernel_state import add_kernel_state
 from .passes.variables import resolve_variables
 from .text import printable
 from .validate import validate_graph
@@ -38,7 +39,9 @@ def model_report(path: str | Path, options: CompileOptions | None = None) -> dic
             run_passes(sg)
     except UtvmError as e:
         pass_error = str(e)
-    try:   # resource variables, so that READ/ASSIGN_VARIABLE can be prepared on their own
+    try:   # kernel state (signal library), resource variables: operators are prepared as compiled
+        if pass_error is None:
+            add_kernel_state(g)
         resolve_variables(g)
     except UtvmError:
         pass   # the operator it names shows the error below, or the compile step does
