@@ -1,0 +1,22 @@
+/* utvm-build kernels: the parameters of TFLM SignalRfft / SignalIrfft (KISS FFT v130, every type):
+ * the real FFT length and the stages of the complex FFT of half that length (kf_factor's radixes,
+ * outermost first), made by the compiler. */
+#ifndef UTVM_KERNELS_SIGNAL_FFT_PARAMS_H_
+#define UTVM_KERNELS_SIGNAL_FFT_PARAMS_H_
+
+#include <stdint.h>
+
+#define UTVM_SIGNAL_FFT_MAX_STAGES 32
+
+typedef struct {
+  int32_t fft_length;   /* real FFT length n (even) */
+  int32_t input_length; /* input elements per frame (rfft: <= n samples, the rest is zero;
+                         * irfft: >= n / 2 + 1 complex bins) */
+  int32_t frames;       /* frames (outer elements) */
+  int32_t n_stages;
+  int32_t radix[UTVM_SIGNAL_FFT_MAX_STAGES];  /* p of each stage, outermost first */
+  int32_t span[UTVM_SIGNAL_FFT_MAX_STAGES];   /* m of each stage */
+  int32_t stride[UTVM_SIGNAL_FFT_MAX_STAGES]; /* twiddle stride (product of the outer radixes) */
+} utvm_signal_rfft_params;
+
+#endif /* UTVM_KERNELS_SIGNAL_FFT_PARAMS_H_ */
