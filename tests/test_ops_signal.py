@@ -71,8 +71,9 @@ def sample(cases: list, k: int = CI_CASES) -> list:
     return [cases[int(i * step)] for i in range(k)]
 
 
-def check(cases: list[Case], masks: list[list[np.ndarray | None]] | None = None) -> None:
-    """Ours against TFLM's interpreter, every output byte for byte (masked: only where True)."""
+def check(cases: list[Case], masks: list[list[np.ndarray | None]] | None = None, float_rtol: float = 1e-5) -> None:
+    """Ours against TFLM's interpreter, every output byte for byte (masked: only where True); float32
+    within float_rtol x max|out| (0: equal)."""
     refs = micro_reference_outputs_many([(c.model, c.inputs) for c in cases])
     ours = run_cases(cases)
     failures, exact = [], 0
@@ -86,7 +87,7 @@ def check(cases: list[Case], masks: list[list[np.ndarray | None]] | None = None)
                 m = masks[k][i] if masks else None
                 if m is not None:
                     o, r = o[m], r[m]
-                assert_matches(o, r, f"{case.label} output {i}")
+                assert_matches(o, r, f"{case.label} output {i}", float_rtol)
             exact += 1
         except AssertionError as e:
             failures.append(str(e))
@@ -141,14 +142,51 @@ def auto_scale_case(seed: int) -> Case:
 _FFT_LENGTHS = [4, 6, 8, 10, 12, 16, 20, 24, 30, 32, 40, 48, 50, 60, 64, 96, 120, 128, 160, 240, 250, 256, 480, 512]
 
 
-def rfft_case(seed: int) -> Case:
+_FFT_CODES = {"int16": 7, "int32": 2, "float32": 0}
+
+
+def fft_data(rng: np.random.Generator, shape, dtype: str, mode: int) -> np.ndarray:
+    """int16 as i16(); int32: full range, small, extremes, a sine; float32: several scales, zeros."""
+    if dtype == "int16":
+        return i16(rng, shape, mode)
+    n = int(np.prod(shape))
+    if dtype == "float32":
+        x = rng.normal(0, 10.0 ** int(rng.integers(-3, 6)), n)
+        if mode == 2:
+            x[rng.random(n) < 0.3] = 0.0
+        return x.astype(np.float32).reshape(shape)
+    if mode == 0:
+        x = rng.integers(-2**31, 2**31, n)
+    elif mode == 1:
+        x = rng.integers(-(1 << int(rng.integers(0, 31))), 1 << int(rng.integers(0, 31)), n)
+    elif mode == 2:
+        x = rng.choice([-2**31, 2**31 - 1, 0, -1, 1, -2**31 + 1], n)
+    else:
+        x = (rng.uniform(0, 2**31 - 1) * np.sin(np.arange(n) * rng.uniform(0.01, 1.0))).astype(np.int64)
+    return x.astype(np.int32).reshape(shape)
+
+
+def rfft_case(seed: int, dtype: str = "int16") -> Case:
     rng = np.random.default_rng(seed)
     n = _FFT_LENGTHS[seed % len(_FFT_LENGTHS)]
     length = int(rng.choice([n, n, max(1, n - 3), max(1, n // 2), 1]))
     frames = int(rng.choice([1, 1, 2, 3]))
     shape, oshape = ([length], [n + 2]) if frames == 1 and seed % 2 else ([frames, length], [frames, n + 2])
-    m, _ = model("SignalRfft", [(shape, "int16", None)], [(oshape, "int16")], flex(T=7, fft_length=n))
-    return Case(m, [i16(rng, shape, (seed // 3) % 4)], f"rfft seed {seed} fft_length {n} input {shape}")
+    m, _ = model("SignalRfft", [(shape, dtype, None)], [(oshape, dtype)], flex(T=_FFT_CODES[dtype], fft_length=n))
+    return Case(m, [fft_data(rng, shape, dtype, (seed // 3) % 4)], f"rfft {dtype} seed {seed} fft_length {n} "
+                f"input {shape}")
+
+
+def irfft_case(seed: int, dtype: str = "int16") -> Case:
+    """Complex bins: random over the type's range (modes as fft_data), with extra bins past n/2 + 1."""
+    rng = np.random.default_rng(1000 + seed)
+    n = _FFT_LENGTHS[(seed * 7) % len(_FFT_LENGTHS)]
+    length = n + 2 + 2 * int(rng.choice([0, 0, 0, 1, 3]))
+    frames = int(rng.choice([1, 1, 2, 3]))
+    shape, oshape = ([length], [n]) if frames == 1 and seed % 2 else ([frames, length], [frames, n])
+    m, _ = model("SignalIrfft", [(shape, dtype, None)], [(oshape, dtype)], flex(T=_FFT_CODES[dtype], fft_length=n))
+    return Case(m, [fft_data(rng, shape, dtype, (seed // 2) % 4)], f"irfft {dtype} seed {seed} fft_length {n} "
+                f"input {shape}")
 
 
 def energy_case(seed: int) -> tuple[Case, list]:
@@ -276,12 +314,17 @@ SWEEPS: dict[str, Callable[[int], Case]] = {
     "window": window_case, "fft_auto_scale": auto_scale_case, "rfft": rfft_case, "filter_bank": filter_bank_case,
     "sqrt": sqrt_case, "spectral_subtraction": spectral_subtraction_case, "pcan": pcan_case, "log": log_case,
     "cast_u32": cast_u32_case,
+    "rfft_int32": lambda s: rfft_case(s, "int32"), "rfft_float32": lambda s: rfft_case(s, "float32"),
+    "irfft_int16": irfft_case, "irfft_int32": lambda s: irfft_case(s, "int32"),
+    "irfft_float32": lambda s: irfft_case(s, "float32"),
 }
 
 
 @pytest.mark.parametrize("sweep", sorted(SWEEPS))
 def test_signal_op(sweep: str) -> None:
-    check(sample([SWEEPS[sweep](s) for s in range(N_CASES)]))
+    # KISS FFT in float: every operation in the reference's order, so the host build (no fused
+    # multiply-adds) gives TFLM's values exactly; asserted so
+    check(sample([SWEEPS[sweep](s) for s in range(N_CASES)]), float_rtol=0.0 if "fft" in sweep else 1e-5)
 
 
 def test_signal_energy() -> None:
@@ -424,8 +467,18 @@ def _err(m: bytes) -> str:
      "do not fit fft_length 16"),
     ("SignalRfft", [([16], "int16", None)], [([16], "int16")], {"T": 7, "fft_length": 16},
      "last dimension 18"),
+    ("SignalRfft", [([16], "int8", None)], [([18], "int8")], {"T": 9, "fft_length": 16},
+     "option T = 9"),
     ("SignalRfft", [([16], "int16", None)], [([18], "int16")], {"T": 2, "fft_length": 16},
-     "option T = 2"),
+     "is int16; supported: int32"),
+    ("SignalIrfft", [([16], "int32", None)], [([14], "int32")], {"T": 2, "fft_length": 14},
+     "n/2 has the factors [7]"),
+    ("SignalIrfft", [([16], "float32", None)], [([16], "float32")], {"T": 0, "fft_length": 16},
+     "at least fft_length / 2 + 1 = 9 bins"),
+    ("SignalIrfft", [([18], "int16", None)], [([18], "int16")], {"T": 7, "fft_length": 16},
+     "last dimension 16"),
+    ("SignalIrfft", [([2, 18], "int16", None)], [([1, 16], "int16")], {"T": 7, "fft_length": 16},
+     "2 frames"),
     ("SignalEnergy", [([10], "int16", None)], [([5], "uint32")], {"start_index": 0, "end_index": 6},
      "end_index 6"),
     ("SignalFilterBankSpectralSubtraction", [([4], "uint32", None)], [([4], "uint32"), ([4], "uint32")],

@@ -141,55 +141,91 @@ def kiss_leaf_order(factors: list[tuple[int, int]]) -> np.ndarray:
     return order
 
 
-def kiss_twiddles16(n: int, inverse: bool = False) -> np.ndarray:
-    """kf_cexp in FIXED_POINT 16: floor(0.5 + 32767 cos(phase)), phase = -2 pi i / n."""
-    out = np.zeros(2 * n, np.int16)
+_FIXED_ONE = {"int16": 32767, "int32": 2147483647}
+_CTYPE = {"int16": "int16_t", "int32": "int32_t", "float32": "float"}
+
+
+def _cexp(phase: float, dtype: str) -> tuple[float, float]:
+    """kf_cexp: floor(0.5 + SAMP_MAX cos(phase)) in fixed point, (float)cos(phase) in float."""
+    if dtype == "float32":
+        return float(np.float32(math.cos(phase))), float(np.float32(math.sin(phase)))
+    one = _FIXED_ONE[dtype]
+    return math.floor(0.5 + one * math.cos(phase)), math.floor(0.5 + one * math.sin(phase))
+
+
+def kiss_twiddles(n: int, inverse: bool = False, dtype: str = "int16") -> np.ndarray:
+    """kiss_fft_alloc's twiddles: phase = -2 pi i / n (times -1 for the inverse)."""
+    out = np.zeros(2 * n, dtype)
     for i in range(n):
         phase = -2 * math.pi * i / n
         if inverse:
             phase *= -1
-        out[2 * i] = math.floor(0.5 + 32767 * math.cos(phase))
-        out[2 * i + 1] = math.floor(0.5 + 32767 * math.sin(phase))
+        out[2 * i], out[2 * i + 1] = _cexp(phase, dtype)
     return out
 
 
-def kiss_super_twiddles16(nc: int, inverse: bool = False) -> np.ndarray:
-    """kiss_fftr_alloc's super twiddles for a half length nc (fixed point 16)."""
-    out = np.zeros(2 * max(1, nc // 2), np.int16)
+def kiss_super_twiddles(nc: int, inverse: bool = False, dtype: str = "int16") -> np.ndarray:
+    """kiss_fftr_alloc's super twiddles for a half length nc."""
+    out = np.zeros(2 * max(1, nc // 2), dtype)
     for i in range(nc // 2):
         phase = -3.14159265358979323846264338327 * (float(i + 1) / nc + .5)
         if inverse:
             phase *= -1
-        out[2 * i] = math.floor(0.5 + 32767 * math.cos(phase))
-        out[2 * i + 1] = math.floor(0.5 + 32767 * math.sin(phase))
+        out[2 * i], out[2 * i + 1] = _cexp(phase, dtype)
     return out
+
+
+def _fft_type(op: Operator) -> str:
+    _keys(op, "T", "fft_length")
+    code = _int(op, "T")
+    if code not in _TENSOR_TYPES:
+        raise fail(op, f"option T = {code} is not a type TFLM's kernel registers; supported: 7 (int16), "
+                       "2 (int32), 0 (float32)")
+    return _TENSOR_TYPES[code]
+
+
+def _fft_plan(op: Operator, n: int) -> tuple[Params, list[tuple[int, int]]]:
+    """fft_length checks and the stages of the complex FFT of n / 2 points (kf_factor)."""
+    if n % 2:
+        raise fail(op, f"fft_length {n} is odd; the real FFT needs an even length")
+    factors = kiss_factors(n // 2)
+    bad = sorted({p for p, _ in factors if p not in (2, 3, 4, 5)})
+    if bad or len(factors) > _MAX_STAGES:
+        raise fail(op, f"fft_length {n}: n/2 has the factors {bad}; supported: products of 2, 3, 4 and 5 "
+                       "(TFLM's build has no buffer for KISS FFT's generic butterfly)")
+    stride, radix, span, strides = 1, [], [], []
+    for p, m in factors:
+        radix.append(p)
+        span.append(m)
+        strides.append(stride)
+        stride *= p
+    pad = [0] * (_MAX_STAGES - len(factors))
+    return Params("utvm_signal_rfft_params", {"fft_length": n, "input_length": 0, "frames": 0,
+                                              "n_stages": len(factors), "radix": radix + pad,
+                                              "span": span + pad, "stride": strides + pad}), factors
+
+
+def _fft_macs(frames: int, n: int) -> int:
+    nc = n // 2
+    return frames * nc * max(1, int(math.log2(max(nc, 2)))) * 4
 
 
 @register(_name("SignalRfft"))
 class SignalRfft(OpHandler):
-    supported = ("int16 (KISS FFT fixed point, as TFLM); fft_length even, its half a product of 2, 3, 4, 5; "
-                 "frames of input_length <= fft_length samples -> fft_length / 2 + 1 complex bins")
+    supported = ("int16, int32 (KISS FFT fixed point 16 / 32, as TFLM), float32 (KISS FFT in float); fft_length "
+                 "even, its half a product of 2, 3, 4, 5; frames of input_length <= fft_length samples -> "
+                 "fft_length / 2 + 1 complex bins")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         _counts(op, 1, 1)
-        _keys(op, "T", "fft_length")
-        code = _int(op, "T")
-        if _TENSOR_TYPES.get(code) != "int16":
-            raise fail(op, f"option T = {code} ({_TENSOR_TYPES.get(code, 'another type')}) is not supported; "
-                           "supported: 7 (int16)")
+        dtype = _fft_type(op)
         n = _int(op, "fft_length", 4, 1 << 16)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("int16",), "output")
+        expect_dtype(op, x, (dtype,), "input")
+        expect_dtype(op, out, (dtype,), "output")
         if not x.shape or len(out.shape) != len(x.shape):
             raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
-        if n % 2:
-            raise fail(op, f"fft_length {n} is odd; the real FFT needs an even length")
-        factors = kiss_factors(n // 2)
-        bad = sorted({p for p, _ in factors if p not in (2, 3, 4, 5)})
-        if bad or len(factors) > _MAX_STAGES:
-            raise fail(op, f"fft_length {n}: n/2 has the factors {bad}; supported: products of 2, 3, 4 and 5 "
-                           "(TFLM's build has no buffer for KISS FFT's generic butterfly)")
+        params, factors = _fft_plan(op, n)
         length = x.shape[-1]
         if length == 0 or length > n:
             raise fail(op, f"input frames of {length} samples do not fit fft_length {n}")
@@ -197,23 +233,51 @@ class SignalRfft(OpHandler):
         if out.shape[-1] != n + 2 or out.size != frames * (n + 2):
             raise fail(op, f"output {list(out.shape)} must hold {frames} frames of {n // 2 + 1} complex bins "
                            f"(last dimension {n + 2})")
-        stride, radix, span, strides = 1, [], [], []
-        for p, m in factors:
-            radix.append(p)
-            span.append(m)
-            strides.append(stride)
-            stride *= p
-        pad = [0] * (_MAX_STAGES - len(factors))
-        p = Params("utvm_signal_rfft_params", {"fft_length": n, "input_length": length, "frames": frames,
-                                               "n_stages": len(factors), "radix": radix + pad,
-                                               "span": span + pad, "stride": strides + pad})
-        nc = n // 2
-        calls = [call("utvm_signal_rfft_s16", p, Const("twiddles", kiss_twiddles16(nc), "int16_t"),
-                      Const("super_twiddles", kiss_super_twiddles16(nc), "int16_t"),
+        params.fields.update(input_length=length, frames=frames)
+        nc, ctype = n // 2, _CTYPE[dtype]
+        suffix = {"int16": "s16", "int32": "s32", "float32": "f32"}[dtype]
+        calls = [call(f"utvm_signal_rfft_{suffix}", params, Const("twiddles", kiss_twiddles(nc, False, dtype), ctype),
+                      Const("super_twiddles", kiss_super_twiddles(nc, False, dtype), ctype),
                       Const("order", kiss_leaf_order(factors).astype(np.uint16), "uint16_t"),
-                      In(0), Out(0), Scratch("int16_t"))]
-        macs = frames * nc * max(1, int(math.log2(max(nc, 2)))) * 4
-        return Prepared(calls, macs=macs, scratch_bytes=2 * n)
+                      In(0), Out(0), Scratch(ctype))]
+        return Prepared(calls, macs=_fft_macs(frames, n), scratch_bytes=np.dtype(dtype).itemsize * n)
+
+
+@register(_name("SignalIrfft"))
+class SignalIrfft(OpHandler):
+    supported = ("int16, int32 (KISS FFT fixed point 16 / 32, as TFLM: the result divided by fft_length), float32 "
+                 "(divided by fft_length); fft_length even, its half a product of 2, 3, 4, 5; frames of >= "
+                 "fft_length / 2 + 1 complex bins -> fft_length samples")
+
+    def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
+        _counts(op, 1, 1)
+        dtype = _fft_type(op)
+        n = _int(op, "fft_length", 4, 1 << 16)
+        x, out = tensor(g, op, 0), out_tensor(g, op)
+        expect_dtype(op, x, (dtype,), "input")
+        expect_dtype(op, out, (dtype,), "output")
+        if not x.shape or len(out.shape) != len(x.shape):
+            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
+        params, factors = _fft_plan(op, n)
+        length = x.shape[-1]
+        if length % 2 or length < n + 2:
+            raise fail(op, f"input frames of {length} values must be complex bins (an even count) holding at "
+                           f"least fft_length / 2 + 1 = {n // 2 + 1} bins")
+        frames = x.size // length
+        if out.shape[-1] != n or out.size != frames * n:
+            raise fail(op, f"output {list(out.shape)} must hold {frames} frames of fft_length {n} samples "
+                           f"(last dimension {n})")
+        params.fields.update(input_length=length, frames=frames)
+        nc, ctype = n // 2, _CTYPE[dtype]
+        suffix = {"int16": "s16", "int32": "s32", "float32": "f32"}[dtype]
+        order = kiss_leaf_order(factors)
+        position = np.zeros(nc, np.uint16)
+        position[order] = np.arange(nc, dtype=np.uint16)
+        calls = [call(f"utvm_signal_irfft_{suffix}", params,
+                      Const("twiddles", kiss_twiddles(nc, True, dtype), ctype),
+                      Const("super_twiddles", kiss_super_twiddles(nc, True, dtype), ctype),
+                      Const("position", position, "uint16_t"), In(0), Out(0))]
+        return Prepared(calls, macs=_fft_macs(frames, n))
 
 
 @register(_name("SignalEnergy"))

@@ -1,0 +1,47 @@
+/* utvm-build kernels: TFLM SignalIrfft, int16 (signal/src/irfft_int16.cc: KISS FFT v130 built with
+ * FIXED_POINT 16, kiss_fftri: the spectrum folded into a complex spectrum of half the length, then
+ * the inverse complex FFT of signal_kissfft_s16.h). Every stage divides by its radix (C_FIXDIV),
+ * so the result is the inverse transform divided by fft_length, as the reference's. The complex
+ * FFT runs in the output frame (kiss_fft's output is the time data); no scratch. */
+#ifndef UTVM_KERNELS_SIGNAL_IRFFT_S16_H_
+#define UTVM_KERNELS_SIGNAL_IRFFT_S16_H_
+
+#include "signal_kissfft_s16.h"
+
+/* input [frames, input_length] int16 (complex bins; 0..n/2 are read); output [frames, fft_length]
+ * int16. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
+ * leaf position (the inverse of rfft's order table). */
+static void utvm_signal_irfft_s16(const utvm_signal_rfft_params* p, const int16_t* twiddles,
+                                  const int16_t* super_twiddles, const uint16_t* position, const int16_t* input,
+                                  int16_t* output) {
+  const int32_t nc = p->fft_length / 2;
+  int32_t fr;
+  for (fr = 0; fr < p->frames; ++fr) {
+    const int16_t* x = &input[fr * p->input_length];
+    int16_t* out = &output[fr * p->fft_length];
+    const int32_t pos0 = (int32_t)position[0];
+    int32_t k;
+    /* tmpbuf[0] = (x0 + xn, x0 - xn) stored to int16, then C_FIXDIV by 2 */
+    utvm_sfft_store(out, pos0, (int32_t)x[0] + (int32_t)x[2 * nc], (int32_t)x[0] - (int32_t)x[2 * nc]);
+    utvm_sfft_fixdiv(out, pos0, 2);
+    for (k = 1; k <= (nc / 2); ++k) {
+      const int32_t d = 32767 / 2;
+      utvm_sfft_c fk = utvm_sfft_load(x, k);
+      utvm_sfft_c fnkc = utvm_sfft_load(x, nc - k);
+      utvm_sfft_c fek;
+      utvm_sfft_c fok;
+      fnkc.i = (int32_t)utvm_signal_wrap16(-fnkc.i);
+      fk = utvm_sfft_narrow(utvm_sfft_smul(fk.r, d), utvm_sfft_smul(fk.i, d));
+      fnkc = utvm_sfft_narrow(utvm_sfft_smul(fnkc.r, d), utvm_sfft_smul(fnkc.i, d));
+      fek = utvm_sfft_narrow(fk.r + fnkc.r, fk.i + fnkc.i);
+      fok = utvm_sfft_cmul(utvm_sfft_narrow(fk.r - fnkc.r, fk.i - fnkc.i), utvm_sfft_load(super_twiddles, k - 1));
+      utvm_sfft_store(out, (int32_t)position[k], fek.r + fok.r, fek.i + fok.i);
+      /* tmpbuf[nc - k] = fek - fok stored to int16, then its imaginary part times -1 */
+      utvm_sfft_store(out, (int32_t)position[nc - k], fek.r - fok.r,
+                      -(int32_t)utvm_signal_wrap16(fek.i - fok.i));
+    }
+    utvm_sfft_stages(p, twiddles, out, 1);
+  }
+}
+
+#endif /* UTVM_KERNELS_SIGNAL_IRFFT_S16_H_ */

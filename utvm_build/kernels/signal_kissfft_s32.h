@@ -1,0 +1,215 @@
+/* utvm-build kernels: KISS FFT v130's complex FFT built with FIXED_POINT 32, as TFLM's signal
+ * library uses it (SignalRfft and SignalIrfft, int32: signal_rfft_s32.h, signal_irfft_s32.h).
+ *
+ * KISS FFT's arithmetic step by step: products in int64, rounded as (x + 2^30) >> 31 (sround) and
+ * stored to int32; every stage's inputs divided by the radix as sround(x * (2147483647 / radix));
+ * sums of int32 values as int32, which wrap modulo 2^32 in the reference (done here on uint32_t,
+ * where wrapping is defined); HALF_OF an arithmetic shift of the wrapped int32 sum. The stages are
+ * the loop of signal_kissfft_s16.h (inputs first in kf_work's leaf order, deepest stage first).
+ * Twiddles floor(0.5 + 2147483647 cos(phase)), as kf_cexp, come from the compiler. Radixes 2, 3, 4,
+ * 5. */
+#ifndef UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_
+#define UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_
+
+#include "signal_common.h"
+#include "signal_fft_params.h"
+
+typedef struct {
+  int32_t r;
+  int32_t i;
+} utvm_sfft32_c;
+
+/* int32 sum and difference modulo 2^32 (the reference's int32 arithmetic as it runs) */
+static inline int32_t utvm_sfft32_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+
+static inline int32_t utvm_sfft32_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+
+/* sround: (x + 2^30) >> 31 (arithmetic), stored to int32; |x| < 2^63 - 2^30 for every caller */
+static inline int32_t utvm_sfft32_round(int64_t x) {
+  const int64_t q = utvm_signal_asr64(x + INT64_C(1073741824), 31u);
+  return (int32_t)(uint32_t)(uint64_t)q;
+}
+
+/* S_MUL */
+static inline int32_t utvm_sfft32_smul(int32_t a, int32_t b) { return utvm_sfft32_round((int64_t)a * (int64_t)b); }
+
+/* HALF_OF */
+static inline int32_t utvm_sfft32_half(int32_t x) { return utvm_signal_asr(x, 1u); }
+
+static inline utvm_sfft32_c utvm_sfft32_load(const int32_t* f, int32_t k) {
+  utvm_sfft32_c c;
+  c.r = f[2 * k];
+  c.i = f[(2 * k) + 1];
+  return c;
+}
+
+static inline void utvm_sfft32_store(int32_t* f, int32_t k, utvm_sfft32_c c) {
+  f[2 * k] = c.r;
+  f[(2 * k) + 1] = c.i;
+}
+
+static inline utvm_sfft32_c utvm_sfft32_cadd(utvm_sfft32_c a, utvm_sfft32_c b) {
+  utvm_sfft32_c c;
+  c.r = utvm_sfft32_add(a.r, b.r);
+  c.i = utvm_sfft32_add(a.i, b.i);
+  return c;
+}
+
+static inline utvm_sfft32_c utvm_sfft32_csub(utvm_sfft32_c a, utvm_sfft32_c b) {
+  utvm_sfft32_c c;
+  c.r = utvm_sfft32_sub(a.r, b.r);
+  c.i = utvm_sfft32_sub(a.i, b.i);
+  return c;
+}
+
+/* C_MUL: both products of a part in int64, their sum rounded once */
+static inline utvm_sfft32_c utvm_sfft32_cmul(utvm_sfft32_c a, utvm_sfft32_c b) {
+  utvm_sfft32_c m;
+  m.r = utvm_sfft32_round(((int64_t)a.r * (int64_t)b.r) - ((int64_t)a.i * (int64_t)b.i));
+  m.i = utvm_sfft32_round(((int64_t)a.r * (int64_t)b.i) + ((int64_t)a.i * (int64_t)b.r));
+  return m;
+}
+
+/* C_FIXDIV: both parts times 2147483647 / radix, rounded */
+static inline utvm_sfft32_c utvm_sfft32_fixdiv(utvm_sfft32_c c, int32_t radix) {
+  const int32_t d = INT32_MAX / radix;
+  utvm_sfft32_c q;
+  q.r = utvm_sfft32_smul(c.r, d);
+  q.i = utvm_sfft32_smul(c.i, d);
+  return q;
+}
+
+static void utvm_sfft32_bfly2(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+  int32_t k;
+  for (k = 0; k < m; ++k) {
+    const utvm_sfft32_c a = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 2);
+    const utvm_sfft32_c b = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 2);
+    const utvm_sfft32_c t = utvm_sfft32_cmul(b, utvm_sfft32_load(tw, k * fstride));
+    utvm_sfft32_store(f, k + m, utvm_sfft32_csub(a, t));
+    utvm_sfft32_store(f, k, utvm_sfft32_cadd(a, t));
+  }
+}
+
+static void utvm_sfft32_bfly3(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+  int32_t k;
+  const utvm_sfft32_c epi3 = utvm_sfft32_load(tw, fstride * m);
+  for (k = 0; k < m; ++k) {
+    const utvm_sfft32_c f0 = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 3);
+    const utvm_sfft32_c s1 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 3),
+                                              utvm_sfft32_load(tw, k * fstride));
+    const utvm_sfft32_c s2 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (2 * m)), 3),
+                                              utvm_sfft32_load(tw, 2 * k * fstride));
+    const utvm_sfft32_c s3 = utvm_sfft32_cadd(s1, s2);
+    utvm_sfft32_c s0 = utvm_sfft32_csub(s1, s2);
+    utvm_sfft32_c f1;
+    utvm_sfft32_c out;
+    f1.r = utvm_sfft32_sub(f0.r, utvm_sfft32_half(s3.r));
+    f1.i = utvm_sfft32_sub(f0.i, utvm_sfft32_half(s3.i));
+    s0.r = utvm_sfft32_smul(s0.r, epi3.i);
+    s0.i = utvm_sfft32_smul(s0.i, epi3.i);
+    utvm_sfft32_store(f, k, utvm_sfft32_cadd(f0, s3));
+    out.r = utvm_sfft32_add(f1.r, s0.i);
+    out.i = utvm_sfft32_sub(f1.i, s0.r);
+    utvm_sfft32_store(f, k + (2 * m), out);
+    out.r = utvm_sfft32_sub(f1.r, s0.i);
+    out.i = utvm_sfft32_add(f1.i, s0.r);
+    utvm_sfft32_store(f, k + m, out);
+  }
+}
+
+static void utvm_sfft32_bfly4(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
+  int32_t k;
+  for (k = 0; k < m; ++k) {
+    const utvm_sfft32_c f0 = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 4);
+    const utvm_sfft32_c s0 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 4),
+                                              utvm_sfft32_load(tw, k * fstride));
+    const utvm_sfft32_c s1 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (2 * m)), 4),
+                                              utvm_sfft32_load(tw, 2 * k * fstride));
+    const utvm_sfft32_c s2 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (3 * m)), 4),
+                                              utvm_sfft32_load(tw, 3 * k * fstride));
+    const utvm_sfft32_c s5 = utvm_sfft32_csub(f0, s1);
+    const utvm_sfft32_c f1 = utvm_sfft32_cadd(f0, s1);
+    const utvm_sfft32_c s3 = utvm_sfft32_cadd(s0, s2);
+    const utvm_sfft32_c s4 = utvm_sfft32_csub(s0, s2);
+    utvm_sfft32_c a;
+    utvm_sfft32_c b;
+    utvm_sfft32_store(f, k + (2 * m), utvm_sfft32_csub(f1, s3));
+    utvm_sfft32_store(f, k, utvm_sfft32_cadd(f1, s3));
+    if (inverse != 0) {
+      a.r = utvm_sfft32_sub(s5.r, s4.i);
+      a.i = utvm_sfft32_add(s5.i, s4.r);
+      b.r = utvm_sfft32_add(s5.r, s4.i);
+      b.i = utvm_sfft32_sub(s5.i, s4.r);
+    } else {
+      a.r = utvm_sfft32_add(s5.r, s4.i);
+      a.i = utvm_sfft32_sub(s5.i, s4.r);
+      b.r = utvm_sfft32_sub(s5.r, s4.i);
+      b.i = utvm_sfft32_add(s5.i, s4.r);
+    }
+    utvm_sfft32_store(f, k + m, a);
+    utvm_sfft32_store(f, k + (3 * m), b);
+  }
+}
+
+/* a + S_MUL(b, x) + S_MUL(c, y), modulo 2^32 */
+static inline int32_t utvm_sfft32_mac2(int32_t a, int32_t b, int32_t x, int32_t c, int32_t y) {
+  return utvm_sfft32_add(utvm_sfft32_add(a, utvm_sfft32_smul(b, x)), utvm_sfft32_smul(c, y));
+}
+
+static void utvm_sfft32_bfly5(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+  int32_t u;
+  const utvm_sfft32_c ya = utvm_sfft32_load(tw, fstride * m);
+  const utvm_sfft32_c yb = utvm_sfft32_load(tw, 2 * fstride * m);
+  for (u = 0; u < m; ++u) {
+    utvm_sfft32_c s[13];
+    int32_t q;
+    s[0] = utvm_sfft32_fixdiv(utvm_sfft32_load(f, u), 5);
+    for (q = 1; q < 5; ++q) {
+      s[q] = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, u + (q * m)), 5),
+                              utvm_sfft32_load(tw, q * u * fstride));
+    }
+    s[7] = utvm_sfft32_cadd(s[1], s[4]);
+    s[10] = utvm_sfft32_csub(s[1], s[4]);
+    s[8] = utvm_sfft32_cadd(s[2], s[3]);
+    s[9] = utvm_sfft32_csub(s[2], s[3]);
+    utvm_sfft32_store(f, u, utvm_sfft32_cadd(s[0], utvm_sfft32_cadd(s[7], s[8])));
+    s[5].r = utvm_sfft32_mac2(s[0].r, s[7].r, ya.r, s[8].r, yb.r);
+    s[5].i = utvm_sfft32_mac2(s[0].i, s[7].i, ya.r, s[8].i, yb.r);
+    s[6].r = utvm_sfft32_add(utvm_sfft32_smul(s[10].i, ya.i), utvm_sfft32_smul(s[9].i, yb.i));
+    s[6].i = utvm_sfft32_sub(utvm_sfft32_sub(0, utvm_sfft32_smul(s[10].r, ya.i)), utvm_sfft32_smul(s[9].r, yb.i));
+    utvm_sfft32_store(f, u + m, utvm_sfft32_csub(s[5], s[6]));
+    utvm_sfft32_store(f, u + (4 * m), utvm_sfft32_cadd(s[5], s[6]));
+    s[11].r = utvm_sfft32_mac2(s[0].r, s[7].r, yb.r, s[8].r, ya.r);
+    s[11].i = utvm_sfft32_mac2(s[0].i, s[7].i, yb.r, s[8].i, ya.r);
+    s[12].r = utvm_sfft32_sub(utvm_sfft32_smul(s[9].i, ya.i), utvm_sfft32_smul(s[10].i, yb.i));
+    s[12].i = utvm_sfft32_sub(utvm_sfft32_smul(s[10].r, yb.i), utvm_sfft32_smul(s[9].r, ya.i));
+    utvm_sfft32_store(f, u + (2 * m), utvm_sfft32_cadd(s[11], s[12]));
+    utvm_sfft32_store(f, u + (3 * m), utvm_sfft32_csub(s[11], s[12]));
+  }
+}
+
+/* The complex FFT of fft_length / 2 points in place: `work` holds the inputs in kf_work's leaf
+ * order; every stage's butterflies, deepest first. */
+static void utvm_sfft32_stages(const utvm_signal_rfft_params* p, const int32_t* tw, int32_t* work, int32_t inverse) {
+  int32_t s;
+  for (s = p->n_stages - 1; s >= 0; --s) {
+    const int32_t radix = p->radix[s];
+    const int32_t m = p->span[s];
+    const int32_t fstride = p->stride[s];
+    int32_t b;
+    for (b = 0; b < fstride; ++b) {
+      int32_t* blk = &work[2 * b * radix * m];
+      if (radix == 2) {
+        utvm_sfft32_bfly2(blk, tw, fstride, m);
+      } else if (radix == 3) {
+        utvm_sfft32_bfly3(blk, tw, fstride, m);
+      } else if (radix == 4) {
+        utvm_sfft32_bfly4(blk, tw, fstride, m, inverse);
+      } else {
+        utvm_sfft32_bfly5(blk, tw, fstride, m);
+      }
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_ */
