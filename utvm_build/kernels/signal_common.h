@@ -17,11 +17,6 @@ static inline int32_t utvm_signal_asr(int32_t x, uint32_t s) {
   return x >> s;
 }
 
-/* x >> s with the sign extended, int64_t, 0 <= s <= 63 (as utvm_signal_asr). */
-static inline int64_t utvm_signal_asr64(int64_t x, uint32_t s) {
-  return x >> s;
-}
-
 /* The number of significant bits of x (0 for 0). */
 static inline uint32_t utvm_signal_msb32(uint32_t x) {
   uint32_t n = 0u;

@@ -20,14 +20,23 @@ typedef struct {
 } utvm_sfft32_c;
 
 /* int32 sum and difference modulo 2^32 (the reference's int32 arithmetic as it runs) */
-static inline int32_t utvm_sfft32_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline int32_t utvm_sfft32_add(int32_t a, int32_t b) {
+  const uint32_t s = (uint32_t)a + (uint32_t)b;
+  return (int32_t)s;
+}
 
-static inline int32_t utvm_sfft32_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static inline int32_t utvm_sfft32_sub(int32_t a, int32_t b) {
+  const uint32_t s = (uint32_t)a - (uint32_t)b;
+  return (int32_t)s;
+}
 
-/* sround: (x + 2^30) >> 31 (arithmetic), stored to int32; |x| < 2^63 - 2^30 for every caller */
+/* sround: (x + 2^30) >> 31 stored to int32; |x| < 2^63 - 2^30 for every caller. The stored low 32
+ * bits of the arithmetic shift are bits 31..62 of the sum, which the shift of its uint64_t value
+ * gives too (no signed shift needed). */
 static inline int32_t utvm_sfft32_round(int64_t x) {
-  const int64_t q = utvm_signal_asr64(x + INT64_C(1073741824), 31u);
-  return (int32_t)(uint32_t)(uint64_t)q;
+  const uint64_t sum = (uint64_t)(x + INT64_C(1073741824));
+  const uint32_t low = (uint32_t)(sum >> 31u);
+  return (int32_t)low;
 }
 
 /* S_MUL */
