@@ -210,6 +210,24 @@ def _fft_macs(frames: int, n: int) -> int:
     return frames * nc * max(1, int(math.log2(max(nc, 2)))) * 4
 
 
+_SUFFIX = {"int16": "s16", "int32": "s32", "float32": "f32"}
+
+
+def _fft_operands(op: Operator, g: Graph) -> tuple[str, int, Tensor, Tensor, Params, list[tuple[int, int]]]:
+    """What SignalRfft and SignalIrfft check alike: one input and output of the op's type T, of one
+    rank, and fft_length; returns (dtype, fft_length, input, output, params, radix factors)."""
+    _counts(op, 1, 1)
+    dtype = _fft_type(op)
+    n = _int(op, "fft_length", 4, 1 << 16)
+    x, out = tensor(g, op, 0), out_tensor(g, op)
+    expect_dtype(op, x, (dtype,), "input")
+    expect_dtype(op, out, (dtype,), "output")
+    if not x.shape or len(out.shape) != len(x.shape):
+        raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
+    params, factors = _fft_plan(op, n)
+    return dtype, n, x, out, params, factors
+
+
 @register(_name("SignalRfft"))
 class SignalRfft(OpHandler):
     supported = ("int16, int32 (KISS FFT fixed point 16 / 32, as TFLM), float32 (KISS FFT in float); fft_length "
@@ -217,15 +235,7 @@ class SignalRfft(OpHandler):
                  "fft_length / 2 + 1 complex bins")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        _counts(op, 1, 1)
-        dtype = _fft_type(op)
-        n = _int(op, "fft_length", 4, 1 << 16)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, (dtype,), "input")
-        expect_dtype(op, out, (dtype,), "output")
-        if not x.shape or len(out.shape) != len(x.shape):
-            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
-        params, factors = _fft_plan(op, n)
+        dtype, n, x, out, params, factors = _fft_operands(op, g)
         length = x.shape[-1]
         if length == 0 or length > n:
             raise fail(op, f"input frames of {length} samples do not fit fft_length {n}")
@@ -234,8 +244,7 @@ class SignalRfft(OpHandler):
             raise fail(op, f"output {list(out.shape)} must hold {frames} frames of {n // 2 + 1} complex bins "
                            f"(last dimension {n + 2})")
         params.fields.update(input_length=length, frames=frames)
-        nc, ctype = n // 2, _CTYPE[dtype]
-        suffix = {"int16": "s16", "int32": "s32", "float32": "f32"}[dtype]
+        nc, ctype, suffix = n // 2, _CTYPE[dtype], _SUFFIX[dtype]
         calls = [call(f"utvm_signal_rfft_{suffix}", params, Const("twiddles", kiss_twiddles(nc, False, dtype), ctype),
                       Const("super_twiddles", kiss_super_twiddles(nc, False, dtype), ctype),
                       Const("order", kiss_leaf_order(factors).astype(np.uint16), "uint16_t"),
@@ -250,15 +259,7 @@ class SignalIrfft(OpHandler):
                  "fft_length / 2 + 1 complex bins -> fft_length samples")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        _counts(op, 1, 1)
-        dtype = _fft_type(op)
-        n = _int(op, "fft_length", 4, 1 << 16)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, (dtype,), "input")
-        expect_dtype(op, out, (dtype,), "output")
-        if not x.shape or len(out.shape) != len(x.shape):
-            raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
-        params, factors = _fft_plan(op, n)
+        dtype, n, x, out, params, factors = _fft_operands(op, g)
         length = x.shape[-1]
         if length % 2 or length < n + 2:
             raise fail(op, f"input frames of {length} values must be complex bins (an even count) holding at "
@@ -268,8 +269,7 @@ class SignalIrfft(OpHandler):
             raise fail(op, f"output {list(out.shape)} must hold {frames} frames of fft_length {n} samples "
                            f"(last dimension {n})")
         params.fields.update(input_length=length, frames=frames)
-        nc, ctype = n // 2, _CTYPE[dtype]
-        suffix = {"int16": "s16", "int32": "s32", "float32": "f32"}[dtype]
+        nc, ctype, suffix = n // 2, _CTYPE[dtype], _SUFFIX[dtype]
         order = kiss_leaf_order(factors)
         position = np.zeros(nc, np.uint16)
         position[order] = np.arange(nc, dtype=np.uint16)
