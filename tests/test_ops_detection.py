@@ -19,26 +19,13 @@ import pytest
 from flatbuffers import flexbuffers
 from harness import Case, record, run_cases
 from oracle import reference_outputs_many
-from tflite_writer import ModelBuilder
+from tflite_writer import ModelBuilder, flex_map
 
 from utvm_build.compiler import compile_bytes
 from utvm_build.errors import ModelFormatError, UnsupportedError
 from utvm_build.options import CompileOptions
 
 CODE = "TFLite_Detection_PostProcess"
-
-
-def flex_options(**kw) -> bytes:
-    fbb = flexbuffers.Builder()
-    with fbb.Map():
-        for k, v in kw.items():
-            if isinstance(v, bool):
-                fbb.Bool(k, v)
-            elif isinstance(v, int):
-                fbb.Int(k, v)
-            else:
-                fbb.Float(k, float(v))
-    return bytes(fbb.Finish())
 
 
 def detection_model(n: int, classes: int, background: bool, max_det: int, max_cls: int, *,
@@ -61,7 +48,7 @@ def detection_model(n: int, classes: int, background: bool, max_det: int, max_cl
                    nms_iou_threshold=0.5, num_classes=classes, y_scale=10.0, x_scale=10.0, h_scale=5.0,
                    w_scale=5.0)
     options.update(opts)
-    b.custom_operator(CODE, [box, sc, anc], outs, flex_options(**options) if raw_options is None else raw_options)
+    b.custom_operator(CODE, [box, sc, anc], outs, flex_map(**options) if raw_options is None else raw_options)
     return b.build([box, sc], outs)
 
 
@@ -173,7 +160,7 @@ def test_int8_and_bad_anchors_rejected() -> None:
     anc = b.tensor([3, 4], "float32", data=_ANCHORS)
     outs = [b.tensor([1, 2, 4], "float32"), b.tensor([1, 2], "float32"), b.tensor([1, 2], "float32"),
             b.tensor([1], "float32")]
-    b.custom_operator(CODE, [box, sc, anc], outs, flex_options(
+    b.custom_operator(CODE, [box, sc, anc], outs, flex_map(
         max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3, nms_iou_threshold=0.5,
         num_classes=2, y_scale=10.0, x_scale=10.0, h_scale=5.0, w_scale=5.0))
     assert "int8" in str(_compile_error(b.build([box, sc], outs)))
@@ -183,7 +170,7 @@ def test_int8_and_bad_anchors_rejected() -> None:
 
 
 def test_missing_option_one_line() -> None:
-    raw = flex_options(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3, num_classes=2,
+    raw = flex_map(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3, num_classes=2,
                        y_scale=10.0, x_scale=10.0, h_scale=5.0, w_scale=5.0)
     assert "nms_iou_threshold" in str(_compile_error(detection_model(3, 2, True, 2, 1, anchors=_ANCHORS,
                                                                      raw_options=raw)))
@@ -191,7 +178,7 @@ def test_missing_option_one_line() -> None:
 
 @pytest.mark.parametrize("mutate", ["truncate", "root_width", "offset", "empty", "not_map"])
 def test_corrupted_flexbuffer_one_line(mutate: str) -> None:
-    good = flex_options(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3,
+    good = flex_map(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3,
                         nms_iou_threshold=0.5, num_classes=2, y_scale=10.0, x_scale=10.0, h_scale=5.0, w_scale=5.0)
     raw = bytearray(good)
     if mutate == "truncate":
@@ -214,7 +201,7 @@ def test_flexbuffer_reader_fuzz() -> None:
     """Random byte flips never escape as anything but ModelFormatError."""
     from utvm_build.frontend.flexbuffers import read_map
 
-    good = flex_options(a=1, b=2.5, c=True, d=-7, e=1 << 40)
+    good = flex_map(a=1, b=2.5, c=True, d=-7, e=1 << 40)
     assert read_map(good) == {"a": 1, "b": 2.5, "c": True, "d": -7, "e": 1 << 40}
     rng = np.random.default_rng(0)
     for _ in range(2000):

@@ -23,10 +23,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from flatbuffers import flexbuffers
 from harness import Case, assert_matches, record, run_cases
 from oracle import micro_reference_outputs_many, tflm_available
-from tflite_writer import ModelBuilder
+from tflite_writer import ModelBuilder, flex_map
 
 from utvm_build.compiler import compile_bytes
 from utvm_build.errors import UnsupportedError
@@ -37,17 +36,6 @@ FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 DATA = Path(__file__).parent / "data" / "signal"
 N_CASES = 24
 CI_CASES = 8
-
-
-def flex(**kw) -> bytes:
-    fbb = flexbuffers.Builder()
-    with fbb.Map():
-        for k, v in kw.items():
-            if isinstance(v, bool):
-                fbb.Bool(k, v)
-            else:
-                fbb.Int(k, int(v))
-    return bytes(fbb.Finish())
 
 
 def model(code: str, ins: list[tuple], outs: list[tuple], options: bytes) -> tuple[bytes, list[int]]:
@@ -123,7 +111,7 @@ def window_case(seed: int) -> Case:
     w = i16(rng, [wl], seed % 4)
     shift = int(rng.choice([0, 1, 12, 15, 20, 31]))
     m, _ = model("SignalWindow", [(shape, "int16", None), ([wl], "int16", w)], [(shape, "int16")],
-                 flex(shift=shift))
+                 flex_map(shift=shift))
     return Case(m, [i16(rng, shape, (seed // 4) % 4)], f"window seed {seed} {shape} shift {shift}")
 
 
@@ -135,7 +123,7 @@ def auto_scale_case(seed: int) -> Case:
         x[:] = 0
     if seed % 7 == 3:
         x[int(rng.integers(0, n))] = -32768
-    m, _ = model("SignalFftAutoScale", [([n], "int16", None)], [([n], "int16"), ([], "int32")], flex())
+    m, _ = model("SignalFftAutoScale", [([n], "int16", None)], [([n], "int16"), ([], "int32")], flex_map())
     return Case(m, [x], f"fft_auto_scale seed {seed} n {n}")
 
 
@@ -172,7 +160,7 @@ def rfft_case(seed: int, dtype: str = "int16") -> Case:
     length = int(rng.choice([n, n, max(1, n - 3), max(1, n // 2), 1]))
     frames = int(rng.choice([1, 1, 2, 3]))
     shape, oshape = ([length], [n + 2]) if frames == 1 and seed % 2 else ([frames, length], [frames, n + 2])
-    m, _ = model("SignalRfft", [(shape, dtype, None)], [(oshape, dtype)], flex(T=_FFT_CODES[dtype], fft_length=n))
+    m, _ = model("SignalRfft", [(shape, dtype, None)], [(oshape, dtype)], flex_map(T=_FFT_CODES[dtype], fft_length=n))
     return Case(m, [fft_data(rng, shape, dtype, (seed // 3) % 4)], f"rfft {dtype} seed {seed} fft_length {n} "
                 f"input {shape}")
 
@@ -184,7 +172,7 @@ def irfft_case(seed: int, dtype: str = "int16") -> Case:
     length = n + 2 + 2 * int(rng.choice([0, 0, 0, 1, 3]))
     frames = int(rng.choice([1, 1, 2, 3]))
     shape, oshape = ([length], [n]) if frames == 1 and seed % 2 else ([frames, length], [frames, n])
-    m, _ = model("SignalIrfft", [(shape, dtype, None)], [(oshape, dtype)], flex(T=_FFT_CODES[dtype], fft_length=n))
+    m, _ = model("SignalIrfft", [(shape, dtype, None)], [(oshape, dtype)], flex_map(T=_FFT_CODES[dtype], fft_length=n))
     return Case(m, [fft_data(rng, shape, dtype, (seed // 2) % 4)], f"irfft {dtype} seed {seed} fft_length {n} "
                 f"input {shape}")
 
@@ -196,7 +184,7 @@ def energy_case(seed: int) -> tuple[Case, list]:
     start = int(rng.integers(0, out_n + 1)) if seed % 2 else 0
     end = int(rng.integers(start, out_n + 1)) if seed % 4 else out_n
     m, _ = model("SignalEnergy", [([2 * bins], "int16", None)], [([out_n], "uint32")],
-                 flex(end_index=end, start_index=start))
+                 flex_map(end_index=end, start_index=start))
     mask = np.zeros(out_n, bool)
     mask[start:end] = True
     return Case(m, [i16(rng, [2 * bins], seed % 4)], f"energy seed {seed} bins {bins} [{start}:{end}]"), [mask]
@@ -217,7 +205,7 @@ def filter_bank_case(seed: int) -> Case:
     ins = [([n_in], "uint32", None), ([n_w], "int16", w), ([n_w], "int16", uw),
            ([nch + 1], "int16", starts.astype(np.int16)), ([nch + 1], "int16", wstarts.astype(np.int16)),
            ([nch + 1], "int16", widths.astype(np.int16))]
-    m, _ = model("SignalFilterBank", ins, [([nch], "uint64")], flex(num_channels=nch))
+    m, _ = model("SignalFilterBank", ins, [([nch], "uint64")], flex_map(num_channels=nch))
     return Case(m, [x], f"filter_bank seed {seed} in {n_in} channels {nch}")
 
 
@@ -231,7 +219,7 @@ def sqrt_case(seed: int) -> Case:
         x[: min(n, 4)] = np.array([0, 1, (1 << 32) - 1, (1 << 64) - 1], np.uint64)[: min(n, 4)]
     scale = np.array(int(rng.integers(0, 16)) if seed % 3 else int(rng.integers(0, 32)), np.int32)
     m, _ = model("SignalFilterBankSquareRoot", [([n], "uint64", None), ([], "int32", None)], [([n], "uint32")],
-                 flex())
+                 flex_map())
     return Case(m, [x.astype(np.uint64), scale], f"sqrt seed {seed} n {n} scale {int(scale)}")
 
 
@@ -252,7 +240,7 @@ def _ss_options(rng: np.random.Generator, nch: int, seed: int) -> dict:
 
 def spectral_subtraction_model(nch: int, options: dict) -> bytes:
     m, _ = model("SignalFilterBankSpectralSubtraction", [([nch], "uint32", None)],
-                 [([nch], "uint32"), ([nch], "uint32")], flex(**options))
+                 [([nch], "uint32"), ([nch], "uint32")], flex_map(**options))
     return m
 
 
@@ -276,7 +264,7 @@ def pcan_case(seed: int) -> Case:
     lut = _gain_lut() if seed % 2 == 0 else rng.integers(-32768, 32768, int(rng.choice([125, 130]))).astype(np.int16)
     shift = int(rng.choice([0, 6, 12, 31, 40, 63]))
     ins = [([n], "uint32", None), ([n], "uint32", None), ([lut.size], "int16", lut)]
-    m, _ = model("SignalPCAN", ins, [([n], "uint32")], flex(snr_shift=shift))
+    m, _ = model("SignalPCAN", ins, [([n], "uint32")], flex_map(snr_shift=shift))
     return Case(m, [u32(rng, n), u32(rng, n)], f"pcan seed {seed} n {n} shift {shift}")
 
 
@@ -289,7 +277,7 @@ def log_case(seed: int) -> Case:
     if seed % 4 == 0:
         x[: min(n, 3)] = np.array([0, 1, 2], np.uint32)[: min(n, 3)]
     m, _ = model("SignalFilterBankLog", [([n], "uint32", None)], [([n], "int16")],
-                 flex(input_correction_bits=bits, output_scale=scale))
+                 flex_map(input_correction_bits=bits, output_scale=scale))
     return Case(m, [x], f"log seed {seed} n {n} bits {bits} scale {scale}")
 
 
@@ -500,7 +488,7 @@ def _err(m: bytes) -> str:
     ("SignalFftAutoScale", [([8], "int16", None)], [([8], "int16"), ([1], "int32")], {}, "needs rank 0"),
 ])
 def test_invalid_variants_one_line(code: str, ins: list, outs: list, options: dict, needle: str) -> None:
-    m, _ = model(code, ins, outs, flex(**options))
+    m, _ = model(code, ins, outs, flex_map(**options))
     msg = _err(m)
     assert f"CUSTOM({code})" in msg and needle in msg, msg
 
@@ -514,7 +502,7 @@ def delay_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
     n = int(rng.choice([1, 3, 16, 64]))
     shape = [n] if seed % 2 else [int(rng.integers(1, 4)), n]
     d = int(rng.choice([0, 1, 2, n, n + 5, 3 * n + 1]))
-    m, _ = model("SignalDelay", [(shape, "int16", None)], [(shape, "int16")], flex(delay_length=d))
+    m, _ = model("SignalDelay", [(shape, "int16", None)], [(shape, "int16")], flex_map(delay_length=d))
     return m, i16(rng, [SEQ_STEPS] + shape, seed % 4), [None]
 
 
@@ -529,7 +517,7 @@ def overlap_add_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
     feeds = (rng.standard_normal([SEQ_STEPS] + shape).astype(np.float32) if dtype == "float32"
              else i16(rng, [SEQ_STEPS] + shape, seed % 4))
     m, _ = model("SignalOverlapAdd", [(shape, dtype, None)], [(lead + [frames * step], dtype)],
-                 flex(T=0 if dtype == "float32" else 7, frame_step=step))
+                 flex_map(T=0 if dtype == "float32" else 7, frame_step=step))
     return m, feeds, [None]
 
 
@@ -542,7 +530,7 @@ def framer_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
     lead = [] if seed % 3 else [int(rng.integers(1, 3))]
     m, _ = model("SignalFramer", [(lead + [length], "int16", None)],
                  [(lead + [length // step, size], "int16"), ([], "bool")],
-                 flex(frame_size=size, frame_step=step, prefill=prefill))
+                 flex_map(frame_size=size, frame_step=step, prefill=prefill))
     return m, i16(rng, [SEQ_STEPS] + lead + [length], seed % 4), ["valid", None]
 
 
@@ -553,7 +541,7 @@ def stacker_seq(seed: int) -> tuple[bytes, np.ndarray, list]:
     step = int(rng.integers(1, left + right + 2))
     m, _ = model("SignalStacker", [([nc], "int16", None)],
                  [([nc * (left + right + 1)], "int16"), ([], "bool")],
-                 flex(num_channels=nc, stacker_left_context=left, stacker_right_context=right, stacker_step=step))
+                 flex_map(num_channels=nc, stacker_left_context=left, stacker_right_context=right, stacker_step=step))
     return m, i16(rng, [SEQ_STEPS, nc], seed % 4), ["valid", None]
 
 

@@ -722,3 +722,21 @@ def single_op_model(
     mb.operator(op, in_idx, out_idx, options, version=version)
     graph_inputs = [i for i, s in zip(in_idx, inputs) if s is not None and s.data is None and not s.is_variable]
     return mb.build(graph_inputs, out_idx)
+
+
+def flex_map(**options: bool | int | float) -> bytes:
+    """A FlexBuffer map of scalar options, the custom_options of TFLite's and TFLM's own custom
+    operators: bool as Bool, integers (numpy's too) as Int, anything else as Float."""
+    import numpy as np
+    from flatbuffers import flexbuffers
+
+    fbb = flexbuffers.Builder()
+    with fbb.Map():
+        for key, value in options.items():
+            if isinstance(value, (bool, np.bool_)):
+                fbb.Bool(key, bool(value))
+            elif isinstance(value, (int, np.integer)):
+                fbb.Int(key, int(value))
+            else:
+                fbb.Float(key, float(value))
+    return bytes(fbb.Finish())

@@ -68,7 +68,7 @@ def synthetic_models():
     import numpy as np
 
     sys.path.insert(0, os.path.join(ROOT, "tests"))
-    from tflite_writer import ModelBuilder
+    from tflite_writer import ModelBuilder, flex_map
 
     rng = np.random.default_rng(0)
     models = {}
@@ -195,31 +195,19 @@ def synthetic_models():
     models["ops_int16"] = mb.build(inputs=[x, x2], outputs=[sm, fc, fcp, tc])
     # TFLM signal library, the stateful operators: framer -> overlap-add -> delay (int16), stacker,
     # float32 overlap-add
-    from flatbuffers import flexbuffers
-
-    def flex(**kw):
-        fbb = flexbuffers.Builder()
-        with fbb.Map():
-            for k, v in kw.items():
-                if isinstance(v, bool):
-                    fbb.Bool(k, v)
-                else:
-                    fbb.Int(k, v)
-        return bytes(fbb.Finish())
-
     mb = ModelBuilder("utvm-build MISRA coverage model, signal library")
     a, s_in, f_in = mb.tensor([32], "int16"), mb.tensor([4], "int16"), mb.tensor([2, 8], "float32")
     frames, fvalid = mb.tensor([4, 16], "int16"), mb.tensor([], "bool")
-    mb.custom_operator("SignalFramer", [a], [frames, fvalid], flex(frame_size=16, frame_step=8, prefill=True))
+    mb.custom_operator("SignalFramer", [a], [frames, fvalid], flex_map(frame_size=16, frame_step=8, prefill=True))
     ola = mb.tensor([32], "int16")
-    mb.custom_operator("SignalOverlapAdd", [frames], [ola], flex(T=7, frame_step=8))
+    mb.custom_operator("SignalOverlapAdd", [frames], [ola], flex_map(T=7, frame_step=8))
     dl = mb.tensor([32], "int16")
-    mb.custom_operator("SignalDelay", [ola], [dl], flex(delay_length=5))
+    mb.custom_operator("SignalDelay", [ola], [dl], flex_map(delay_length=5))
     st, svalid = mb.tensor([12], "int16"), mb.tensor([], "bool")
-    mb.custom_operator("SignalStacker", [s_in], [st, svalid], flex(num_channels=4, stacker_left_context=1,
+    mb.custom_operator("SignalStacker", [s_in], [st, svalid], flex_map(num_channels=4, stacker_left_context=1,
                                                                    stacker_right_context=1, stacker_step=1))
     fo = mb.tensor([16], "float32")
-    mb.custom_operator("SignalOverlapAdd", [f_in], [fo], flex(T=0, frame_step=8))
+    mb.custom_operator("SignalOverlapAdd", [f_in], [fo], flex_map(T=0, frame_step=8))
     models["signal_state"] = mb.build([a, s_in, f_in], [dl, fvalid, st, svalid, fo])
     return models
 
