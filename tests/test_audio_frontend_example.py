@@ -4,7 +4,8 @@ audio as 49 windows of 30 ms, 20 ms apart (TFLM's micro_speech example's framing
 front-end instance; the 49 x 40 features are the keyword model's [1, 1960] input. Every printed
 feature equals the TFLM interpreter's (one instance over the 49 windows), the scores equal
 tflite-runtime's reference kernels on those features. Two audio signals: main.c's built-in one
-(re-made here) and a file."""
+(re-made here) and a file. The same CMake project built for Cortex-M4 (examples/cortex_m's toolchain
+file) and run under QEMU mps2-an386 prints exactly the host build's lines (built-in audio)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audio_frontend"
 FRONTEND = REPO / "tests" / "data" / "signal" / "audio_preprocessor_int8.tflite"
 KEYWORD = REPO.parent / "shared" / "models" / "examples" / "micro_speech_quantized.tflite"
+TOOLCHAIN = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
 SAMPLES, WINDOW, STRIDE, FRAMES = 16000, 480, 320, 49
 
 
@@ -62,19 +64,29 @@ def parse(text: str) -> tuple[np.ndarray, np.ndarray, str]:
     return np.array(rows), np.array(scores), re.search(r"^label: (\w+)$", text, re.M).group(1)
 
 
-def test_audio_frontend_example_host(tmp_path: Path) -> None:
+def _build(build: Path, *extra: str) -> None:
     if not KEYWORD.is_file():
         pytest.skip(f"{KEYWORD} absent (TFLM's micro_speech_quantized.tflite, the shared reference models)")
-    need("cmake", "ninja", "gcc")
-    build = tmp_path / "build"
+    need("cmake", "ninja")
     for cmd in (["cmake", "-S", EXAMPLE, "-B", build, "-G", "Ninja", f"-DPython3_EXECUTABLE={sys.executable}",
-                 f"-DKEYWORD_MODEL={KEYWORD}"], ["cmake", "--build", build]):
+                 f"-DKEYWORD_MODEL={KEYWORD}", *extra], ["cmake", "--build", build]):
         p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.fixture(scope="module")
+def host_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    need("gcc")
+    build = tmp_path_factory.mktemp("audio_frontend_host")
+    _build(build)
+    return build
+
+
+def test_audio_frontend_example_host(tmp_path: Path, host_build: Path) -> None:
     raw = tmp_path / "audio.raw"
     raw.write_bytes(file_audio().astype("<i2").tobytes())
     for k, (audio, args) in enumerate(((builtin_audio(), []), (file_audio(), [raw]))):
-        p = subprocess.run([str(build / "audio_frontend"), *map(str, args)], capture_output=True, text=True,
+        p = subprocess.run([str(host_build / "audio_frontend"), *map(str, args)], capture_output=True, text=True,
                            timeout=60)
         assert p.returncode == 0, p.stderr
         feats, scores, label = parse(p.stdout)
@@ -86,3 +98,18 @@ def test_audio_frontend_example_host(tmp_path: Path) -> None:
         np.testing.assert_array_equal(scores, ref_scores, err_msg=f"audio {k}: scores")
         assert label == ["silence", "unknown", "yes", "no"][int(np.argmax(ref_scores))]
         assert len({tuple(r) for r in feats}) > 10   # the features follow the audio (not a constant row)
+
+
+def test_audio_frontend_example_cortex_m4_qemu(tmp_path: Path, host_build: Path) -> None:
+    """The firmware (semihosting output, no stdio) prints the host build's lines, byte for byte."""
+    need("arm-none-eabi-gcc", "qemu-system-arm")
+    _build(tmp_path, f"--toolchain={TOOLCHAIN}", "-DCORTEX_M_CPU=cortex-m4")
+    host = subprocess.run([str(host_build / "audio_frontend")], capture_output=True, text=True, timeout=60)
+    assert host.returncode == 0, host.stderr
+    p = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-semihosting", "-kernel",
+                        str(tmp_path / "audio_frontend.elf")], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = [ln.strip() for ln in (p.stdout + p.stderr).splitlines() if re.match(r"(features \d+|scores|label):", ln)]
+    assert lines == host.stdout.splitlines()
+    feats, scores, _ = parse(p.stdout + p.stderr)
+    assert feats.shape == (FRAMES, 40) and scores.shape == (4,)

@@ -9,13 +9,21 @@
  * one [1, 1960] input, give 4 int8 scores (silence, unknown, yes, no).
  *
  * Prints "features <t>: <40 values>" per window, then "scores: <4 values>" and "label: <name>".
+ * Host build: stdout (and an optional audio file). Cortex-M build (UTVM_SEMIHOSTING, no C
+ * library beyond memcpy/memset): the built-in audio, output through semihosting.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "tvmgen_frontend.h"
 #include "tvmgen_micro_speech.h"
+
+#if defined(UTVM_SEMIHOSTING)
+#include "semihosting.h"
+static void write_text(const char* s) { semihosting_write0(s); }
+#else
+#include <stdio.h>
+static void write_text(const char* s) { (void)fputs(s, stdout); }
+#endif
 
 #define SAMPLES 16000   /* 1 s at 16 kHz */
 #define WINDOW 480      /* 30 ms */
@@ -41,6 +49,7 @@ static void synthesize(void) {
   }
 }
 
+#if !defined(UTVM_SEMIHOSTING)
 /* 16000 int16 samples, little-endian (the host's order), from a file. */
 static int load(const char* path) {
   FILE* f = fopen(path, "rb");
@@ -51,8 +60,46 @@ static int load(const char* path) {
   }
   return got == SAMPLES ? 0 : -1;
 }
+#endif
+
+/* A line buffer and integer formatting: no printf needed on the target. */
+static char line[256];
+static unsigned line_len;
+
+static void put_str(const char* s) {
+  while (*s != '\0' && line_len < sizeof line - 1u) {
+    line[line_len++] = *s++;
+  }
+}
+
+static void put_int(int v) {
+  char digits[12];
+  int n = 0;
+  unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+  do {
+    digits[n++] = (char)('0' + u % 10u);
+    u /= 10u;
+  } while (u != 0u);
+  if (v < 0) {
+    digits[n++] = '-';
+  }
+  while (n > 0 && line_len < sizeof line - 1u) {
+    line[line_len++] = digits[--n];
+  }
+}
+
+static void flush_line(void) {
+  line[line_len] = '\0';
+  write_text(line);
+  line_len = 0u;
+}
 
 int main(int argc, char** argv) {
+#if defined(UTVM_SEMIHOSTING)
+  (void)argc;
+  (void)argv;
+  synthesize();
+#else
   if (argc > 1) {
     if (load(argv[1]) != 0) {
       fprintf(stderr, "%s: expected %d int16 samples\n", argv[1], SAMPLES);
@@ -61,33 +108,42 @@ int main(int argc, char** argv) {
   } else {
     synthesize();
   }
+#endif
   tvmgen_frontend_reset();   /* a new utterance: the noise estimate starts over */
   for (int t = 0; t < FRAMES; ++t) {
     struct tvmgen_frontend_inputs in = {&audio[t * STRIDE]};
     struct tvmgen_frontend_outputs out = {features[t]};
     if (tvmgen_frontend_run(&in, &out) != 0) {
-      fprintf(stderr, "tvmgen_frontend_run failed\n");
+      write_text("tvmgen_frontend_run failed\n");
       return 1;
     }
-    printf("features %d:", t);
+    put_str("features ");
+    put_int(t);
+    put_str(":");
     for (int k = 0; k < FEATURES; ++k) {
-      printf(" %d", features[t][k]);
+      put_str(" ");
+      put_int(features[t][k]);
     }
-    printf("\n");
+    put_str("\n");
+    flush_line();
   }
   int8_t scores[4];
   struct tvmgen_micro_speech_inputs kin = {&features[0][0]};
   struct tvmgen_micro_speech_outputs kout = {scores};
   if (tvmgen_micro_speech_run(&kin, &kout) != 0) {
-    fprintf(stderr, "tvmgen_micro_speech_run failed\n");
+    write_text("tvmgen_micro_speech_run failed\n");
     return 1;
   }
   int best = 0;
-  printf("scores:");
+  put_str("scores:");
   for (int k = 0; k < 4; ++k) {
-    printf(" %d", scores[k]);
+    put_str(" ");
+    put_int(scores[k]);
     best = scores[k] > scores[best] ? k : best;
   }
-  printf("\nlabel: %s\n", labels[best]);
+  put_str("\nlabel: ");
+  put_str(labels[best]);
+  put_str("\n");
+  flush_line();
   return 0;
 }
