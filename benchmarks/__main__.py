@@ -70,7 +70,8 @@ def tflm_arena(m, meta: dict) -> dict:
     fed the benchmark program's calls; {"error": ...} when it cannot be had."""
     try:
         calls = reference.bench_inputs(meta, warmup(meta) + 1)
-        masks = reference.detection_slots(m.path, meta, reference.reference_sequence(m.path, calls))
+        tflm_outputs = len(meta["outputs"]) if m.name in reference._TFLM_ONLY else 0
+        masks = reference.detection_slots(m.path, meta, reference.reference_sequence(m.path, calls, tflm_outputs))
         return smallest_arena(m.path, calls, masks)
     except (RuntimeError, ImportError, OSError) as e:
         return {"error": str(e).splitlines()[0]}

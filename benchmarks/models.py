@@ -26,7 +26,10 @@ STATEFUL_MODELS = {
     "keras_lstm_float": REPO / "tests" / "data" / "lstm" / "keras_lstm_float.tflite",
     "keras_lstm_int8": REPO / "tests" / "data" / "lstm" / "keras_lstm_int8.tflite",
     "ssd_int8": REPO / "tests" / "data" / "detection" / "ssd_int8_regular.tflite",
+    "audio_preprocessor_int8": REPO / "tests" / "data" / "signal" / "audio_preprocessor_int8.tflite",
 }
+#: stateful models that are not our TensorFlow-converted test models: name -> origin
+_STATEFUL_ORIGINS = {"audio_preprocessor_int8": "TFLM's micro_speech audio front end (Signal* operators)"}
 #: calls before the measured one for a model with state (firmware/CMakeLists.txt sets BENCH_WARMUP)
 WARMUP = 2
 
@@ -56,7 +59,8 @@ def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
         if name in EXAMPLE_MODELS:
             models.append(BenchModel(name, SHARED_EXAMPLES / EXAMPLE_MODELS[name], "example"))
         elif name in STATEFUL_MODELS:
-            models.append(BenchModel(name, STATEFUL_MODELS[name], "test model (TensorFlow-converted)"))
+            models.append(BenchModel(name, STATEFUL_MODELS[name],
+                                     _STATEFUL_ORIGINS.get(name, "test model (TensorFlow-converted)")))
         elif name == "digits":
             models.append(BenchModel(name, REPO / "examples" / "models" / "digits" / "digits_int8.tflite",
                                      "bundled"))
