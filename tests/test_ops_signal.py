@@ -284,11 +284,14 @@ def log_case(seed: int) -> Case:
 def cast_u32_case(seed: int) -> Case:
     rng = np.random.default_rng(seed)
     pairs = [("uint32", "int32"), ("int32", "uint32"), ("uint32", "float32"), ("int16", "uint32"),
-             ("uint32", "int16"), ("uint32", "int8"), ("int8", "uint32"), ("uint32", "uint32")]
+             ("uint32", "int16"), ("uint32", "int8"), ("int8", "uint32"), ("uint32", "uint32"),
+             ("float32", "uint32")]
     src, dst = pairs[seed % len(pairs)]
     n = int(rng.choice([1, 9, 257]))
     if src == "uint32":
         x = u32(rng, n)
+    elif src == "float32":   # fractions, negatives, beyond 2^32 (taken modulo 2^32) and up to 2^62
+        x = (rng.standard_normal(n) * 10.0 ** rng.integers(0, 19, n)).astype(np.float32)
     else:
         info = np.iinfo(src)
         x = rng.integers(info.min, info.max + 1, n).astype(src)

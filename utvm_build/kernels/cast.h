@@ -1,7 +1,7 @@
 /* utvm-build kernels: CAST (TFLite Micro cast.cc: static_cast per element).
  * Inputs int8, int16, int32, uint32, float32, bool; outputs int8, int16, int32, uint32, float32
  * (uint32 as TFLM's signal front end uses it: values are carried modulo 2^32; uint32 to float32
- * converts the unsigned value; float32 to uint32 truncates through int64, as x86's conversion does).
+ * converts the unsigned value; float32 to uint32 saturates, as the TFLM build that is the oracle does).
  * Integer narrowing wraps (two's complement, as static_cast does). float32 to an integer type
  * truncates toward zero; out-of-range and NaN inputs, undefined in C, give what the reference's
  * conversion instruction gives on x86 and Arm AArch32 VCVT alike for in-range values and, here by
@@ -33,9 +33,16 @@ static inline int32_t utvm_cast_f32_to_i32(float f) {
 
 /* float to uint32 through int64 (in range: |f| < 2^63; else 0, the low bits of x86's INT64_MIN) */
 static inline uint32_t utvm_cast_f32_to_u32(float f) {
+  /* Saturating, as the TFLM build that is the oracle converts (a float32 -> uint32 CAST exists only
+   * in TFLM): below 0 and NaN give 0, 2^32 and above UINT32_MAX; in range a single VCVT on an FPU
+   * (no 64-bit conversion, no soft-float library code). */
   uint32_t r = 0u;
-  if ((f > -9.2233715e18f) && (f < 9.2233715e18f)) {
-    r = (uint32_t)(uint64_t)(int64_t)f;
+  if (f >= 4294967296.0f) {
+    r = UINT32_MAX;
+  } else if (f > -1.0f) {
+    r = (uint32_t)f;
+  } else {
+    /* negative or NaN: 0 */
   }
   return r;
 }
