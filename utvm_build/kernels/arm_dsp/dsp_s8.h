@@ -31,7 +31,7 @@
 /* A loop GCC allocates registers for better at -O2 than at -Os (at -Os it keeps accumulators on the
  * stack there, measured): GCC gets that function at -O2 whatever the build's level. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define UTVM_DSP_HOT __attribute__((noinline, optimize("O2")))
+#define UTVM_DSP_HOT __attribute__((noinline, optimize("O2", "no-schedule-insns")))
 #else
 #define UTVM_DSP_HOT UTVM_DSP_NOINLINE
 #endif
