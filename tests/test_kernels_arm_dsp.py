@@ -559,6 +559,11 @@ Q15_CONV = [
     # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
     ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
     ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    # rows not of whole words, windows inside the image copied straight from the input: 5x5x3 rows of
+    # 15 bytes with dilation_h 2 and batches, 1x3x1 rows shorter than a word, 3x3x3 at stride 2 SAME
+    ([2, 11, 9, 3], 5, (5, 5), (1, 1), (2, 1), "VALID", "RELU", -3, -128, "typical"),
+    ([1, 6, 7, 1], 3, (1, 3), (1, 2), (1, 1), "SAME", "NONE", 50, 10, "typical"),
+    ([1, 10, 10, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
 ]
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),

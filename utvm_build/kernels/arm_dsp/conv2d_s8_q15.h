@@ -77,6 +77,21 @@ static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
   return o;
 }
 
+/* n bytes from s to o, a word at a time (unaligned LDR / STR). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_copy(const int8_t* s, int32_t n, int8_t* o) {
+  int32_t k = 0;
+  while ((k + 4) <= n) {
+    uint32_t v;
+    (void)memcpy(&v, &s[k], sizeof v);
+    (void)memcpy(&o[k], &v, sizeof v);
+    k += 4;
+  }
+  while (k < n) {
+    o[k] = s[k];
+    ++k;
+  }
+}
+
 /* The bytes of filter row ky of the window at (iy, ix0) into b (the input zero point zp for taps
  * outside the image); returns the end. */
 static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t ix0,
@@ -87,18 +102,7 @@ static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* 
   if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
     /* the whole row inside: contiguous in the input */
     const int32_t seg = g->filter_w * g->in_c;
-    const int8_t* s = &in_b[((iy * g->in_w) + ix0) * g->in_c];
-    int32_t k = 0;
-    while ((k + 4) <= seg) {
-      uint32_t v;
-      (void)memcpy(&v, &s[k], sizeof v);
-      (void)memcpy(&o[k], &v, sizeof v);
-      k += 4;
-    }
-    while (k < seg) {
-      o[k] = s[k];
-      ++k;
-    }
+    utvm_conv2d_q15_copy(&in_b[((iy * g->in_w) + ix0) * g->in_c], seg, o);
     o = &o[seg];
   } else {
     for (kx = 0; kx < g->filter_w; ++kx) {
@@ -121,7 +125,7 @@ static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* 
 
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
  * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
-static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
                                    int32_t ix0, int32_t* dst, int8_t* stage) {
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
@@ -166,8 +170,22 @@ static void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t
     /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
      * taps outside the image and for the padding to depth4 (0 once offset) */
     int8_t* b = stage;
-    for (ky = 0; ky < g->filter_h; ++ky) {
-      b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
+    const int32_t iy_last = iy0 + ((g->filter_h - 1) * g->dilation_h);
+    if ((g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w) && (iy0 >= 0) && (iy_last < g->in_h)) {
+      /* the whole window inside (most pixels): its rows copied straight from the input */
+      const int8_t* s = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+      const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        utvm_conv2d_q15_copy(s, seg, b);
+        b = &b[seg];
+        if ((ky + 1) < g->filter_h) {
+          s = &s[row_step];
+        }
+      }
+    } else {
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
+      }
     }
     for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
       stage[k] = zp;

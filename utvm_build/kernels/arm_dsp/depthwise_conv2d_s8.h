@@ -93,9 +93,9 @@ static UTVM_DSP_NOINLINE void utvm_dw_dsp_window_contiguous(const utvm_conv_q_pa
   *acc = a;
 }
 
-static UTVM_DSP_HOT void utvm_dw_dsp_window_shared(const utvm_conv_q_params* p, const int8_t* in_b,
-                                                 const int8_t* w, int32_t iy0, int32_t ix0, int32_t ic,
-                                                 int32_t oc, utvm_dw_dsp_acc* acc) {
+static UTVM_DSP_HOT_SCHED void utvm_dw_dsp_window_shared(const utvm_conv_q_params* p, const int8_t* in_b,
+                                                       const int8_t* w, int32_t iy0, int32_t ix0, int32_t ic,
+                                                       int32_t oc, utvm_dw_dsp_acc* acc) {
   const utvm_conv_geom* g = &p->g;
   const int32_t x_dx = g->dilation_w * g->in_c;
   utvm_dw_dsp_acc a = *acc;
