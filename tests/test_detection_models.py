@@ -119,8 +119,8 @@ def test_output_shapes_sized_as_the_reference(name: str) -> None:
 
 def _scalar_output_model(**opts) -> bytes:
     """The converter's form: the custom operator's outputs stored as [] (writer-made)."""
-    from test_ops_detection import CODE, flex_options
-    from tflite_writer import ModelBuilder
+    from test_ops_detection import CODE
+    from tflite_writer import ModelBuilder, flex_map
 
     b = ModelBuilder()
     box, sc = b.tensor([1, 3, 4], "float32"), b.tensor([1, 3, 2], "float32")
@@ -129,7 +129,7 @@ def _scalar_output_model(**opts) -> bytes:
     options = dict(max_detections=2, max_classes_per_detection=1, nms_score_threshold=0.3, nms_iou_threshold=0.5,
                    num_classes=1, y_scale=10.0, x_scale=10.0, h_scale=5.0, w_scale=5.0)
     options.update(opts)
-    b.custom_operator(CODE, [box, sc, anc], outs, flex_options(**options))
+    b.custom_operator(CODE, [box, sc, anc], outs, flex_map(**options))
     return b.build([box, sc], outs)
 
 
