@@ -26,7 +26,7 @@ STATEFUL_MODELS = {
     "keras_lstm_float": REPO / "tests" / "data" / "lstm" / "keras_lstm_float.tflite",
     "keras_lstm_int8": REPO / "tests" / "data" / "lstm" / "keras_lstm_int8.tflite",
     "ssd_int8": REPO / "tests" / "data" / "detection" / "ssd_int8_regular.tflite",
-    "audio_preprocessor_int8": REPO / "tests" / "data" / "signal" / "audio_preprocessor_int8.tflite",
+    "audio_preprocessor_int8": REPO / "third_party" / "tflite-micro" / "audio_preprocessor_int8.tflite",
 }
 #: stateful models that are not our TensorFlow-converted test models: name -> origin
 _STATEFUL_ORIGINS = {"audio_preprocessor_int8": "TFLM's micro_speech audio front end (Signal* operators)"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .seeds import _writer
 
-_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "signal"
+_DATA = Path(__file__).resolve().parent.parent / "third_party" / "tflite-micro"
 
 
 def seeds() -> Iterator[tuple[str, bytes]]:

@@ -22,7 +22,7 @@ from test_ops_signal import tflm_sequences
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "audio_frontend"
-FRONTEND = REPO / "tests" / "data" / "signal" / "audio_preprocessor_int8.tflite"
+FRONTEND = REPO / "third_party" / "tflite-micro" / "audio_preprocessor_int8.tflite"
 KEYWORD = REPO.parent / "shared" / "models" / "examples" / "micro_speech_quantized.tflite"
 TOOLCHAIN = REPO / "examples" / "cortex_m" / "arm-none-eabi.cmake"
 SAMPLES, WINDOW, STRIDE, FRAMES = 16000, 480, 320, 49

@@ -80,7 +80,7 @@ def test_unsupported_operator_exits_2(tmp_path: Path) -> None:
 def test_kernel_state_operators_as_compiled() -> None:
     """Operators whose kernels keep state (the signal library's spectral subtraction) are prepared with
     their state input, as the compiler does: the audio front end is reported supported."""
-    p = cli("info", ROOT / "tests" / "data" / "signal" / "audio_preprocessor_int8.tflite", "--json")
+    p = cli("info", ROOT / "third_party" / "tflite-micro" / "audio_preprocessor_int8.tflite", "--json")
     assert p.returncode == 0, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["supported"] and all(op["supported"] for op in r["operators"]), r["error"]

@@ -5,7 +5,7 @@ operators), in a subprocess. Single-operator models are written with tests/tflit
 (custom operator + FlexBuffers options), seeded over sizes, parameters and edge values; every
 integer output byte-identical. SignalEnergy writes only bins start..end-1 (TFLM leaves the others
 as the arena had them), so only those are compared. The two real audio_preprocessor models
-(tests/data/signal) run as sequences of consecutive invocations through one TFLM interpreter and
+(third_party/tflite-micro) run as sequences of consecutive invocations through one TFLM interpreter and
 one instance of ours, then again after a reset on both sides, and for two instances with
 caller-supplied state.
 
@@ -33,7 +33,7 @@ from utvm_build.errors import UnsupportedError
 pytestmark = pytest.mark.skipif(not tflm_available(), reason="the oracle (tflite-micro) is not installed")
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
-DATA = Path(__file__).parent / "data" / "signal"
+DATA = Path(__file__).resolve().parent.parent / "third_party" / "tflite-micro"
 N_CASES = 24
 CI_CASES = 8
 

@@ -48,9 +48,9 @@ REAL_MODELS = [
     ("ssd_int8", os.path.join(ROOT, "tests", "data", "detection", "ssd_int8_regular.tflite"), {}),
     ("ssd_float_fast", os.path.join(ROOT, "tests", "data", "detection", "ssd_float_fast.tflite"), {}),
     # TFLM's signal library (docs/operators/signal.md): the micro_speech audio front ends
-    ("audio_preprocessor_int8", os.path.join(ROOT, "tests", "data", "signal", "audio_preprocessor_int8.tflite"),
+    ("audio_preprocessor_int8", os.path.join(ROOT, "third_party", "tflite-micro", "audio_preprocessor_int8.tflite"),
      {}),
-    ("audio_preprocessor_float", os.path.join(ROOT, "tests", "data", "signal",
+    ("audio_preprocessor_float", os.path.join(ROOT, "third_party", "tflite-micro",
                                               "audio_preprocessor_float.tflite"), {}),
 ] + [("ops_" + f, os.path.join(SHARED, "ops", f, f + "0.tflite"), {})
      for f in ("add", "conv", "leaky_relu", "pad", "quantize", "strided_slice", "sub")]
