@@ -54,7 +54,7 @@ static inline utvm_sfftf_c utvm_sfftf_cmul(utvm_sfftf_c a, utvm_sfftf_c b) {
   return m;
 }
 
-static void utvm_sfftf_bfly2(float* f, const float* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly2(float* f, const float* tw, int32_t fstride, int32_t m) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     const utvm_sfftf_c a = utvm_sfftf_load(f, k);
@@ -64,7 +64,7 @@ static void utvm_sfftf_bfly2(float* f, const float* tw, int32_t fstride, int32_t
   }
 }
 
-static void utvm_sfftf_bfly3(float* f, const float* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly3(float* f, const float* tw, int32_t fstride, int32_t m) {
   int32_t k;
   const utvm_sfftf_c epi3 = utvm_sfftf_load(tw, fstride * m);
   for (k = 0; k < m; ++k) {
@@ -91,7 +91,7 @@ static void utvm_sfftf_bfly3(float* f, const float* tw, int32_t fstride, int32_t
   }
 }
 
-static void utvm_sfftf_bfly4(float* f, const float* tw, int32_t fstride, int32_t m, int32_t inverse) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly4(float* f, const float* tw, int32_t fstride, int32_t m, int32_t inverse) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     const utvm_sfftf_c f0 = utvm_sfftf_load(f, k);
@@ -130,7 +130,7 @@ static inline float utvm_sfftf_mac2(float a, float b, float x, float c, float y)
   return s + cy;
 }
 
-static void utvm_sfftf_bfly5(float* f, const float* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly5(float* f, const float* tw, int32_t fstride, int32_t m) {
   int32_t u;
   const utvm_sfftf_c ya = utvm_sfftf_load(tw, fstride * m);
   const utvm_sfftf_c yb = utvm_sfftf_load(tw, 2 * fstride * m);

@@ -59,7 +59,7 @@ static inline utvm_sfft_c utvm_sfft_narrow(int32_t r, int32_t i) {
   return c;
 }
 
-static void utvm_sfft_bfly2(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly2(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     utvm_sfft_c a;
@@ -73,7 +73,7 @@ static void utvm_sfft_bfly2(int16_t* f, const int16_t* tw, int32_t fstride, int3
   }
 }
 
-static void utvm_sfft_bfly3(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly3(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
   int32_t k;
   const utvm_sfft_c epi3 = utvm_sfft_load(tw, fstride * m);
   for (k = 0; k < m; ++k) {
@@ -100,7 +100,7 @@ static void utvm_sfft_bfly3(int16_t* f, const int16_t* tw, int32_t fstride, int3
   }
 }
 
-static void utvm_sfft_bfly4(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly4(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     utvm_sfft_c s0;
@@ -134,7 +134,7 @@ static void utvm_sfft_bfly4(int16_t* f, const int16_t* tw, int32_t fstride, int3
   }
 }
 
-static void utvm_sfft_bfly5(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly5(int16_t* f, const int16_t* tw, int32_t fstride, int32_t m) {
   int32_t u;
   const utvm_sfft_c ya = utvm_sfft_load(tw, fstride * m);
   const utvm_sfft_c yb = utvm_sfft_load(tw, 2 * fstride * m);

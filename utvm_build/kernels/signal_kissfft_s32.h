@@ -88,7 +88,7 @@ static inline utvm_sfft32_c utvm_sfft32_fixdiv(utvm_sfft32_c c, int32_t radix) {
   return q;
 }
 
-static void utvm_sfft32_bfly2(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly2(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     const utvm_sfft32_c a = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 2);
@@ -99,7 +99,7 @@ static void utvm_sfft32_bfly2(int32_t* f, const int32_t* tw, int32_t fstride, in
   }
 }
 
-static void utvm_sfft32_bfly3(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly3(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
   int32_t k;
   const utvm_sfft32_c epi3 = utvm_sfft32_load(tw, fstride * m);
   for (k = 0; k < m; ++k) {
@@ -126,7 +126,7 @@ static void utvm_sfft32_bfly3(int32_t* f, const int32_t* tw, int32_t fstride, in
   }
 }
 
-static void utvm_sfft32_bfly4(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly4(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
   int32_t k;
   for (k = 0; k < m; ++k) {
     const utvm_sfft32_c f0 = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 4);
@@ -165,7 +165,7 @@ static inline int32_t utvm_sfft32_mac2(int32_t a, int32_t b, int32_t x, int32_t 
   return utvm_sfft32_add(utvm_sfft32_add(a, utvm_sfft32_smul(b, x)), utvm_sfft32_smul(c, y));
 }
 
-static void utvm_sfft32_bfly5(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
+static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly5(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
   int32_t u;
   const utvm_sfft32_c ya = utvm_sfft32_load(tw, fstride * m);
   const utvm_sfft32_c yb = utvm_sfft32_load(tw, 2 * fstride * m);
