@@ -72,6 +72,19 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--incremental", action="store_true",
                    help="rewrite only files whose content changed (for build systems)")
     _add_codegen_options(c)
+    cg = sub.add_parser("compile-group", help="several models for one firmware: one CRT, shared workspace "
+                        "pools, shared kernels compiled once (docs/output.md, model groups)")
+    cg.add_argument("models", nargs="+", metavar="[NAME=]MODEL.tflite",
+                    help="the models (C name from the file name unless NAME= is given)")
+    cg.add_argument("-o", "--output", type=Path, required=True,
+                    help="the group's generated directory (replaced; one folder per model in models/)")
+    cg.add_argument("--group", required=True, metavar="NAME", help="C name of the group (tvmgen_<NAME>.h)")
+    cg.add_argument("--exclusive", action="append", default=[], metavar="A,B[,...]",
+                    help="these models never run at the same time: they share one workspace pool "
+                         "(repeat for several sets; other models get a pool of their own)")
+    cg.add_argument("--incremental", action="store_true",
+                    help="rewrite only files whose content changed (for build systems)")
+    _add_codegen_options(cg)
     r = sub.add_parser("run", help="compile, build with the system C compiler and run one inference")
     r.add_argument("model", type=Path)
     r.add_argument("--input", type=Path, action="append", default=[], metavar="X.npy",
@@ -172,6 +185,8 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         m = compiled.metadata
         print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
               f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
+    elif a.command == "compile-group":
+        _compile_group(a)
     elif a.command == "manifest":
         _manifest(a)
     elif a.command == "run":
@@ -235,6 +250,20 @@ def _report(a: argparse.Namespace) -> int:
     extra = f", instructions from {bench}" if instructions else ""
     print(f"{a.output}: report of {printable(a.model.name)}{extra}")
     return 0
+
+
+def _compile_group(a: argparse.Namespace) -> None:
+    from .group import compile_group, parse_model_arg
+
+    exclusive = [[n.strip() for n in e.split(",") if n.strip()] for e in a.exclusive]
+    g = compile_group([parse_model_arg(m) for m in a.models], a.output, a.group, exclusive, _options(a),
+                      incremental=a.incremental)
+    m = g.metadata
+    pools = "; ".join(f"pool {p['index']} {p['bytes']} B ({', '.join(p['models'])})" for p in m["pools"])
+    print(f"{a.output}: group {m['name']} of {', '.join(x['name'] for x in m['models'])}: workspace "
+          f"{m['workspace_bytes']} B [{pools}] (each alone: {m['separate_workspace_bytes']} B), state "
+          f"{m['state_bytes']} B, RAM {m['ram_bytes']} B; {len(m['shared_kernel_functions'])} kernel "
+          f"function(s) compiled once")
 
 
 def _manifest(a: argparse.Namespace) -> None:

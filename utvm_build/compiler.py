@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .emit.cnames import c_identifier
+from .emit.group import GroupLink
 from .emit.model import render
 from .emit.output import write_output
 from .errors import UnsupportedError, UtvmError
@@ -130,8 +131,32 @@ def lower(data: bytes) -> Graph:
     return g
 
 
-def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
-                  source_name: str = "model.tflite") -> Compiled:
+@dataclass
+class Planned:
+    """A model lowered, prepared and planned: everything but the C text (``compile_group`` looks at
+    several of these before rendering any)."""
+
+    name: str
+    graph: Graph
+    plan: MemoryPlan
+    prepared: dict[int, Prepared]
+    options: CompileOptions
+    sha256: str
+    source_name: str
+
+    @property
+    def kernel_functions(self) -> set[str]:
+        """The kernel functions the model's operators call."""
+        return {kc.function for p in self.prepared.values() for kc in p.calls}
+
+    def render(self, link: GroupLink | None = None) -> Compiled:
+        files = render(self.graph, self.plan, self.prepared, self.name, self.options, self.sha256,
+                       self.source_name, link)
+        return Compiled(name=self.name, graph=self.graph, plan=self.plan, files=files)
+
+
+def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
+               source_name: str = "model.tflite") -> Planned:
     opts = options or CompileOptions()
     opts.validate()
     if not name or c_identifier(name) != name:
@@ -143,8 +168,12 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     sha = hashlib.sha256(data).hexdigest()
-    files = render(g, plan, prepared, name, opts, sha, source_name)
-    return Compiled(name=name, graph=g, plan=plan, files=files)
+    return Planned(name, g, plan, prepared, opts, sha, source_name)
+
+
+def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
+                  source_name: str = "model.tflite") -> Compiled:
+    return plan_bytes(data, name, options, source_name).render()
 
 
 def compile_model(model: str | Path, out_dir: str | Path, options: CompileOptions | None = None,

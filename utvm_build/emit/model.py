@@ -17,6 +17,7 @@ from .cnames import c_comment, c_identifier, float_literal
 from .constants import ConstantPool
 from .control import CONTROL_OPS, ControlEmitter, state_init_function, state_layout_comment, subgraph_function
 from .crt_config import CrtNeeds, render_crt_config
+from .group import GUARD_IF, POOL_BUSY_STATUS, UNUSED_FUNCTION_PRAGMAS, GroupLink, wrapper_prototype
 from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
 from .profile import packed_functions, render_profile, wrap_call
@@ -60,7 +61,9 @@ def ports(g: Graph) -> tuple[list[Port], list[Port]]:
 
 
 def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str, opts: CompileOptions,
-           model_sha256: str, source_name: str) -> dict[str, bytes]:
+           model_sha256: str, source_name: str, link: GroupLink | None = None) -> dict[str, bytes]:
+    """``link``: the model is a member of a group (emit/group.py): its workspace is its pool in the
+    group's array, and the kernel functions the group compiles once are called through the group."""
     prefix = f"tvmgen_{name}"
     # No model hash here: a file changes only when its own content does (a retrained model
     # rebuilds the model's sources, never code that includes only the public header).
@@ -97,13 +100,13 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
             op_records.append(record)
     op_records.sort(key=lambda r: r["index"])
     slots = {r["index"]: k for k, r in enumerate(op_records)} if opts.profile else None
-    entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool, slots)
+    entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool, slots, link)
 
     files: dict[str, str] = {}
     hdr = f"include/{prefix}.h"
-    files[hdr] = _public_header(g, plan, name, prefix, banner, inputs, outputs, opts)
-    files[f"src/{prefix}_internal.h"] = _internal_header(prefix, banner, pool, op_funcs, opts, plan)
-    files[f"src/{prefix}_ops.c"] = _ops_file(g, prefix, banner, op_funcs, kernels)
+    files[hdr] = _public_header(g, plan, name, prefix, banner, inputs, outputs, opts, link)
+    files[f"src/{prefix}_internal.h"] = _internal_header(prefix, banner, pool, op_funcs, opts, plan, link)
+    files[f"src/{prefix}_ops.c"] = _ops_file(g, prefix, banner, op_funcs, kernels, link)
     files[f"src/{prefix}_constants.c"] = _constants_file(prefix, f"{banner}\n/* Model sha256 {model_sha256}. */",
                                                          pool, op_funcs)
     if any(p.tensor.quant is not None for p in inputs + outputs):
@@ -147,6 +150,8 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
         "link_libraries": ["m"] if any("<math.h>" in files[f"src/kernels/{k}.h"] for k in used_kernels) else [],
         "crt": needs.as_dict(),
     }
+    if link is not None:
+        meta["group"] = link.metadata()
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
 
@@ -172,13 +177,15 @@ def _kernel_closure(names: set[str], target_name: str) -> list[str]:
 
 
 def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: str,
-                   inputs: list[Port], outputs: list[Port], opts: CompileOptions) -> str:
+                   inputs: list[Port], outputs: list[Port], opts: CompileOptions,
+                   link: GroupLink | None = None) -> str:
     up = prefix.upper()
     guard = f"{up}_H_"
     user_note = " (pass it in workspace_pools)" if opts.workspace == "user" else ""
     lines = [banner, f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", "",
              "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
-             f"/*! Bytes of the planned workspace{user_note}. */",
+             f"/*! Bytes of the planned workspace{user_note}"
+             + (f" (in pool {link.pool_index} of group {link.group}: {link.prefix}.h)" if link else "") + ". */",
              f"#define {up}_WORKSPACE_SIZE {plan.workspace_bytes}",
              "/*! Bytes of the state: what the model keeps from one run to the next (docs/state.md). */",
              f"#define {up}_STATE_SIZE {plan.state_bytes}"]
@@ -215,7 +222,9 @@ def _public_header(g: Graph, plan: MemoryPlan, name: str, prefix: str, banner: s
     lines += ["/*!", f" * \\brief Run one inference of {c_comment(name)}"
               + (" on the model instance whose state is `state`" if user_state else "") + ".",
               " * \\return 0 on success, -1 if a pointer is NULL, -2 if the workspace"
-              + (" or state" if user_state else "") + " is misaligned.", " */",
+              + (" or state" if user_state else "") + " is misaligned"
+              + (f", {POOL_BUSY_STATUS} (debug builds) if another model of its workspace pool is running"
+                 if link and plan.workspace_bytes else "") + ".", " */",
               f"int32_t {prefix}_run(" + ",\n    ".join(args) + ");", ""]
     if opts.io == "workspace":
         pools = f"struct {prefix}_workspace_pools* workspace_pools, " if opts.workspace == "user" else ""
@@ -323,25 +332,41 @@ def _signature(ctx: OpFunction) -> str:
 
 
 def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFunction],
-                     opts: CompileOptions, plan: MemoryPlan) -> str:
+                     opts: CompileOptions, plan: MemoryPlan, link: GroupLink | None = None) -> str:
     guard = f"{prefix.upper()}_INTERNAL_H_"
     lines = [banner, "/* Declarations shared by the generated files of this model (not a public API). */",
              f"#ifndef {guard}", f"#define {guard}", "", "#include <stddef.h>", "#include <stdint.h>", ""]
     lines += _attr_macros(prefix, opts, constants=bool(pool.constants),
-                          static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0,
+                          static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0 and link is None,
                           static_state=plan.state_bytes > 0 and not _user_state(plan, opts))
     if pool.constants:
         lines += pool.declarations() + [""]
+    if link is not None and plan.workspace_bytes:
+        lines += [f"/* The group's workspace (this model: pool {link.pool_index} at byte {link.pool_offset}) and "
+                  f"its pools' busy flags: src/{link.prefix}.c of the group. */",
+                  f"extern uint8_t {link.workspace_symbol}[{link.workspace_bytes}];",
+                  f"extern volatile uint8_t {link.busy_symbol}[{link.pool_count}];", ""]
     lines += [_signature(ctx) + ";" for ctx in ops]
     lines += ["", f"#endif /* {guard} */", ""]
     return "\n".join(lines)
 
 
-def _ops_file(g: Graph, prefix: str, banner: str, ops: list[OpFunction], kernels: set[str]) -> str:
+def _ops_file(g: Graph, prefix: str, banner: str, ops: list[OpFunction], kernels: set[str],
+              link: GroupLink | None = None) -> str:
     lines = [banner, "/* One function per operator, in execution order. */", "",
-             f'#include "{prefix}_internal.h"', '#include "kernels/common.h"']
-    lines += [f'#include "kernels/{k}.h"' for k in sorted(kernels)] + [""]
+             f'#include "{prefix}_internal.h"']
+    shared = link.shared if link is not None else {}
+    includes = ['#include "kernels/common.h"'] + [f'#include "kernels/{k}.h"' for k in sorted(kernels)]
+    if shared:   # the headers give the parameter types; the shared functions' code is the group's
+        includes = [*UNUSED_FUNCTION_PRAGMAS[0], *includes, *UNUSED_FUNCTION_PRAGMAS[1], "",
+                    f"/* Kernel functions compiled once for the group {link.group} (src/{link.prefix}_kernels.c). */",
+                    *[wrapper_prototype(link.prefix, fn, params) + ";" for fn, params in sorted(shared.items())]]
+    lines += includes + [""]
+    call = re.compile(r"^(utvm_\w+)\(")
     for ctx in ops:
+        if shared:
+            ctx.body = [call.sub(lambda m: (link.wrapper(m.group(1)) if m.group(1) in shared else m.group(1)) + "(",
+                                 text) for text in ctx.body]
         lines.append(f"/* {describe(g, ctx.op)} */")
         lines.append(_signature(ctx) + " {")
         # parameter structs at block scope: each is used by its operator's function only
@@ -368,9 +393,12 @@ def _constants_file(prefix: str, banner: str, pool: ConstantPool, ops: list[OpFu
 
 def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str, inputs: list[Port],
                 outputs: list[Port], steps: dict[int, list[OpFunction | Operator]], opts: CompileOptions,
-                pool: ConstantPool, profile: dict[int, int] | None = None) -> str:
+                pool: ConstantPool, profile: dict[int, int] | None = None, link: GroupLink | None = None) -> str:
     """The entry point: state, one function per called subgraph (callees first), the run function."""
     plan = plans[0]
+    # A group member's workspace is its pool in the group's array (emit/group.py).
+    ws_expr = f"&{link.workspace_symbol}[{link.pool_offset}]" if link is not None else f"{prefix}_workspace"
+    guard = link is not None and plan.workspace_bytes > 0
     up = prefix.upper()
     ws = plan.workspace_bytes
     user_state = _user_state(plan, opts)
@@ -398,18 +426,18 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
         lines += [f"  (void){v};" for v in ("workspace", "model_state") if not re.search(rf"\b{v}\b", text)]
         lines += [f"  {t}" for t in body] + ["}", ""]
     io_ws = opts.io == "workspace"
-    if io_ws and opts.workspace == "static" and ws > 0:
+    if io_ws and opts.workspace == "static" and ws > 0 and link is None:
         # file scope: the entry point and the map functions use it
         lines += [f"static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});", ""]
     if io_ws:
-        lines += _map_functions(g, plan, prefix, inputs, outputs, opts)
+        lines += _map_functions(g, plan, prefix, inputs, outputs, opts, ws_expr)
     args = [f"struct {prefix}_inputs* inputs", f"struct {prefix}_outputs* outputs"]
     if opts.workspace == "user":
         args.append(f"struct {prefix}_workspace_pools* workspace_pools")
     if user_state:
         args.append("void* state")
     lines.append(f"int32_t {prefix}_run(" + ", ".join(args) + ") {")
-    if opts.workspace == "static" and ws > 0 and not io_ws:
+    if opts.workspace == "static" and ws > 0 and not io_ws and link is None:
         # block scope: only the entry point uses the workspace
         lines.append(f"  static uint8_t {prefix}_workspace[{ws}] {up}_WORKSPACE_ATTR({opts.workspace_align});")
     lines.append("  int32_t status = 0;")
@@ -428,13 +456,16 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
                   "    status = -2;"]
     if user_state and plan.state_bytes and _state_align(plan) > 1:
         lines += [f"  }} else if (((uintptr_t)state % {_state_align(plan)}u) != 0u) {{", "    status = -2;"]
+    if guard:
+        lines += [GUARD_IF, f"  }} else if ({link.busy_symbol}[{link.pool_index}] != 0u) {{",
+                  f"    status = {POOL_BUSY_STATUS};  /* another model of this workspace pool is running */", "#endif"]
     lines.append("  } else {")
     body: list[str] = []
     if opts.workspace == "user":
         if ws > 0:
             body.append("  uint8_t* workspace = (uint8_t*)workspace_pools->global_workspace;")
     elif ws > 0:
-        body.append(f"  uint8_t* workspace = {prefix}_workspace;")
+        body.append(f"  uint8_t* workspace = {ws_expr};")
     steps_body = _subgraph_body(g, plan, prefix, inputs, outputs, steps[0], control, io_ws, profile)
     if plan.state_bytes and not user_state:
         body += [f"  if ({prefix}_state_ready == 0u) {{", f"    {prefix}_reset();", "  }"]
@@ -442,7 +473,10 @@ def _entry_file(g: Graph, plans: dict[int, MemoryPlan], prefix: str, banner: str
         base = "NULL" if not plan.state_bytes else "(uint8_t*)state" if user_state else f"{prefix}_state"
         body.append(f"  uint8_t* model_state = {base};")
     body += [f"  {t}" for t in steps_body]
-    lines += [f"  {text}" for text in body]
+    if guard:
+        busy = f"{link.busy_symbol}[{link.pool_index}]"
+        body = [GUARD_IF, f"  {busy} = 1u;", "#endif", *body, GUARD_IF, f"  {busy} = 0u;", "#endif"]
+    lines += [text if text.startswith("#") else f"  {text}" for text in body]
     lines += ["  }", "  return status;", "}", ""]
     return "\n".join(lines)
 
@@ -503,7 +537,7 @@ def _op_call(ctx: OpFunction, names: dict[int, str], plan: MemoryPlan) -> str:
 
 
 def _map_functions(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], outputs: list[Port],
-                   opts: CompileOptions) -> list[str]:
+                   opts: CompileOptions, ws_expr: str) -> list[str]:
     """tvmgen_<name>_map_inputs / _map_outputs (--io workspace)."""
     lines: list[str] = []
     user = opts.workspace == "user"
@@ -514,7 +548,7 @@ def _map_functions(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], 
         if user:
             cond = f"({cond}) && (workspace_pools != NULL) && (workspace_pools->global_workspace != NULL)"
         lines.append(f"  if ({cond}) {{")
-        src = "(uint8_t*)workspace_pools->global_workspace" if user else f"{prefix}_workspace"
+        src = "(uint8_t*)workspace_pools->global_workspace" if user else ws_expr
         lines.append(f"    uint8_t* workspace = {src};")
         for p, t in zip(group, tensors):
             lines.append(f"    {kind}->{p.c_name} = &workspace[{plan.locations[t].index}];")
