@@ -265,7 +265,11 @@ def test_group_scons(tmp_path: Path, expected: list[str]) -> None:
         pytest.fail("SCons is not installed; pip install scons (it is in the `test` extras)", pytrace=False)
     ex = tmp_path / "examples"
     shutil.copytree(REPO / "examples", ex, ignore=shutil.ignore_patterns("build", ".sconsign.dblite", "__pycache__"))
-    p = subprocess.run([sys.executable, "-m", "SCons", "-Q", f"PYTHON={sys.executable}"], cwd=ex / "two_models",
+    # The code generator SCons runs is this checkout's (SCons passes no PYTHONPATH to its commands).
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO}${{PYTHONPATH:+:$PYTHONPATH}}" exec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    p = subprocess.run([sys.executable, "-m", "SCons", "-Q", f"PYTHON={python}"], cwd=ex / "two_models",
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     out = _run(ex / "two_models" / "build" / "two_models")

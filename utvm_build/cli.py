@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
                          "(repeat for several sets; other models get a pool of their own)")
     cg.add_argument("--incremental", action="store_true",
                     help="rewrite only files whose content changed (for build systems)")
+    cg.add_argument("--manifest", action="store_true",
+                    help="print, as JSON, the files it would write and the metadata of the group and of each "
+                         "model; write nothing (for build systems)")
     _add_codegen_options(cg)
     r = sub.add_parser("run", help="compile, build with the system C compiler and run one inference")
     r.add_argument("model", type=Path)
@@ -253,11 +256,19 @@ def _report(a: argparse.Namespace) -> int:
 
 
 def _compile_group(a: argparse.Namespace) -> None:
-    from .group import compile_group, parse_model_arg
+    import json
+
+    from .emit.output import MANIFEST
+    from .group import compile_group, parse_model_arg, render_group
 
     exclusive = [[n.strip() for n in e.split(",") if n.strip()] for e in a.exclusive]
-    g = compile_group([parse_model_arg(m) for m in a.models], a.output, a.group, exclusive, _options(a),
-                      incremental=a.incremental)
+    models = [parse_model_arg(m) for m in a.models]
+    if a.manifest:
+        g = render_group(models, a.group, exclusive, _options(a))
+        print(json.dumps({"files": sorted([*g.files, MANIFEST]), "metadata": g.metadata,
+                          "members": {c.name: c.metadata for c in g.members}}, sort_keys=True))
+        return
+    g = compile_group(models, a.output, a.group, exclusive, _options(a), incremental=a.incremental)
     m = g.metadata
     pools = "; ".join(f"pool {p['index']} {p['bytes']} B ({', '.join(p['models'])})" for p in m["pools"])
     print(f"{a.output}: group {m['name']} of {', '.join(x['name'] for x in m['models'])}: workspace "

@@ -6,7 +6,8 @@
     kws = env.UtvmModel('kws', 'kws.tflite')
     env.Program('firmware', ['main.c'], **env.UtvmUsage(kws))
 
-Methods: ``UtvmModel`` (a model's static library), ``UtvmCrt`` (the C runtime of the build),
+Methods: ``UtvmModel`` (a model's static library), ``UtvmModels`` (several models in one
+firmware: a group), ``UtvmCrt`` (the C runtime of the build),
 ``UtvmUsage`` (CPPPATH and LIBS a program needs, with the system library of its packed models).
 Documentation: docs/scons.md.
 
@@ -410,6 +411,156 @@ def UtvmModel(env, target, model, **kw):
     return lib
 
 
+# ---- model groups (several models in one firmware: docs/scons.md) ---------------------------------
+
+def _group_manifest(python: str, model_args: list[str], models: list[str], args: list[str], cache: str,
+                    what: str) -> dict:
+    """Files and metadata of a group's directory, from ``utvm-build compile-group --manifest`` (writes
+    nothing); cached under the models' hashes, the options, the Python and the version."""
+    hashes = []
+    for model in models:
+        try:
+            with open(model, "rb") as f:
+                hashes.append(hashlib.sha256(f.read()).hexdigest())
+        except OSError as e:
+            raise _error(f"{what}: cannot read the model {model}: {e.strerror}") from None
+    key = {"python": python, "version": _VERSION, "models": [os.path.basename(m) for m in model_args],
+           "sha256": hashes, "args": args}
+    try:
+        with open(cache, encoding="utf-8") as f:
+            cached = json.load(f)
+        if cached.get("key") == key:
+            return cached["manifest"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        p = subprocess.run([python, "-m", "utvm_build", "compile-group", *model_args, "-o", os.devnull, "--manifest",
+                            *args], capture_output=True, text=True, timeout=600)
+    except OSError as e:
+        raise _error(f"{what}: cannot run UTVM_PYTHON '{python}': {e.strerror}; {_hint()}") from None
+    if p.returncode != 0:
+        ok, why = _probe(python)
+        if not ok:
+            raise _error(f"{what}: {why}; {_hint()}")
+        detail = (p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}").splitlines()[-1]
+        raise _error(f"{what}: code generation failed: {detail}")
+    manifest = json.loads(p.stdout)
+    if manifest["metadata"].get("generator_version") != _VERSION:
+        raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
+                     f"UTVM_PYTHON '{python}' runs another version; {_hint()}")
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    tmp = f"{cache}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump({"key": key, "manifest": manifest}, f, sort_keys=True)
+    os.replace(tmp, cache)
+    return manifest
+
+
+def _group_emitter(target, source, env):
+    out = env["UTVM_OUT"]
+    manifest = _group_manifest(env["UTVM_PYTHON_RESOLVED"], env["UTVM_MODEL_ARGS_RAW"],
+                               [s.srcnode().get_abspath() for s in source], env["UTVM_ARGS_RAW"],
+                               env["UTVM_MANIFEST_CACHE"], env["UTVM_WHAT"])
+    files = [out.File(rel) for rel in manifest["files"]]
+    for node in files:
+        node.attributes.utvm_manifest = manifest
+    env.Precious(files)
+    return files, [*source, env.Value(f"utvm_build {_VERSION}")]
+
+
+_GROUPGEN = SCons.Builder.Builder(
+    action=SCons.Action.Action(
+        [["$UTVM_PYTHON", "-m", "utvm_build", "compile-group", "$UTVM_MODEL_ARGS", "-o", "$UTVM_OUT",
+          "--incremental", "$UTVM_ARGS"]],
+        cmdstr="$UTVM_COMSTR"),
+    emitter=_group_emitter,
+)
+
+
+@_one_line_errors
+def UtvmModels(env, target, models, group=None, exclusive=None, **kw):
+    """Several models in one firmware (``utvm-build compile-group``): one static library with every
+    model, their shared workspace pools and the kernels several of them call, compiled once.
+    ``models``: {name: model file} or a list of model files (names from the file names);
+    ``exclusive``: lists of names of models that never run at the same time (one pool each list);
+    ``group``: the group's C name (default: the target's base name). See docs/scons.md."""
+    target = str(SCons.Util.flatten(target)[0]) if SCons.Util.is_List(target) else str(target)
+    what = f"UtvmModels('{target}')"
+    _need_c_builders(env, what)
+    known = [k for k in (*_CODEGEN_OPTIONS, *_FLAG_OPTIONS, *_BUILD_OPTIONS) if k not in ("name", "workspace")]
+    unknown = [k for k in kw if k.islower() and k not in known]
+    if unknown:
+        raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are {', '.join(known)}")
+    if kw.get("interface") == "packed":
+        raise _error(f"{what}: interface='packed' is not supported for a group in SCons yet; use the CMake "
+                     "function utvm_add_models() or UtvmModel() per model")
+    overrides = {k: v for k, v in kw.items() if not k.islower()}
+    base = os.path.basename(target)
+    group = group or base
+    args = [f"--group={group}"] + [f"--exclusive={','.join(e)}" for e in (exclusive or [])] + _codegen_args(kw, what)
+    python = _python(env)
+    st = _state(env)
+    pairs = list(models.items()) if isinstance(models, dict) else [(None, m) for m in SCons.Util.flatten(models)]
+    nodes, model_args = [], []
+    for name, m in pairs:
+        node = env.File(m)
+        path = node.srcnode().get_abspath()
+        if not os.path.isfile(path):
+            raise _error(f"{what}: model file not found: {path}")
+        nodes.append(node)
+        model_args.append(f"{name}={path}" if name else path)
+    out = env.Dir(kw["output_dir"]) if kw.get("output_dir") else st["dir"].Dir(base)
+    work = out.up().Dir(out.name + ".build")
+    owners = env.fs.__dict__.setdefault("_utvm_output_dirs", {})
+    if out.get_abspath() in owners:
+        raise _error(f"{what}: {out} is already the generated directory of {owners[out.get_abspath()]}")
+    owners[out.get_abspath()] = what
+    generated = env._UtvmGroupgen(
+        target=out.File("metadata.json"), source=nodes, UTVM_OUT=out,
+        UTVM_MODEL_ARGS=[a.replace("$", "$$") for a in model_args], UTVM_MODEL_ARGS_RAW=model_args,
+        UTVM_ARGS=[a.replace("$", "$$") for a in args], UTVM_ARGS_RAW=args, UTVM_PYTHON_RESOLVED=python,
+        UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what)
+    manifest = generated[0].attributes.utvm_manifest
+    meta = manifest["metadata"]
+    sources = list(meta["sources"])
+    include_dirs = [out.Dir(d) for d in meta["include_dirs"]]
+    link_libraries = list(meta["link_libraries"])
+    needs_crt = meta["options"].get("profile") is True
+    for m in meta["models"]:
+        member = manifest["members"][m["name"]]
+        if m["name"] in st["names"]:
+            raise _error(f"{what}: two models are named '{m['name']}' in this build ({st['names'][m['name']]})")
+        st["names"][m["name"]] = what
+        sources += [f"{m['dir']}/{s}" for s in member["sources"]]
+        include_dirs += [out.Dir(m["dir"]).Dir(d) for d in member["include_dirs"]]
+        link_libraries += [x for x in member["link_libraries"] if x not in link_libraries]
+    config = out.File("include/crt_config.h")
+    st["configs"].append(config)
+    if st["merged"] is not None:
+        env.Depends(st["merged"], config)
+    menv = env.Clone()
+    crt_paths = []
+    if needs_crt:
+        if st["crt"] is None:
+            _make_crt(env, None, None, f"{what} (profile)")
+        crt_paths = [st["merged"].dir, st["crt_include"]]
+    menv.Prepend(CPPPATH=crt_paths[:1] + include_dirs + crt_paths[1:])
+    if kw.get("optimize"):
+        menv.Append(CCFLAGS=_flat(kw["optimize"]))
+    if overrides:
+        menv.Replace(**overrides)
+    objects = []
+    for rel in sources:   # objects by the source's path: file names may repeat across the models
+        objects += menv.Object(work.File(os.path.splitext(rel)[0] + menv.subst("$OBJSUFFIX")), out.File(rel))
+    lib = menv.StaticLibrary(target, objects)
+    env.Clean(lib, [*[out.File(rel) for rel in manifest["files"]], work.File("manifest.json")])
+    lib[0].attributes.utvm_model = {"name": group, "include_dirs": include_dirs, "packed": False,
+                                    "needs_crt": needs_crt, "generated_dir": out,
+                                    "metadata": {**meta, "link_libraries": link_libraries}, "state": st,
+                                    "metadata_node": out.File("metadata.json")}
+    return lib
+
+
 def _merge_crt_config(target, source, env):
     """Each TVM_CRT_* value is the maximum over the base configuration and every model's crt_config.h."""
     headers = [source[0]] + sorted((d for d in target[0].depends if d.name == "crt_config.h"), key=str)
@@ -549,8 +700,9 @@ def generate(env) -> None:
         env.SetDefault(UTVM_PYTHON=python)
     env.SetDefault(UTVM_DIR="utvm", UTVM_COMSTR="", UTVM_CRTCONFIGCOMSTR="Merging CRT configuration $TARGET",
                    UTVM_VERSION=_VERSION)
-    env.Append(BUILDERS={"_UtvmCodegen": _CODEGEN})
+    env.Append(BUILDERS={"_UtvmCodegen": _CODEGEN, "_UtvmGroupgen": _GROUPGEN})
     env.AddMethod(UtvmModel, "UtvmModel")
+    env.AddMethod(UtvmModels, "UtvmModels")
     env.AddMethod(UtvmCrt, "UtvmCrt")
     env.AddMethod(UtvmUsage, "UtvmUsage")
 
