@@ -210,6 +210,29 @@ def test_group_same_name_twice(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     assert rc == 2 and "named 'a'" in capsys.readouterr().err
 
 
+def test_group_info_report_manifest(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    meta = _group(tmp_path / "g", "--exclusive", "wake,cmd")
+    capsys.readouterr()
+    assert cli(["info", str(tmp_path / "g")]) == 0
+    text = capsys.readouterr().out
+    assert "model group voice" in text and "pool 0: 640 B at byte 0: wake, cmd" in text
+    assert "RAM: workspace 640 B (each model alone: 784 B) + states 75 B = 715 B" in text
+    assert "compiled once for the group: utvm_softmax_s8" in text
+    assert cli(["report", str(tmp_path / "g"), "-o", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert '<td id="group-workspace">640</td>' in page and '<td id="group-separate">784</td>' in page
+    assert re.search(r'class="pool"[^>]*data-pool="0" data-offset="0" data-bytes="640"', page)
+    assert len(re.findall(r'class="buffer"[^>]*data-model="(wake|cmd)"', page)) == 2
+    # --manifest: the files compile-group writes, and the metadata, writing nothing.
+    capsys.readouterr()
+    assert cli(["compile-group", f"wake={WAKE}", f"cmd={CMD}", "-o", str(tmp_path / "none"), "--group", "voice",
+                "--exclusive", "wake,cmd", "--manifest"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    written = sorted(str(f.relative_to(tmp_path / "g")) for f in (tmp_path / "g").rglob("*") if f.is_file())
+    assert doc["files"] == written and doc["metadata"] == meta and set(doc["members"]) == {"wake", "cmd"}
+    assert not (tmp_path / "none").exists()
+
+
 def _cmake(build: Path, *extra: str) -> None:
     need("cmake", "ninja")
     for cmd in (["cmake", "-S", EXAMPLE, "-B", build, "-G", "Ninja", f"-DPython3_EXECUTABLE={sys.executable}",

@@ -120,14 +120,15 @@ def _parser() -> argparse.ArgumentParser:
                    help="the C file to write (rewritten only when its content changes)")
     rp = sub.add_parser("report", help="one self-contained HTML page: the memory plan as a picture, "
                         "per-operator MACs, flash, scratch (and instructions from a benchmark run)")
-    rp.add_argument("model", type=Path)
+    rp.add_argument("model", type=Path, help="a .tflite model, or a model group's generated directory "
+                    "(compile-group: its workspace pools)")
     rp.add_argument("-o", "--output", type=Path, required=True, metavar="REPORT.html")
     rp.add_argument("--bench", type=Path, metavar="RUN.json",
                     help="a benchmark result (benchmarks/results/runs/...) for per-operator instructions "
                          "(default: found there by the model's name, if present)")
     _add_codegen_options(rp)
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
-    i.add_argument("model", type=Path)
+    i.add_argument("model", type=Path, help="a .tflite model, or a model group's generated directory (compile-group)")
     i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
     _add_codegen_options(i)
     from .rpc import cli as rpc_cli  # host-driven execution: rpc-server (docs/rpc.md)
@@ -216,6 +217,18 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
 
 def _info(a: argparse.Namespace) -> int:
     """Exit 0 when every operator is supported, 2 otherwise (the report is printed either way)."""
+    if a.model.is_dir():   # a model group's generated directory (compile-group)
+        from .info import group_info
+        from .report import load_group
+
+        group = load_group(a.model)
+        if a.json:
+            import json
+
+            print(json.dumps(group, indent=1, sort_keys=True))
+        else:
+            print(group_info(group))
+        return 0
     if a.json:
         import json
 
@@ -238,12 +251,16 @@ def _info(a: argparse.Namespace) -> int:
 def _report(a: argparse.Namespace) -> int:
     from .compiler import default_name
     from .info import model_report
-    from .report import find_benchmark, load_instructions, render_report
+    from .report import find_benchmark, load_group, load_instructions, render_group_report, render_report
 
-    report = model_report(a.model, _options(a))
-    bench = a.bench or find_benchmark(a.name or default_name(a.model), [Path.cwd(), _PKG.parent])
-    instructions, label = load_instructions(bench) if bench else ({}, "")
-    text = render_report(report, instructions, label).encode()
+    if a.model.is_dir():   # a model group's generated directory (compile-group): its pools
+        bench, instructions = None, {}
+        text = render_group_report(load_group(a.model)).encode()
+    else:
+        report = model_report(a.model, _options(a))
+        bench = a.bench or find_benchmark(a.name or default_name(a.model), [Path.cwd(), _PKG.parent])
+        instructions, label = load_instructions(bench) if bench else ({}, "")
+        text = render_report(report, instructions, label).encode()
     try:
         tmp = a.output.with_name(f".{a.output.name}.utvm-tmp")
         tmp.write_bytes(text)

@@ -176,3 +176,22 @@ def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple
                      f"{' (' + ', '.join(r['state_layout']) + ')' if r.get('state_layout') else ''}, "
                      f"constants (flash): {t['flash_constants_bytes']} bytes, MACs: {t['macs']}")
     return "\n".join(lines), bool(r["supported"])
+
+
+def group_info(group: dict) -> str:
+    """`utvm-build info` of a model group's generated directory (``report.load_group``)."""
+    lines = [f"model group {printable(group['name'])} ({group['prefix']}.h), target {group['target']}, "
+             f"{len(group['models'])} models:"]
+    for m in group["models"]:
+        member = group["members"][m["name"]]
+        lines.append(f"  {printable(m['name'])}: tvmgen_{printable(m['name'])}_run, pool {m['pool']}, workspace "
+                     f"{m['workspace_bytes']} B, state {m['state_bytes']} B, constants {member['constants_bytes']} B")
+    lines.append("workspace pools (models of one pool never run at the same time; different pools may):")
+    for p in group["pools"]:
+        lines.append(f"  pool {p['index']}: {p['bytes']} B at byte {p['offset']}: "
+                     f"{', '.join(printable(n) for n in p['models'])}")
+    lines.append(f"RAM: workspace {group['workspace_bytes']} B (each model alone: "
+                 f"{group['separate_workspace_bytes']} B) + states {group['state_bytes']} B = {group['ram_bytes']} B")
+    shared = group["shared_kernel_functions"]
+    lines.append(f"kernel functions compiled once for the group: {', '.join(shared) if shared else 'none'}")
+    return "\n".join(lines)

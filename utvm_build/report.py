@@ -145,6 +145,92 @@ td:nth-child(2), td:nth-child(3), td:nth-child(4) { text-align: left; }
 svg .frame { fill: none; stroke: #999; }
 svg .peak { fill: #ffe8a3; }
 svg .buffer { stroke: #fff; stroke-width: 0.5; }
+svg .pool { fill: #f3f3f3; stroke: #999; }
 svg .tick { font-size: 10px; text-anchor: middle; fill: #555; }
 svg .axis { font-size: 11px; fill: #333; }
 """
+
+
+def load_group(directory: Path) -> dict:
+    """A group's generated directory (``compile-group``): its metadata, each model's metadata in
+    ``members``. UtvmError (one line) when ``directory`` is not one."""
+    try:
+        meta = json.loads((directory / "metadata.json").read_text())
+        if meta.get("kind") != "group":
+            raise ValueError("not a group")
+        meta["members"] = {m["name"]: json.loads((directory / m["dir"] / "metadata.json").read_text())
+                           for m in meta["models"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UtvmError(f"{directory} is not a model group's generated directory (utvm-build compile-group); "
+                        "give a .tflite model or such a directory") from None
+    return meta
+
+
+def render_group_report(group: dict) -> str:
+    """The report of a model group: its workspace pools as a picture (each pool a band of the
+    group's workspace, each model's workspace a bar inside its pool), the totals, the models and
+    the kernel functions compiled once."""
+    e = html.escape
+    title = f"utvm-build report: model group {group['name']}"
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{e(title)}</title>",
+             "<style>", _CSS, "</style></head><body>", f"<h1>{e(title)}</h1>",
+             f"<p>{len(group['models'])} models, target <code>{e(group['target'])}</code>, header "
+             f"<code>{e(group['prefix'])}.h</code>.</p>"]
+    rows = [("group-workspace", "RAM: workspace, every pool (bytes)", group["workspace_bytes"]),
+            ("group-separate", "RAM: the models' workspaces, each alone (bytes)", group["separate_workspace_bytes"]),
+            ("group-state", "RAM: the models' states (bytes)", group["state_bytes"]),
+            ("group-ram", "RAM: total besides the stack and I/O buffers (bytes)", group["ram_bytes"]),
+            ("group-constants", "flash: constants (bytes)",
+             sum(m["constants_bytes"] for m in group["members"].values()))]
+    parts.append('<h2>Totals</h2><table class="totals">')
+    parts += [f'<tr><th>{e(label)}</th><td id="{key}">{value}</td></tr>' for key, label, value in rows]
+    parts.append("</table>")
+    parts.append("<h2>Workspace pools</h2>")
+    parts.append("<p>Models of one pool never run at the same time (declared exclusive) and share its bytes; "
+                 "models of different pools may run at once.</p>")
+    parts.append(_pools_svg(group))
+    parts.append('<h2>Models</h2><table class="ops" id="models"><tr><th>model</th><th>pool</th>'
+                 "<th>workspace (bytes)</th><th>state (bytes)</th><th>constants (bytes)</th><th>operators</th></tr>")
+    for m in group["models"]:
+        member = group["members"][m["name"]]
+        parts.append(f'<tr data-model="{e(m["name"])}"><td>{e(m["name"])}</td><td>{m["pool"]}</td>'
+                     f'<td>{m["workspace_bytes"]}</td><td>{m["state_bytes"]}</td><td>{member["constants_bytes"]}</td>'
+                     f'<td>{len(member["operators"])}</td></tr>')
+    parts.append("</table>")
+    shared = group["shared_kernel_functions"]
+    parts.append("<h2>Kernel functions compiled once</h2>")
+    listed = e(", ".join(shared)) if shared else "none (no kernel function is called by two models)"
+    parts.append(f'<p id="shared-kernels">{listed}</p>')
+    public = {k: v for k, v in group.items() if k != "members"}
+    data = json.dumps(public, sort_keys=True).replace("</", "<\\/")
+    parts += [f'<script type="application/json" id="utvm-report-data">{data}</script>', "</body></html>", ""]
+    return "\n".join(parts)
+
+
+def _pools_svg(group: dict) -> str:
+    """The group's workspace top to bottom; in each pool, one bar per model (its workspace)."""
+    e = html.escape
+    total = max(1, group["workspace_bytes"])
+    width, height, left, top = 900, 60 + 40 * len(group["pools"]), 70, 20
+    sy = (height - top - 30) / total
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="pools" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="workspace pools">',
+           f'<rect x="{left}" y="{top}" width="{width - left - 10}" height="{height - top - 30}" class="frame"/>']
+    sizes = {m["name"]: m["workspace_bytes"] for m in group["models"]}
+    for k, pool in enumerate(group["pools"]):
+        y = top + pool["offset"] * sy
+        out.append(f'<rect class="pool" x="{left}" y="{y:.1f}" width="{width - left - 10}" '
+                   f'height="{max(1.0, pool["bytes"] * sy):.1f}" data-pool="{k}" data-offset="{pool["offset"]}" '
+                   f'data-bytes="{pool["bytes"]}"><title>pool {k}: {pool["bytes"]} bytes at {pool["offset"]}'
+                   f"</title></rect>")
+        lane = (width - left - 10) / max(1, len(pool["models"]))
+        for j, name in enumerate(pool["models"]):
+            out.append(f'<rect class="buffer" x="{left + j * lane + 2:.1f}" y="{y:.1f}" width="{lane - 4:.1f}" '
+                       f'height="{max(1.0, sizes[name] * sy):.1f}" fill="{_COLORS[j % len(_COLORS)]}" '
+                       f'data-model="{e(name)}" data-bytes="{sizes[name]}"><title>{e(name)}: {sizes[name]} bytes'
+                       f"</title></rect>")
+            out.append(f'<text x="{left + (j + 0.5) * lane:.1f}" y="{y + 14:.1f}" class="tick">{e(name)} '
+                       f"({sizes[name]} B)</text>")
+        out.append(f'<text x="{left - 6}" y="{y + 12:.1f}" class="axis" text-anchor="end">{pool["offset"]}</text>')
+    out += [f'<text x="{left - 6}" y="{height - 30}" class="axis" text-anchor="end">{total}</text>', "</svg>"]
+    return "\n".join(out)
