@@ -99,7 +99,9 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                 record["subgraph"] = k
             op_records.append(record)
     op_records.sort(key=lambda r: r["index"])
-    slots = {r["index"]: k for k, r in enumerate(op_records)} if opts.profile else None
+    # Profile slots: the operators that have a function (VAR_HANDLE and the like have no code).
+    timed = [r for r in op_records if r["function"]]
+    slots = {r["index"]: k for k, r in enumerate(timed)} if opts.profile else None
     entry = _entry_file(g, plans, prefix, banner, inputs, outputs, steps, opts, pool, slots, link)
 
     files: dict[str, str] = {}
@@ -119,7 +121,7 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                      param_name_len=max(len(p.c_name) for p in inputs + outputs) + 1,
                      packed=opts.interface == "packed")
     if opts.profile:   # per-operator timing (emit/profile.py)
-        files.update(render_profile(prefix, banner, op_records, needs.packed))
+        files.update(render_profile(prefix, banner, timed, needs.packed))
     if needs.packed:
         files[f"src/{prefix}_packed.c"] = render_packed(prefix, banner, inputs, outputs, needs,
                                                         packed_functions(prefix) if opts.profile else (),

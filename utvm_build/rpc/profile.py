@@ -67,7 +67,7 @@ def _qemu_with_plugin(server: Path, device: str, meta: dict, work: Path) -> tupl
     prefix = meta["prefix"]
     try:
         start, end = syms[f"{prefix}_profile_begin"], syms[f"{prefix}_profile_end"]
-        marks = [syms[r["function"]] for r in meta["operators"]]
+        marks = [syms[r["function"]] for r in meta["operators"] if r["function"]]
     except KeyError:
         return None
     (work / "marks.txt").write_text("".join(f"{a:#x}\n" for a in marks))
@@ -101,7 +101,8 @@ def profile_model(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
         gen = work / "gen"
         compile_model(model, gen, opts)
         meta = json.loads((gen / "metadata.json").read_text())
-        ins, outs, ops = meta["inputs"], meta["outputs"], meta["operators"]
+        # The profile table has a slot per operator function (VAR_HANDLE and the like have none).
+        ins, outs, ops = meta["inputs"], meta["outputs"], [r for r in meta["operators"] if r["function"]]
         values = list(inputs) if inputs is not None else [np.zeros(p["shape"], p["dtype"]) for p in ins]
         if len(values) != len(ins):
             raise UtvmError(f"the model has {len(ins)} inputs, {len(values)} given")
