@@ -258,7 +258,7 @@ def _map_text_sections(map_file: Path) -> list[tuple[str, int, str]]:
 
 def test_two_models_example_cortex_m4_qemu(tmp_path: Path, expected: list[str]) -> None:
     need("arm-none-eabi-gcc", "qemu-system-arm")
-    results = {}
+    results, bss = {}, {}
     for kind, extra in (("group", []), ("separate", ["-DTWO_MODELS_SEPARATE=ON"])):
         build = tmp_path / kind
         _cmake(build, f"--toolchain={TOOLCHAIN}", "-DCORTEX_M_CPU=cortex-m4", *extra)
@@ -267,6 +267,12 @@ def test_two_models_example_cortex_m4_qemu(tmp_path: Path, expected: list[str]) 
         assert p.returncode == 0, p.stdout + p.stderr
         assert _lines(p.stdout + p.stderr) == expected
         results[kind] = _map_text_sections(build / "two_models.map")
+        sizes = subprocess.run(["arm-none-eabi-size", "-A", str(build / "two_models.elf")], capture_output=True,
+                               text=True, check=True).stdout
+        bss[kind] = sum(int(f[1]) for f in (ln.split() for ln in sizes.splitlines()) if f and f[0].startswith(".bss"))
+    # RAM: the group's workspace is the larger one, not the sum: .bss shrinks by the smaller
+    # workspace (144 B), less the pool's busy flag and its padding.
+    assert 144 - 16 <= bss["separate"] - bss["group"] <= 144, bss
     # The shared kernel's code: once, from the group's kernel file; the models' softmax operator
     # functions only call it. Built alone, each model's softmax operator carries its own copy.
     group = results["group"]

@@ -54,7 +54,7 @@ def _pools(names: list[str], exclusive: list[list[str]]) -> list[list[str]]:
     """Each exclusive set is one pool; every other model has its own. In the order of the models."""
     seen: dict[str, int] = {}
     for k, group in enumerate(exclusive):
-        for n in group:
+        for n in dict.fromkeys(group):   # a name twice in one set is that name once
             if n not in names:
                 raise UtvmError(f"--exclusive names '{n}', which is not a model of the group "
                                 f"(models: {', '.join(names)})")
