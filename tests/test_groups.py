@@ -248,6 +248,47 @@ def test_two_models_example_cmake_host(tmp_path: Path, expected: list[str]) -> N
     assert re.search(r"group voice: workspace 640 B \(each model alone: 784 B\), state 75 B, RAM 715 B", out), out
 
 
+PACKED_MAIN = r"""
+#include <stdio.h>
+#include <tvm/runtime/c_runtime_api.h>
+#include <tvm/runtime/crt/crt.h>
+#include "tvmgen_voice.h"
+int main(void) {
+  TVMFunctionHandle syslib, f;
+  TVMValue ret;
+  int code;
+  if (TVMInitializeRuntime() != 0 || TVMFuncGetGlobal("runtime.SystemLib", &syslib) != 0 ||
+      TVMFuncCall(syslib, NULL, NULL, 0, &ret, &code) != 0) {
+    return 1;
+  }
+  printf("wake %d cmd %d ram %d\n", TVMModGetFunction(ret.v_handle, "tvmgen_wake_run", 0, &f),
+         TVMModGetFunction(ret.v_handle, "tvmgen_cmd_run", 0, &f), TVMGEN_VOICE_RAM_SIZE);
+  return 0;
+}
+"""
+
+
+def test_group_cmake_packed_one_system_library(tmp_path: Path) -> None:
+    """utvm_add_models with INTERFACE packed: both models in the build's one system library."""
+    (tmp_path / "main.c").write_text(PACKED_MAIN)
+    (tmp_path / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.20)
+project(packed_group C)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+execute_process(COMMAND "${{Python3_EXECUTABLE}}" -m utvm_build --cmake-dir
+                OUTPUT_VARIABLE utvm_build_DIR OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+find_package(utvm_build CONFIG REQUIRED)
+utvm_add_models(voice MODELS "wake={WAKE}" "cmd={CMD}" EXCLUSIVE wake,cmd INTERFACE packed)
+add_executable(app main.c)
+target_link_libraries(app PRIVATE voice utvm::crt_host)
+""")
+    need("cmake", "ninja")
+    configure = ["cmake", "-S", tmp_path, "-B", tmp_path / "b", "-G", "Ninja", f"-DPython3_EXECUTABLE={sys.executable}"]
+    for cmd in (configure, ["cmake", "--build", tmp_path / "b"]):
+        p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stdout + p.stderr
+    assert _run(tmp_path / "b" / "app").split() == ["wake", "0", "cmd", "0", "ram", "715"]
+
+
 def _map_text_sections(map_file: Path) -> list[tuple[str, int, str]]:
     """(input section, size, object file) of every .text.* input section the link kept."""
     text = map_file.read_text()
