@@ -10,11 +10,14 @@ and UtvmModels, and examples/two_models (a wake word model, then a command model
 * Code: a kernel function both models call is compiled once (the arm-none-eabi link map lists
   its code once, from the group's kernel file, and never from a model's operator file).
 * The debug guard: a run whose pool is busy returns -3 (compiled out with NDEBUG).
+* Many models sharing kernels (the one-operator models of ../shared; a sample in CI, all with
+  UTVM_TEST_FULL=1): the grouped build's outputs equal each model built alone, byte for byte.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_MODELS
 from system_tools import need
 from test_state import reference_sequences
 
@@ -344,3 +348,76 @@ def test_group_scons(tmp_path: Path, expected: list[str]) -> None:
     assert p.returncode == 0, p.stdout + p.stderr
     out = _run(ex / "two_models" / "build" / "two_models")
     assert _lines(out) == expected and "RAM 715 B" in out
+
+
+# ---- many models sharing kernels: grouped == alone, byte for byte --------------------------------
+
+FULL = os.environ.get("UTVM_TEST_FULL") == "1"
+#: One-operator models of ../shared (TFLM's integration tests): models of one folder call the same
+#: kernel functions. CI: the first two of four folders (8 models, 4 kernels shared); full: all.
+OP_FOLDERS = ("conv", "add", "pad", "leaky_relu", "strided_slice", "sub", "transpose_conv", "quantize")
+_CTYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
+
+
+def _op_models() -> list[Path]:
+    picked = []
+    for folder in OP_FOLDERS if FULL else OP_FOLDERS[:4]:
+        files = sorted((SHARED_MODELS / "ops" / folder).glob("*.tflite"), key=lambda f: (len(f.name), f.name))
+        picked += files if FULL else files[:2]
+    return picked
+
+
+def _runner(metas: list[dict]) -> str:
+    """Runs every model twice on inputs from one LCG (state carried) and prints its outputs as hex."""
+    lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
+    lines += [f'#include "tvmgen_{m["name"]}.h"' for m in metas]
+    lines += ["static uint32_t seed = 1u;",
+              "static uint32_t next(void) { seed = seed * 1103515245u + 12345u; return (seed >> 16) & 0xffffu; }",
+              "static void dump(const char* what, const void* p, size_t n) {",
+              "  const uint8_t* b = (const uint8_t*)p;", "  printf(\"%s\", what);",
+              "  for (size_t i = 0; i < n; ++i) { printf(\"%02x\", b[i]); }", "  printf(\"\\n\");", "}",
+              "int main(void) {", "  int failed = 0;"]
+    for m in metas:
+        name = m["name"]
+        lines.append("  for (int run = 0; run < 2; ++run) {")
+        for k, port in enumerate(m["inputs"]):
+            ctype, n = _CTYPES[port["dtype"]], int(np.prod(port["shape"]))
+            lines.append(f"    static {ctype} in{k}[{max(1, n)}];")
+            value = "((float)((int)(next() & 0xffu) - 128) / 32.0f)" if ctype == "float" else f"({ctype})next()"
+            lines.append(f"    for (int i = 0; i < {n}; ++i) {{ in{k}[i] = {value}; }}")
+        for k, port in enumerate(m["outputs"]):
+            lines.append(f"    static {_CTYPES[port['dtype']]} out{k}[{max(1, int(np.prod(port['shape'])))}];")
+        ins = ", ".join(f"in{k}" for k in range(len(m["inputs"])))
+        outs = ", ".join(f"out{k}" for k in range(len(m["outputs"])))
+        lines += [f"    struct tvmgen_{name}_inputs i = {{{ins}}};",
+                  f"    struct tvmgen_{name}_outputs o = {{{outs}}};",
+                  f"    failed |= tvmgen_{name}_run(&i, &o) != 0;"]
+        lines += [f'    dump("{name} {k}: ", out{k}, sizeof out{k});' for k in range(len(m["outputs"]))]
+        lines.append("  }")
+    lines += ["  return failed;", "}", ""]
+    return "\n".join(lines)
+
+
+@pytest.mark.skipif(not (SHARED_MODELS / "ops").is_dir(), reason="needs ../shared/models (the shared reference models)")
+def test_group_of_op_models_equals_each_alone(tmp_path: Path) -> None:
+    models = _op_models()
+    names = [f"m{k}" for k in range(len(models))]
+    assert cli(["compile-group", *[f"{n}={m}" for n, m in zip(names, models)], "-o", str(tmp_path / "g"),
+                "--group", "ops", "--exclusive", ",".join(names)]) == 0
+    group = json.loads((tmp_path / "g" / "metadata.json").read_text())
+    assert len(group["shared_kernel_functions"]) >= 3, group["shared_kernel_functions"]
+    for n, m in zip(names, models):
+        assert cli(["compile", str(m), "--name", n, "-o", str(tmp_path / n)]) == 0
+    metas = [json.loads((tmp_path / n / "metadata.json").read_text()) for n in names]
+    assert all(p["dtype"] in _CTYPES for m in metas for p in m["inputs"] + m["outputs"])
+    (tmp_path / "main.c").write_text(_runner(metas))
+    outs = {}
+    for kind, dirs, grp in (("grouped", [tmp_path / "g" / "models" / n for n in names], tmp_path / "g"),
+                            ("alone", [tmp_path / n for n in names], None)):
+        _host_build(tmp_path / kind, dirs, group=grp, main=tmp_path / "main.c")
+        outs[kind] = _run(tmp_path / kind)
+    assert outs["grouped"].count("\n") == 2 * sum(len(m["outputs"]) for m in metas)
+    assert outs["grouped"] == outs["alone"]
+    # One pool for all: the group's workspace is the largest model's (aligned), not the sum.
+    align = group["workspace_alignment"]
+    assert group["workspace_bytes"] == -(-max(m["workspace_bytes"] for m in metas) // align) * align
