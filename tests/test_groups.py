@@ -168,6 +168,40 @@ def test_group_overlapping_models_get_disjoint_pools(tmp_path: Path) -> None:
     assert f"&tvmgen_voice_workspace[{b['offset']}]" in entry
 
 
+def test_group_io_workspace_same_outputs(tmp_path: Path, expected: list[str]) -> None:
+    """--io workspace: each model's inputs and outputs in its pool; the copy path gives the same scores."""
+    _group(tmp_path / "g", "--exclusive", "wake,cmd", "--io", "workspace")
+    members = [tmp_path / "g" / "models" / n for n in ("wake", "cmd")]
+    entry = (members[0] / "src" / "tvmgen_wake.c").read_text()
+    assert "void tvmgen_wake_map_inputs(" in entry and "&tvmgen_voice_workspace[0]" in entry
+    _host_build(tmp_path / "app", members, group=tmp_path / "g")
+    assert _lines(_run(tmp_path / "app")) == expected
+
+
+@pytest.mark.parametrize("compiler, extra", [
+    ("gcc", ["--state", "user", "--interface", "c"]),
+    ("clang", ["--profile", "--interface", "packed"]),
+    ("arm-none-eabi-gcc", ["--target", "cortex-m4"]),
+])
+def test_group_options_compile_strict(tmp_path: Path, compiler: str, extra: list[str]) -> None:
+    """Every source of a group compiles with -Werror -pedantic (and the stricter warnings of the CRT's
+    own build) under other options and compilers."""
+    need(compiler)
+    from utvm_build.paths import crt_dir
+
+    _group(tmp_path / "g", "--exclusive", "wake,cmd", *extra)
+    g = tmp_path / "g"
+    dirs = [g, g / "models" / "wake", g / "models" / "cmd"]
+    incs = [f"-I{d / 'include'}" for d in dirs] + [f"-I{crt_dir() / 'include'}"]
+    cpu = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"] if compiler.startswith("arm") else []
+    for d in dirs:
+        for src in json.loads((d / "metadata.json").read_text())["sources"]:
+            p = subprocess.run([compiler, *cpu, *CFLAGS, "-Wshadow", "-Wstrict-prototypes", "-Wmissing-prototypes",
+                                *incs, "-c", str(d / src), "-o", str(tmp_path / "x.o")],
+                               capture_output=True, text=True, timeout=120)
+            assert p.returncode == 0, p.stderr
+
+
 GUARD_MAIN = r"""
 #include <stdio.h>
 #include <stdint.h>
