@@ -364,17 +364,21 @@ def _ops_file(g: Graph, prefix: str, banner: str, ops: list[OpFunction], kernels
                     f"/* Kernel functions compiled once for the group {link.group} (src/{link.prefix}_kernels.c). */",
                     *[wrapper_prototype(link.prefix, fn, params) + ";" for fn, params in sorted(shared.items())]]
     lines += includes + [""]
-    call = re.compile(r"^(utvm_\w+)\(")
+    call = re.compile(r"^(utvm_\w+)\(")   # a kernel call statement (ops_file.py writes them so)
+
+    def through_group(text: str) -> str:
+        m = call.match(text)
+        if m is None or m.group(1) not in shared:
+            return text
+        return link.wrapper(m.group(1)) + text[len(m.group(1)):]
+
     for ctx in ops:
-        if shared:
-            ctx.body = [call.sub(lambda m: (link.wrapper(m.group(1)) if m.group(1) in shared else m.group(1)) + "(",
-                                 text) for text in ctx.body]
         lines.append(f"/* {describe(g, ctx.op)} */")
         lines.append(_signature(ctx) + " {")
         # parameter structs at block scope: each is used by its operator's function only
         for static in ctx.statics:
             lines += [f"  {text}" for text in static.split("\n")]
-        lines += [f"  {text}" for text in ctx.body]
+        lines += [f"  {through_group(text)}" for text in ctx.body]
         lines += ["}", ""]
     return "\n".join(lines)
 
