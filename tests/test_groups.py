@@ -164,6 +164,12 @@ def test_group_overlapping_models_get_disjoint_pools(tmp_path: Path) -> None:
     assert meta["workspace_bytes"] == a["bytes"] + b["bytes"] >= meta["separate_workspace_bytes"]
     header = (tmp_path / "g" / "include" / "tvmgen_voice.h").read_text()
     assert "#define TVMGEN_VOICE_WAKE_POOL 0" in header and "#define TVMGEN_VOICE_CMD_POOL 1" in header
+    (tmp_path / "t.c").write_text('#include "tvmgen_voice.h"\n#if !TVMGEN_VOICE_MAY_RUN_TOGETHER(WAKE, CMD)\n'
+                                  '#error "different pools: they may run together"\n#endif\nint x;\n')
+    need("gcc")
+    p = subprocess.run(["gcc", *CFLAGS, f"-I{tmp_path / 'g' / 'include'}", "-c", str(tmp_path / "t.c"), "-o",
+                        str(tmp_path / "t.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
     entry = (tmp_path / "g" / "models" / "cmd" / "src" / "tvmgen_cmd.c").read_text()
     assert f"&tvmgen_voice_workspace[{b['offset']}]" in entry
 
@@ -212,6 +218,9 @@ int main(void) {
   int8_t in[TVMGEN_CMD_INPUT_0_SIZE] = {0}, out[TVMGEN_CMD_OUTPUT_0_SIZE];
   struct tvmgen_cmd_inputs i = {in};
   struct tvmgen_cmd_outputs o = {out};
+#if TVMGEN_VOICE_MAY_RUN_TOGETHER(WAKE, CMD)
+#error "wake and cmd share a pool: they may not run together"
+#endif
   int32_t free_run = tvmgen_cmd_run(&i, &o);
   tvmgen_voice_pool_busy[TVMGEN_VOICE_CMD_POOL] = 1u;   /* as if the wake word model were running */
   int32_t busy_run = tvmgen_cmd_run(&i, &o);

@@ -137,7 +137,10 @@ def group_header(t: GroupText) -> str:
     lines += ["/*! Pools of each model: two models may run at the same time only if these differ. */"]
     for m in t.members:
         lines.append(f"#define {up}_{m.name.upper()}_POOL {m.pool}")
-    lines += ["/*! Bytes of the group's workspace: every pool, each aligned (one static array). */",
+    lines += ["/*! 1 if models A and B (upper-case names) may run at the same time (different pools), else 0:",
+              f" *  e.g. #if !{up}_MAY_RUN_TOGETHER({t.members[0].name.upper()}, {t.members[-1].name.upper()}). */",
+              f"#define {up}_MAY_RUN_TOGETHER(a, b) ({up}_##a##_POOL != {up}_##b##_POOL)",
+              "/*! Bytes of the group's workspace: every pool, each aligned (one static array). */",
               f"#define {up}_WORKSPACE_SIZE {t.workspace_bytes}",
               "/*! What the members' workspaces would take, each alone (for comparison). */",
               f"#define {up}_SEPARATE_WORKSPACE_SIZE {alone}",
