@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +165,19 @@ def test_model_with_only_reshape_copies(tmp_path: Path) -> None:
     compiled = compile_bytes(mb.build([x], [out]), "m")
     assert [op.op for op in compiled.graph.operators] == ["FULLY_CONNECTED", "FULLY_CONNECTED"]
     assert compiled.plan.workspace_bytes == 16
+
+
+def test_constant_declarations_state_their_alignment(tmp_path: Path) -> None:
+    """clang at -O2 on x86-64 assumes 16 B for a large extern array and uses aligned vector loads:
+    a declaration without the definition's (smaller) alignment made the state model crash there."""
+    model = Path(__file__).parent / "data" / "state" / "streaming_kws_int8.tflite"
+    internal = compile_bytes(model.read_bytes(), "kws").files["src/tvmgen_kws_internal.h"].decode()
+    externs = [ln for ln in internal.splitlines() if ln.startswith("extern const")]
+    assert externs and all("TVMGEN_KWS_CONST_ATTR(" in ln for ln in externs)
+    outputs = []
+    for cc in ("gcc", "clang"):
+        proc = subprocess.run([sys.executable, "-m", "utvm_build", "run", str(model), "--input-fill", "random:1"],
+                              capture_output=True, text=True, env={**os.environ, "CC": cc}, cwd=tmp_path)
+        assert proc.returncode == 0, (cc, proc.returncode, proc.stderr[-300:])
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1] and "output 0" in outputs[0]

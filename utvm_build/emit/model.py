@@ -342,7 +342,7 @@ def _internal_header(prefix: str, banner: str, pool: ConstantPool, ops: list[OpF
                           static_workspace=opts.workspace == "static" and plan.workspace_bytes > 0 and link is None,
                           static_state=plan.state_bytes > 0 and not _user_state(plan, opts))
     if pool.constants:
-        lines += pool.declarations() + [""]
+        lines += pool.declarations(f"{prefix.upper()}_CONST_ATTR") + [""]
     if link is not None and plan.workspace_bytes:
         lines += [f"/* The group's workspace (this model: pool {link.pool_index} at byte {link.pool_offset}) and "
                   f"its pools' busy flags: src/{link.prefix}.c of the group. */",
