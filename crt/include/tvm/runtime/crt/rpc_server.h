@@ -71,6 +71,11 @@ extern "C" {
 #ifndef TVM_CRT_RPC_MAX_EVALUATORS
 #define TVM_CRT_RPC_MAX_EVALUATORS 2
 #endif
+/*! Live handles handed to the client (function, module and opaque values returned by lookups and
+ *  calls; each use is checked against them, docs/rpc.md "Threat model"). 16 bytes each. */
+#ifndef TVM_CRT_RPC_MAX_HANDLES
+#define TVM_CRT_RPC_MAX_HANDLES 16
+#endif
 /*! Most `repeat` of a time evaluator. 8 bytes each. */
 #ifndef TVM_CRT_RPC_MAX_REPEAT
 #define TVM_CRT_RPC_MAX_REPEAT 8
@@ -131,7 +136,7 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms);
 TVMRpcPollResult TVMRpcServer_Run(void);
 
 /*!
- * \brief Drop the session state (arena allocations, evaluators); done on InitServer and Init.
+ * \brief Drop the session state (arena allocations, evaluators, handles); done on InitServer and Init.
  */
 void TVMRpcServer_ResetSession(void);
 
