@@ -97,7 +97,8 @@ def cases() -> dict[str, bytes]:
         sys_call(21, CPU), sys_call(P.DEV_ALLOC_DATA_WITH_SCOPE, TB, "global"),
         sys_call(P.DEV_ALLOC_DATA_WITH_SCOPE, TB, None), sys_call(P.DEV_ALLOC_DATA_WITH_SCOPE, TB, "texture"),
         sys_call(P.COPY_AMONG_REMOTE, TB, P.TensorDesc(OUT, INT8, (8,)), None),
-        sys_call(P.DEV_FREE_DATA, CPU, P.Handle(P.T_OPAQUE, B)), sys_call(P.DEV_FREE_DATA, CPU, P.Handle(P.T_OPAQUE, B)),
+        sys_call(P.DEV_FREE_DATA, CPU, P.Handle(P.T_OPAQUE, B)),
+        sys_call(P.DEV_FREE_DATA, CPU, P.Handle(P.T_OPAQUE, B)),
         sys_call(P.FREE_HANDLE, P.Handle(P.T_OPAQUE, DEMO_RUN)), call(DEMO_RUN, TA, TB, TOUT),
         sys_call(P.GET_GLOBAL_FUNC, "tvm.rpc.server.GetCRTMaxPacketSize"), call(BUILTIN | 0),
         sys_call(P.GET_GLOBAL_FUNC, "ffi.SystemLib"), sys_call(P.GET_GLOBAL_FUNC, "no.such"),
@@ -150,7 +151,8 @@ def cases() -> dict[str, bytes]:
         call(ARENA_BASE), call(DEMO_RUN + 1), call(MODULE), call(SYSTEM_LIB_GETTER + 1), call(BUILTIN | 9),
         call(EVALUATOR | 1), call(BUILTIN | 1, P.Handle(P.T_MODULE, A), "tvmgen_demo_run", True),
         call(BUILTIN | 1, P.Handle(P.T_MODULE, DEMO_RUN), "tvmgen_demo_run", True),
-        sys_call(P.FREE_HANDLE, P.Handle(P.T_OPAQUE, DEMO_RUN)), sys_call(P.FREE_HANDLE, P.Handle(P.T_OPAQUE, DEMO_RUN)),
+        sys_call(P.FREE_HANDLE, P.Handle(P.T_OPAQUE, DEMO_RUN)),
+        sys_call(P.FREE_HANDLE, P.Handle(P.T_OPAQUE, DEMO_RUN)),
         call(DEMO_RUN, TA, TB, TOUT),
     ])
     evaluator_args = ("tvmgen_demo_run", P.KDL_CPU, 0, 2, 2, 0, 0, 0, 0, 0, "")

@@ -44,6 +44,9 @@
 #if (TVM_CRT_RPC_STR_POOL_BYTES < 64) || (TVM_CRT_RPC_TX_BUFFER_BYTES < 16)
 #error "TVM_CRT_RPC_STR_POOL_BYTES >= 64 and TVM_CRT_RPC_TX_BUFFER_BYTES >= 16"
 #endif
+#if (TVM_CRT_RPC_MAX_NUMBER < 1) || (TVM_CRT_RPC_MAX_NUMBER > 0x7FFFFFFF)
+#error "TVM_CRT_RPC_MAX_NUMBER must be 1 .. 0x7FFFFFFF"
+#endif
 #if TVM_CRT_RPC_MAX_PACKET_BYTES < 256
 #error "TVM_CRT_RPC_MAX_PACKET_BYTES must be at least 256"
 #endif
@@ -1158,7 +1161,7 @@ static void CallBuiltin(uint32_t index) {
     void* mod = NULL;
     ExpectArgs(RPC_MSG("RPCTimeEvaluator: arguments"), 12U, codes);
     if (Ok() != 0) {
-      if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > 0x7FFFFFFF) ||
+      if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > (int64_t)TVM_CRT_RPC_MAX_NUMBER) ||
           (g_values[5].v_int64 < 1) || (g_values[5].v_int64 > TVM_CRT_RPC_MAX_REPEAT)) {
         FailNum(kTvmErrorInvalidArgument,
                 RPC_MSG("evaluator: number >= 1, repeat 1.."), (uint64_t)TVM_CRT_RPC_MAX_REPEAT, RPC_MSG(""));

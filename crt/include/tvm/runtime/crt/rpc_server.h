@@ -76,6 +76,11 @@ extern "C" {
 #ifndef TVM_CRT_RPC_MAX_HANDLES
 #define TVM_CRT_RPC_MAX_HANDLES 16
 #endif
+/*! Most `number` (calls per repeat) of a time evaluator: a client can keep the device busy for
+ *  number x (repeat + 1) calls (docs/rpc.md, "Threat model"). No RAM. */
+#ifndef TVM_CRT_RPC_MAX_NUMBER
+#define TVM_CRT_RPC_MAX_NUMBER 0x7FFFFFFF
+#endif
 /*! Most `repeat` of a time evaluator. 8 bytes each. */
 #ifndef TVM_CRT_RPC_MAX_REPEAT
 #define TVM_CRT_RPC_MAX_REPEAT 8
