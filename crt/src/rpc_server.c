@@ -134,7 +134,7 @@ typedef struct {
 
 /* A handle the server sent to the client: its value, kind and how many copies the client holds. */
 typedef struct {
-  uint64_t value;
+  uintptr_t value; /* a pointer or an encoded CRT handle: what was sent fits a pointer */
   uint16_t refs;
   uint8_t kind;
 } RpcHandle;
@@ -162,7 +162,7 @@ static RpcAlloc g_allocs[TVM_CRT_RPC_MAX_ALLOCS];
 static uint32_t g_num_allocs = 0U;
 static size_t g_arena_max_used = 0U;
 
-/* Handles handed out in this session (unsorted, compacted on release). */
+/* Handles handed out in this session (unsorted; a released entry's slot takes the last one). */
 static RpcHandle g_handles[TVM_CRT_RPC_MAX_HANDLES];
 static uint32_t g_num_handles = 0U;
 
@@ -401,11 +401,12 @@ static void* WireToHandle(uint64_t value) {
 
 /* ---- handles handed out (the table every client handle is checked against) ---- */
 
+/* Index of value (of this kind; kind 0: any) in the table, g_num_handles when absent. */
 static uint32_t FindHandle(uint64_t value, uint8_t kind) {
   uint32_t found = g_num_handles;
   uint32_t i;
   for (i = 0U; i < g_num_handles; ++i) {
-    if ((g_handles[i].value == value) && ((kind == 0U) || (g_handles[i].kind == kind))) {
+    if (((uint64_t)g_handles[i].value == value) && ((kind == 0U) || (g_handles[i].kind == kind))) {
       found = i;
     }
   }
@@ -418,30 +419,28 @@ static void HandOut(uint64_t value, uint8_t kind) {
   if ((value == 0U) || (Ok() == 0)) {
     /* nothing handed out */
   } else if (found < g_num_handles) {
-    if (g_handles[found].refs < 0xFFFFU) {
-      ++g_handles[found].refs;
-    }
+    /* a count wrapping after 65535 copies only keeps the entry longer or drops it sooner: the
+     * table never holds a value the server did not send */
+    g_handles[found].refs = (uint16_t)(g_handles[found].refs + 1U);
   } else if (g_num_handles >= (uint32_t)TVM_CRT_RPC_MAX_HANDLES) {
     Fail(kTvmErrorPlatformNoMemory, RPC_MSG("too many live handles (TVM_CRT_RPC_MAX_HANDLES)"));
   } else {
-    g_handles[g_num_handles].value = value;
+    g_handles[g_num_handles].value = (uintptr_t)value; /* from PointerToWire: it fits */
     g_handles[g_num_handles].kind = kind;
     g_handles[g_num_handles].refs = 1U;
     ++g_num_handles;
   }
 }
 
-/* FreeHandle: one copy fewer; the entry goes with the last (an unknown value is ignored, as TVM). */
+/* FreeHandle: one copy fewer; the entry goes with the last, the table's last entry taking its
+ * place (an unknown value is ignored, as TVM's server does). */
 static void ReleaseHandle(uint64_t value) {
   const uint32_t found = FindHandle(value, 0U);
-  uint32_t i;
   if (found < g_num_handles) {
     --g_handles[found].refs;
     if (g_handles[found].refs == 0U) {
-      for (i = found; (i + 1U) < g_num_handles; ++i) {
-        g_handles[i] = g_handles[i + 1U];
-      }
       --g_num_handles;
+      g_handles[found] = g_handles[g_num_handles];
     }
   }
 }
@@ -449,10 +448,11 @@ static void ReleaseHandle(uint64_t value) {
 /* A client's handle as a pointer, when the server handed it out as kind; fails otherwise. */
 static void* CheckedHandle(uint64_t value, uint8_t kind, const char* what) {
   void* handle = NULL;
-  if (FindHandle(value, kind) >= g_num_handles) {
+  const uint32_t found = FindHandle(value, kind);
+  if (found >= g_num_handles) {
     Fail((kind == HANDLE_KIND_MODULE) ? kTvmErrorModuleHandleInvalid : kTvmErrorFunctionHandleInvalid, what);
   } else {
-    handle = WireToHandle(value);
+    handle = (void*)g_handles[found].value;
   }
   return handle;
 }
@@ -989,8 +989,7 @@ static void ConvertHandleArgs(void) {
     if (c == (int)kTVMOpaqueHandle) {
       if ((value != 0U) && (ArenaFind(value, 0U, &offset) == 0U) &&
           (FindHandle(value, HANDLE_KIND_OPAQUE) >= g_num_handles)) {
-        FailNum(kTvmErrorFunctionCallWrongArgType, RPC_MSG("argument "), (uint64_t)i,
-                RPC_MSG(": opaque handle neither in an arena allocation nor handed out"));
+        Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("opaque handle argument neither in an arena allocation nor handed out"));
       } else {
         g_values[i].v_handle = WireToHandle(value);
       }
@@ -999,8 +998,7 @@ static void ConvertHandleArgs(void) {
     } else if (c == (int)kTVMPackedFuncHandle) {
       g_values[i].v_handle = CheckedHandle(value, HANDLE_KIND_FUNCTION, RPC_MSG("argument: invalid function handle"));
     } else if (c == (int)kTVMObjectHandle) {
-      FailNum(kTvmErrorFunctionCallWrongArgType, RPC_MSG("argument "), (uint64_t)i,
-              RPC_MSG(": object handles are not supported"));
+      Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("object handles are not supported as arguments"));
     } else {
       /* a value, a string, bytes or a checked DLTensor */
     }

@@ -71,10 +71,11 @@ extern "C" {
 #ifndef TVM_CRT_RPC_MAX_EVALUATORS
 #define TVM_CRT_RPC_MAX_EVALUATORS 2
 #endif
-/*! Live handles handed to the client (function, module and opaque values returned by lookups and
- *  calls; each use is checked against them, docs/rpc.md "Threat model"). 16 bytes each. */
+/*! Distinct live handles handed to the client (function, module and opaque values returned by
+ *  lookups and calls; each use is checked against them, docs/rpc.md "Threat model"): the system
+ *  library getter, its module and the functions looked up. 8 bytes each (32-bit target). */
 #ifndef TVM_CRT_RPC_MAX_HANDLES
-#define TVM_CRT_RPC_MAX_HANDLES 16
+#define TVM_CRT_RPC_MAX_HANDLES 8
 #endif
 /*! Most `number` (calls per repeat) of a time evaluator: a client can keep the device busy for
  *  number x (repeat + 1) calls (docs/rpc.md, "Threat model"). No RAM. */
