@@ -32,11 +32,25 @@ SLACK_S = 2.5
 bounded = time_bound.fixture(180)
 
 
+_BUILT: dict[str, Path] = {}
+
+
+def _build(kind: str, tmp_path_factory) -> Path:
+    if kind not in _BUILT:
+        defines = MINIMAL if kind == "minimal" else ()
+        _BUILT[kind] = rpc.build_host_server([MODEL], tmp_path_factory.mktemp("sec") / "srv", sanitize=True,
+                                             defines=defines)
+    return _BUILT[kind]
+
+
 @pytest.fixture(scope="module", params=["full", "minimal"])
 def server(request, tmp_path_factory) -> tuple[str, Path]:
-    defines = MINIMAL if request.param == "minimal" else ()
-    exe = rpc.build_host_server([MODEL], tmp_path_factory.mktemp("sec") / "srv", sanitize=True, defines=defines)
-    return request.param, exe
+    return request.param, _build(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def full_server(tmp_path_factory) -> Path:
+    return _build("full", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -167,10 +181,24 @@ def test_hostile_handles_refused(sess, sample):
     _legit(s, lib.get_function(RUN), sample)
 
 
-def test_hostile_time_evaluator(sess, sample):
-    kind, s = sess
-    if kind == "minimal":
-        pytest.skip("the minimal server has no time evaluator (test_minimal_server checks that it says so)")
+@pytest.mark.parametrize("link", ["pipes", "tcp"])
+def test_hostile_time_evaluator(full_server, link, sample):
+    """(The minimal server has no time evaluator: test_rpc.py's test_minimal_server checks that.)"""
+    if link == "pipes":
+        with rpc.popen(_cmd(full_server), timeout=20) as s:
+            _hostile_time_evaluator(s, sample)
+    else:
+        srv = _Tcp(full_server)
+        try:
+            with rpc.connect("127.0.0.1", srv.port, timeout=20) as s:
+                _hostile_time_evaluator(s, sample)
+        finally:
+            err = srv.close()
+        assert "AddressSanitizer" not in err and "runtime error" not in err, err
+
+
+def _hostile_time_evaluator(s: rpc.Session, sample) -> None:
+    kind = "full"
     x, ref = sample
     lib = s.system_lib()
     t = s.empty((64,), "int8")
@@ -199,8 +227,8 @@ def _serve_second_client(port: int, key: str = "") -> float:
 
 
 @pytest.mark.parametrize("first", ["silent", "half_open", "idle_session", "partial_packet"])
-def test_silent_client_delays_the_next_by_at_most_the_timeout(server, first):
-    srv = _Tcp(server[1])
+def test_silent_client_delays_the_next_by_at_most_the_timeout(full_server, first):
+    srv = _Tcp(full_server)
     held = None
     try:
         if first == "idle_session" or first == "partial_packet":
@@ -222,8 +250,8 @@ def test_silent_client_delays_the_next_by_at_most_the_timeout(server, first):
     assert "AddressSanitizer" not in err, err
 
 
-def test_idle_session_kept_while_nobody_waits(server, sample):
-    srv = _Tcp(server[1])
+def test_idle_session_kept_while_nobody_waits(full_server, sample):
+    srv = _Tcp(full_server)
     try:
         with rpc.connect("127.0.0.1", srv.port, timeout=20) as s:
             run = s.system_lib().get_function(RUN)
@@ -233,8 +261,8 @@ def test_idle_session_kept_while_nobody_waits(server, sample):
         srv.close()
 
 
-def test_wrong_key_refused(server, sample):
-    srv = _Tcp(server[1], "--key", "s3cret")
+def test_wrong_key_refused(full_server, sample):
+    srv = _Tcp(full_server, "--key", "s3cret")
     try:
         for key in ("", "wrong", "s3cre", "s3crett"):
             with pytest.raises(rpc.RPCConnectionError, match="wrong key"):
@@ -246,12 +274,12 @@ def test_wrong_key_refused(server, sample):
     assert err.count("wrong key") == 4
 
 
-def test_tvm_client_with_key_and_refused_key(server, sample):
+def test_tvm_client_with_key_and_refused_key(full_server, sample):
     tvm = pytest.importorskip("tvm", reason="apache-tvm (pinned in the test extras) is not installed")
     from tvm import rpc as tvm_rpc
 
     x, ref = sample
-    srv = _Tcp(server[1], "--key", "s3cret")
+    srv = _Tcp(full_server, "--key", "s3cret")
     try:
         with pytest.raises(Exception, match="key"):
             tvm_rpc.connect("127.0.0.1", srv.port, key="other")
@@ -287,3 +315,32 @@ def test_bridge_handshake_timeout_and_key():
         b.sendall(struct.pack("<ii", P.TCP_MAGIC, len(k)) + k)
         assert _handshake(a, "good", 1.0)
         assert struct.unpack("<i", b.recv(4)) == (P.TCP_MAGIC,)
+
+
+def test_bridge_tcp_bounds_silent_clients_and_checks_the_key(full_server, sample):
+    """utvm-build rpc-bridge --tcp in front of the host server speaking the serial frames."""
+    import shlex
+    import sys
+
+    device = shlex.join([str(full_server), "--framed", "--read-timeout-ms", str(TIMEOUT_MS)])
+    proc = subprocess.Popen([sys.executable, "-m", "utvm_build.rpc.bridge", "--command", device, "--tcp", "0",
+                             "--key", "k", "--timeout-ms", str(TIMEOUT_MS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("listening 127.0.0.1:"), line + proc.stderr.read()
+        port = int(line.rsplit(":", 1)[1])
+        with pytest.raises(rpc.RPCConnectionError, match="wrong key"):
+            rpc.connect("127.0.0.1", port, key="other", timeout=10)
+        with socket.create_connection(("127.0.0.1", port)):          # silent: no handshake
+            time.sleep(0.05)
+            elapsed = _serve_second_client(port, key="k")
+            assert elapsed < TIMEOUT_MS / 1000 + SLACK_S, f"second client served after {elapsed:.2f} s"
+        with rpc.connect("127.0.0.1", port, key="k", timeout=20) as idle:   # a session, then silence
+            _legit(idle, idle.system_lib().get_function(RUN), sample)
+            elapsed = _serve_second_client(port, key="k")
+            assert elapsed < TIMEOUT_MS / 1000 + SLACK_S, f"second client served after {elapsed:.2f} s"
+    finally:
+        proc.kill()
+        _, err = proc.communicate()
+    assert "wrong key" in err and "no valid handshake" in err and "idle" in err, err
