@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -242,7 +243,10 @@ def test_silent_client_delays_the_next_by_at_most_the_timeout(full_server, first
                 held.sendall(struct.pack("<i", P.TCP_MAGIC))   # the handshake stops after the magic
         time.sleep(0.05)
         elapsed = _serve_second_client(srv.port)
-        assert elapsed < TIMEOUT_MS / 1000 + SLACK_S, f"second client served after {elapsed:.2f} s"
+        print(f"{first}: second client served after {elapsed:.3f} s", file=sys.stderr)
+        # silent, half-open, idle: one read timeout; stopped mid-packet: the packet's timeout, then idle
+        bound = (2 if first == "partial_packet" else 1) * TIMEOUT_MS / 1000 + SLACK_S
+        assert elapsed < bound, f"second client served after {elapsed:.2f} s"
     finally:
         if held is not None:
             held.close()
@@ -320,7 +324,6 @@ def test_bridge_handshake_timeout_and_key():
 def test_bridge_tcp_bounds_silent_clients_and_checks_the_key(full_server, sample):
     """utvm-build rpc-bridge --tcp in front of the host server speaking the serial frames."""
     import shlex
-    import sys
 
     device = shlex.join([str(full_server), "--framed", "--read-timeout-ms", str(TIMEOUT_MS)])
     proc = subprocess.Popen([sys.executable, "-m", "utvm_build.rpc.bridge", "--command", device, "--tcp", "0",

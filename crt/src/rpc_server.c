@@ -1592,7 +1592,10 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms) {
         result = kTVMRpcClosed;
       } else if (Ok() == 0) {
         g_tx_len = 0U; /* nothing of a reply is buffered before the last field is read */
-        SkipRest();
+        if (g_status != kTvmErrorRpcTimeout) {
+          SkipRest(); /* after a timeout the rest is not coming: answer now (a silent client
+                       * holds the server for one read timeout, not two) */
+        }
         if (g_closed != 0U) {
           result = kTVMRpcClosed;
         } else {
