@@ -347,3 +347,16 @@ def test_bridge_tcp_bounds_silent_clients_and_checks_the_key(full_server, sample
         proc.kill()
         _, err = proc.communicate()
     assert "wrong key" in err and "no valid handshake" in err and "idle" in err, err
+
+
+def test_once_is_not_used_up_by_a_dropped_client(full_server):
+    srv = _Tcp(full_server, "--once", "--key", "k")
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port)):    # silent: dropped after the timeout
+            time.sleep(0.05)
+            with pytest.raises(rpc.RPCConnectionError, match="wrong key"):
+                rpc.connect("127.0.0.1", srv.port, key="x", timeout=10)
+            assert _serve_second_client(srv.port, key="k") < 2 * TIMEOUT_MS / 1000 + SLACK_S
+        assert srv.proc.wait(timeout=10) == 0                        # --once: the served session ends it
+    finally:
+        srv.close()

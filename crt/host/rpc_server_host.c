@@ -6,7 +6,8 @@
  *   rpc_server [options] --stdio        serve one session on stdin/stdout
  *   rpc_server [options] --tcp PORT     serve TCP sessions on 127.0.0.1:PORT, one at a time
  *                                       (PORT 0: any free port; the port is printed on stdout as
- *                                       "listening 127.0.0.1:PORT"); --once: only one session;
+ *                                       "listening 127.0.0.1:PORT"); --once: only one session
+ *                                       (a dropped or refused connection does not count);
  *                                       --key KEY: only clients that connect with this key
  * Options: --arena-bytes N (default 1 MiB), --read-timeout-ms N (default 2000), --framed (the
  * link carries the serial frames of rpc_framing.h, as a UART would; for testing the framing),
@@ -256,6 +257,7 @@ static int ServeTcp(int port, int once, uint8_t* arena, size_t arena_size, uint3
   struct sockaddr_in addr;
   socklen_t addr_len = sizeof(addr);
   int one = 1;
+  int served = 0;
   int listener = socket(AF_INET, SOCK_STREAM, 0);
   if (listener < 0) {
     perror("rpc_server: socket");
@@ -292,14 +294,16 @@ static int ServeTcp(int port, int once, uint8_t* arena, size_t arena_size, uint3
       tv.tv_usec = (suseconds_t)((timeout_ms % 1000U) * 1000U);
       (void)setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
     }
+    served = 0;
     if (Handshake(conn, timeout_ms) == 0) {
       FdPair fds;
       fds.read_fd = conn;
       fds.write_fd = conn;
       (void)Serve(&fds, arena, arena_size, timeout_ms);
+      served = 1;
     }
     close(conn);
-    if (once) {
+    if (once && served) { /* a dropped or refused connection does not use up --once */
       break;
     }
   }

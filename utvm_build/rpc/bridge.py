@@ -174,10 +174,11 @@ def serve_tcp(port: int, once: bool, serial: str | None, command: str | None, ke
             conn, _ = listener.accept()
             with conn:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                if _handshake(conn, key, timeout):
+                served = _handshake(conn, key, timeout)
+                if served:
                     conn.setblocking(False)
                     _session(conn.fileno(), conn.fileno(), serial, command, client_waiting, timeout)
-            if once:
+            if once and served:   # a dropped or refused connection does not use up --once
                 break
     finally:
         listener.close()
