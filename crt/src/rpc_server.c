@@ -452,7 +452,7 @@ static void* CheckedHandle(uint64_t value, uint8_t kind, const char* what) {
   if (found >= g_num_handles) {
     Fail((kind == HANDLE_KIND_MODULE) ? kTvmErrorModuleHandleInvalid : kTvmErrorFunctionHandleInvalid, what);
   } else {
-    handle = (void*)g_handles[found].value;
+    handle = WireToHandle(value);
   }
   return handle;
 }
@@ -1037,8 +1037,8 @@ static void CallCrtFunction(void* func) {
               RPC_MSG(""));
     }
     if (wire_type == WIRE_OPAQUE) {
-      ret.v_int64 = U64ToI64(PointerToWire(ret.v_handle));
       uint8_t kind = HANDLE_KIND_OPAQUE;
+      ret.v_int64 = U64ToI64(PointerToWire(ret.v_handle));
       if (ret_code == (int)kTVMModuleHandle) {
         kind = HANDLE_KIND_MODULE;
       } else if (ret_code == (int)kTVMPackedFuncHandle) {
