@@ -1,4 +1,4 @@
-"""python -m fuzz run|atheris|seeds ... (see docs/fuzzing.md)."""
+"""python -m fuzz run|atheris|seeds|rpc-seeds ... (see docs/fuzzing.md)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("seeds", help="write the seed corpus to a directory (for atheris/libFuzzer)")
     s.add_argument("out", type=Path)
     s.add_argument("--no-shared", action="store_true")
+    rs = sub.add_parser("rpc-seeds", help="write the RPC packet-decoder seed corpus (crt/tests/fuzz) to a directory")
+    rs.add_argument("out", type=Path)
     a = sub.add_parser("atheris", help="coverage-guided run (atheris/libFuzzer); other args go to libFuzzer")
     a.add_argument("--target", choices=("compile", "reader"), default="compile")
     args, rest = ap.parse_known_args(argv)
@@ -35,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         for name, data in seeds:
             (args.out / (name.replace("/", "_").removesuffix(".tflite") + ".tflite")).write_bytes(data)
         print(f"{len(seeds)} seeds in {args.out}")
+        return 0
+    if args.cmd == "rpc-seeds":
+        from .rpc_seeds import write
+
+        print(f"{write(args.out)} seeds in {args.out}")
         return 0
     if args.cmd == "atheris":
         from .atheris_target import main as atheris_main

@@ -9,10 +9,18 @@
  * read_timeout_ms is answered the same way. Only a closed transport or a failed write ends the
  * session.
  *
- * Handles on the wire are u64. CRT function and module handles (32-bit encoded integers) pass
- * through unchanged; the server's own functions (tvm.rpc.server.*, runtime.RPCTimeEvaluator and its
- * closures) use values with a tag in bits 56..63, which no CRT handle or user-space pointer has.
- * Arena pointers are sent as addresses and checked against the live allocations on every use.
+ * Handles on the wire are u64. The client is not trusted (docs/rpc.md, "Threat model"): no value
+ * it sends is used as an address before it is checked against what the server handed out.
+ * - CRT function and module handles (32-bit encoded integers), and opaque values a CRT function
+ *   returned, are recorded in a table when they are sent to the client (g_handles, counted, dropped
+ *   by FreeHandle and at a new session); a handle used as a function, a module or an argument must be
+ *   in it with the right kind.
+ * - The server's own functions (tvm.rpc.server.*, runtime.RPCTimeEvaluator and its closures) use
+ *   values with a tag in bits 56..63 and a range-checked index.
+ * - Arena pointers are addresses checked against the live allocations on every use; a DLTensor
+ *   argument (the only kind of tensor) must lie inside one allocation, shape x dtype bytes included.
+ * - Object handles are refused; opaque handles are passed to a CRT function as opaque only (the
+ *   CRT's tensor checks refuse them as tensors).
  */
 #include <tvm/runtime/c_runtime_api.h>
 #include <tvm/runtime/crt/platform.h>
@@ -35,6 +43,9 @@
 #endif
 #if (TVM_CRT_RPC_STR_POOL_BYTES < 64) || (TVM_CRT_RPC_TX_BUFFER_BYTES < 16)
 #error "TVM_CRT_RPC_STR_POOL_BYTES >= 64 and TVM_CRT_RPC_TX_BUFFER_BYTES >= 16"
+#endif
+#if (TVM_CRT_RPC_MAX_NUMBER < 1) || (TVM_CRT_RPC_MAX_NUMBER > 0x7FFFFFFF)
+#error "TVM_CRT_RPC_MAX_NUMBER must be 1 .. 0x7FFFFFFF"
 #endif
 #if TVM_CRT_RPC_MAX_PACKET_BYTES < 256
 #error "TVM_CRT_RPC_MAX_PACKET_BYTES must be at least 256"
@@ -97,6 +108,10 @@
 #define NUM_BUILTINS 2U
 #endif
 
+#define HANDLE_KIND_FUNCTION 1U
+#define HANDLE_KIND_MODULE 2U
+#define HANDLE_KIND_OPAQUE 3U
+
 #define ARENA_ALIGN_MAX 16U
 #define COPY_CHUNK_BYTES 0x4000U
 
@@ -116,6 +131,13 @@ typedef struct {
   int32_t wire_type;
   TVMValue value;
 } RpcOut;
+
+/* A handle the server sent to the client: its value, kind and how many copies the client holds. */
+typedef struct {
+  uintptr_t value; /* a pointer or an encoded CRT handle: what was sent fits a pointer */
+  uint16_t refs;
+  uint8_t kind;
+} RpcHandle;
 
 static TVMRpcServerConfig g_cfg;
 static uint8_t g_configured = 0U;
@@ -139,6 +161,10 @@ static uint64_t g_count = 0U;
 static RpcAlloc g_allocs[TVM_CRT_RPC_MAX_ALLOCS];
 static uint32_t g_num_allocs = 0U;
 static size_t g_arena_max_used = 0U;
+
+/* Handles handed out in this session (unsorted; a released entry's slot takes the last one). */
+static RpcHandle g_handles[TVM_CRT_RPC_MAX_HANDLES];
+static uint32_t g_num_handles = 0U;
 
 #if TVM_CRT_RPC_TIME_EVALUATOR
 static RpcEvaluator g_evaluators[TVM_CRT_RPC_MAX_EVALUATORS];
@@ -373,6 +399,64 @@ static void* WireToHandle(uint64_t value) {
   return handle;
 }
 
+/* ---- handles handed out (the table every client handle is checked against) ---- */
+
+/* Index of value (of this kind; kind 0: any) in the table, g_num_handles when absent. */
+static uint32_t FindHandle(uint64_t value, uint8_t kind) {
+  uint32_t found = g_num_handles;
+  uint32_t i;
+  for (i = 0U; i < g_num_handles; ++i) {
+    if (((uint64_t)g_handles[i].value == value) && ((kind == 0U) || (g_handles[i].kind == kind))) {
+      found = i;
+    }
+  }
+  return found;
+}
+
+/* Record that value (not 0) goes to the client as a handle of kind; fails when the table is full. */
+static void HandOut(uint64_t value, uint8_t kind) {
+  const uint32_t found = FindHandle(value, kind);
+  if ((value == 0U) || (Ok() == 0)) {
+    /* nothing handed out */
+  } else if (found < g_num_handles) {
+    /* a count wrapping after 65535 copies only keeps the entry longer or drops it sooner: the
+     * table never holds a value the server did not send */
+    g_handles[found].refs = (uint16_t)(g_handles[found].refs + 1U);
+  } else if (g_num_handles >= (uint32_t)TVM_CRT_RPC_MAX_HANDLES) {
+    Fail(kTvmErrorPlatformNoMemory, RPC_MSG("too many live handles (TVM_CRT_RPC_MAX_HANDLES)"));
+  } else {
+    g_handles[g_num_handles].value = (uintptr_t)value; /* from PointerToWire: it fits */
+    g_handles[g_num_handles].kind = kind;
+    g_handles[g_num_handles].refs = 1U;
+    ++g_num_handles;
+  }
+}
+
+/* FreeHandle: one copy fewer; the entry goes with the last, the table's last entry taking its
+ * place (an unknown value is ignored, as TVM's server does). */
+static void ReleaseHandle(uint64_t value) {
+  const uint32_t found = FindHandle(value, 0U);
+  if (found < g_num_handles) {
+    --g_handles[found].refs;
+    if (g_handles[found].refs == 0U) {
+      --g_num_handles;
+      g_handles[found] = g_handles[g_num_handles];
+    }
+  }
+}
+
+/* A client's handle as a pointer, when the server handed it out as kind; fails otherwise. */
+static void* CheckedHandle(uint64_t value, uint8_t kind, const char* what) {
+  void* handle = NULL;
+  const uint32_t found = FindHandle(value, kind);
+  if (found >= g_num_handles) {
+    Fail((kind == HANDLE_KIND_MODULE) ? kTvmErrorModuleHandleInvalid : kTvmErrorFunctionHandleInvalid, what);
+  } else {
+    handle = WireToHandle(value);
+  }
+  return handle;
+}
+
 /* ---- arena ---- */
 
 static uint32_t ArenaUsedEnd(void) {
@@ -460,8 +544,8 @@ static void ArenaFree(uint64_t address) {
   }
 }
 
-/* Arena offset of [address, address + nbytes) when it lies inside one live allocation. */
-static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
+/* 1 when [address, address + nbytes) lies inside one live allocation; its arena offset in *out. */
+static uint8_t ArenaFind(uint64_t address, uint64_t nbytes, uint32_t* out) {
   uint32_t offset = 0U;
   uint32_t i;
   uint8_t found = 0U;
@@ -478,7 +562,15 @@ static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
       }
     }
   }
-  if (found == 0U) {
+  *out = offset;
+  return found;
+}
+
+/* Arena offset of [address, address + nbytes) when it lies inside one live allocation; fails
+ * otherwise (outside the arena, in a gap, across two allocations, or in a freed one). */
+static uint32_t ArenaRange(uint64_t address, uint64_t nbytes) {
+  uint32_t offset = 0U;
+  if (ArenaFind(address, nbytes, &offset) == 0U) {
     FailNum(kTvmErrorRpcOutOfRange, RPC_MSG("out of range: "), nbytes, RPC_MSG(" bytes not inside one arena allocation"));
   }
   return offset;
@@ -884,14 +976,31 @@ static void ReplyException(const char* message) {
 
 /* ---- CallFunc targets ---- */
 
-/* Handle arguments from their wire value (v_int64) to pointers, for a CRT call. */
+/* Handle arguments from their wire value (v_int64) to pointers, for a CRT call (CallFunc and the
+ * time evaluator): a function or module handle must be one the server handed out; an opaque value
+ * NULL, an address inside a live allocation or an opaque value a CRT function returned; an object
+ * handle is refused. DLTensor arguments were checked by ResolveTensors. */
 static void ConvertHandleArgs(void) {
   uint32_t i;
-  for (i = 0U; i < g_num_args; ++i) {
+  for (i = 0U; (i < g_num_args) && (Ok() != 0); ++i) {
     const int c = g_codes[i];
-    if ((c == (int)kTVMOpaqueHandle) || (c == (int)kTVMModuleHandle) ||
-        (c == (int)kTVMPackedFuncHandle) || (c == (int)kTVMObjectHandle)) {
-      g_values[i].v_handle = WireToHandle((uint64_t)g_values[i].v_int64);
+    const uint64_t value = (uint64_t)g_values[i].v_int64;
+    uint32_t offset = 0U;
+    if (c == (int)kTVMOpaqueHandle) {
+      if ((value != 0U) && (ArenaFind(value, 0U, &offset) == 0U) &&
+          (FindHandle(value, HANDLE_KIND_OPAQUE) >= g_num_handles)) {
+        Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("opaque handle argument neither in an arena allocation nor handed out"));
+      } else {
+        g_values[i].v_handle = WireToHandle(value);
+      }
+    } else if (c == (int)kTVMModuleHandle) {
+      g_values[i].v_handle = CheckedHandle(value, HANDLE_KIND_MODULE, RPC_MSG("argument: invalid module handle"));
+    } else if (c == (int)kTVMPackedFuncHandle) {
+      g_values[i].v_handle = CheckedHandle(value, HANDLE_KIND_FUNCTION, RPC_MSG("argument: invalid function handle"));
+    } else if (c == (int)kTVMObjectHandle) {
+      Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("object handles are not supported as arguments"));
+    } else {
+      /* a value, a string, bytes or a checked DLTensor */
     }
   }
 }
@@ -928,7 +1037,16 @@ static void CallCrtFunction(void* func) {
               RPC_MSG(""));
     }
     if (wire_type == WIRE_OPAQUE) {
+      uint8_t kind = HANDLE_KIND_OPAQUE;
       ret.v_int64 = U64ToI64(PointerToWire(ret.v_handle));
+      if (ret_code == (int)kTVMModuleHandle) {
+        kind = HANDLE_KIND_MODULE;
+      } else if (ret_code == (int)kTVMPackedFuncHandle) {
+        kind = HANDLE_KIND_FUNCTION;
+      } else {
+        /* an opaque pointer */
+      }
+      HandOut((uint64_t)ret.v_int64, kind);
     }
     if (Ok() != 0) {
       ReplyCallResult(result_type, wire_type, &ret);
@@ -1016,11 +1134,13 @@ static void CallBuiltin(uint32_t index) {
     ExpectArgs(RPC_MSG("ModuleGetFunction: arguments"), 3U,
                codes);
     if (Ok() != 0) {
-      void* mod = WireToHandle((uint64_t)g_values[0].v_int64);
+      void* mod = CheckedHandle((uint64_t)g_values[0].v_int64, HANDLE_KIND_MODULE,
+                                RPC_MSG("ModuleGetFunction: invalid module handle"));
       if (Ok() != 0) {
         func = LookupFunction(mod, g_values[1].v_str);
       }
     }
+    HandOut(func, HANDLE_KIND_FUNCTION);
     if (Ok() != 0) {
       ReplyCallHandle(WIRE_FUNCTION, func);
     }
@@ -1039,12 +1159,13 @@ static void CallBuiltin(uint32_t index) {
     void* mod = NULL;
     ExpectArgs(RPC_MSG("RPCTimeEvaluator: arguments"), 12U, codes);
     if (Ok() != 0) {
-      if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > 0x7FFFFFFF) ||
+      if ((g_values[4].v_int64 < 1) || (g_values[4].v_int64 > (int64_t)TVM_CRT_RPC_MAX_NUMBER) ||
           (g_values[5].v_int64 < 1) || (g_values[5].v_int64 > TVM_CRT_RPC_MAX_REPEAT)) {
         FailNum(kTvmErrorInvalidArgument,
                 RPC_MSG("evaluator: number >= 1, repeat 1.."), (uint64_t)TVM_CRT_RPC_MAX_REPEAT, RPC_MSG(""));
       } else if (g_codes[0] == (int)kTVMModuleHandle) {
-        mod = WireToHandle((uint64_t)g_values[0].v_int64);
+        mod = CheckedHandle((uint64_t)g_values[0].v_int64, HANDLE_KIND_MODULE,
+                            RPC_MSG("evaluator: invalid module handle"));
       } else if (g_codes[0] != (int)kTVMNullptr) {
         Fail(kTvmErrorFunctionCallWrongArgType, RPC_MSG("evaluator: not a module"));
       } else {
@@ -1131,7 +1252,7 @@ static void HandleCallFunc(void) {
     CallEvaluator((uint32_t)(handle & HANDLE_INDEX_MASK));
 #endif
   } else {
-    void* func = WireToHandle(handle);
+    void* func = CheckedHandle(handle, HANDLE_KIND_FUNCTION, RPC_MSG("CallFunc: invalid function handle"));
     if (Ok() != 0) {
       CallCrtFunction(func);
     }
@@ -1244,6 +1365,7 @@ static void HandleGetGlobalFunc(void) {
       name = "runtime.SystemLib"; /* the tvm-ffi era name of the system library getter */
     }
     handle = LookupFunction(NULL, name);
+    HandOut(handle, HANDLE_KIND_FUNCTION);
   }
   if (Ok() != 0) {
     ReplyOne((handle == 0U) ? WIRE_NONE : WIRE_OPAQUE, U64ToI64(handle));
@@ -1266,6 +1388,10 @@ static void HandleSyscall(int32_t code) {
   } else if (code == RPC_GET_GLOBAL_FUNC) {
     HandleGetGlobalFunc();
   } else if (code == RPC_FREE_HANDLE) {
+    if ((g_num_args == 1U) && ((g_codes[0] == (int)kTVMOpaqueHandle) || (g_codes[0] == (int)kTVMModuleHandle) ||
+                               (g_codes[0] == (int)kTVMPackedFuncHandle))) {
+      ReleaseHandle((uint64_t)g_values[0].v_int64);
+    }
 #if TVM_CRT_RPC_TIME_EVALUATOR
     if (g_num_args == 1U) {
       const uint64_t h = (uint64_t)g_values[0].v_int64;
@@ -1275,7 +1401,7 @@ static void HandleSyscall(int32_t code) {
       }
     }
 #endif
-    ReplyVoid(); /* CRT handles are not allocated */
+    ReplyVoid(); /* CRT handles are not allocated: only the table entry goes */
   } else if ((code == RPC_DEV_SET_DEVICE) || (code == RPC_DEV_STREAM_SYNC) ||
              ((code >= RPC_DEV_CREATE_STREAM) && (code <= RPC_DEV_GET_CURRENT_STREAM))) {
     ReplyVoid(); /* synchronous CPU: no streams */
@@ -1396,6 +1522,7 @@ void TVMRpcServer_ResetSession(void) {
 #endif
   g_num_allocs = 0U;
   g_arena_max_used = 0U;
+  g_num_handles = 0U;
   g_session_open = 0U;
 }
 
@@ -1465,7 +1592,10 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms) {
         result = kTVMRpcClosed;
       } else if (Ok() == 0) {
         g_tx_len = 0U; /* nothing of a reply is buffered before the last field is read */
-        SkipRest();
+        if (g_status != kTvmErrorRpcTimeout) {
+          SkipRest(); /* after a timeout the rest is not coming: answer now (a silent client
+                       * holds the server for one read timeout, not two) */
+        }
         if (g_closed != 0U) {
           result = kTVMRpcClosed;
         } else {

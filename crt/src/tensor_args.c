@@ -5,11 +5,10 @@
 
 #include "crt_internal.h"
 
+/* Only a DLTensor (or an NDArray, whose handle is a DLTensor*) is a tensor. An opaque handle is
+ * not: it may be any address (over RPC: one the client chose), so it is never read as a DLTensor. */
 static int32_t IsTensorTypeCode(int type_code) {
-  return ((type_code == (int)kTVMDLTensorHandle) || (type_code == (int)kTVMNDArrayHandle) ||
-          (type_code == (int)kTVMOpaqueHandle))
-             ? 1
-             : 0;
+  return ((type_code == (int)kTVMDLTensorHandle) || (type_code == (int)kTVMNDArrayHandle)) ? 1 : 0;
 }
 
 /* 1 when strides describe the compact row-major layout of shape (extent-1 dims: any stride). */

@@ -104,10 +104,15 @@ static void TestChainRuns(void) {
   }
   UTVM_CHECK(correct == 1);
   UTVM_CHECK(c.out[7] == 127);
-  /* NDArray and opaque handle type codes are accepted too */
+  /* an NDArray handle is a DLTensor* too; an opaque handle is never read as a tensor */
   c.codes[0] = (int)kTVMNDArrayHandle;
-  c.codes[1] = (int)kTVMOpaqueHandle;
   UTVM_CHECK(CallRun(run, &c, 3) == 0);
+  c.codes[1] = (int)kTVMOpaqueHandle;
+  UTVM_CHECK(CallRun(run, &c, 3) != 0);
+  UTVM_CHECK(strstr(TVMGetLastError(), "must be a DLTensor handle") != NULL);
+  c.codes[1] = (int)kTVMObjectHandle;
+  UTVM_CHECK(CallRun(run, &c, 3) != 0);
+  c.codes[1] = (int)kTVMDLTensorHandle;
   /* compact strides are accepted */
   {
     int64_t strides[4] = {8, 4, 2, 1};

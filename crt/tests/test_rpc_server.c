@@ -449,6 +449,311 @@ static void TestEveryCodeMalformed(void) {
   UTVM_CHECK(Send() == kTVMRpcShutdown);
 }
 
+/* ---- a hostile client (docs/rpc.md, "Threat model"): nothing it sends is used unchecked ---- */
+
+/* The system library's module handle and tvmgen_demo_run's function handle of this session. */
+static uint64_t DemoRun(uint64_t* out_lib) {
+  uint64_t get;
+  uint64_t lib = GetGlobal("runtime.SystemLib");
+  (void)CallNoArgs(lib);
+  lib = Out64(32U);
+  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
+  Begin(3);
+  B64(get);
+  B32(3U);
+  ArgInt(73, (int64_t)lib);
+  ArgStr("tvmgen_demo_run");
+  ArgInt(2, 1);
+  (void)Send();
+  UTVM_CHECK(ReplyCode() == 4);
+  if (out_lib != NULL) {
+    *out_lib = lib;
+  }
+  return Out64(32U);
+}
+
+/* CallFunc(handle) with three arguments: DLTensors at a, b, out (shapes of the demo model), except
+ * argument `opaque_at` (0..2), sent as an opaque handle with value `opaque` when opaque_at < 3. */
+static void CallDemo(uint64_t handle, uint64_t a, uint64_t b, uint64_t out, uint32_t opaque_at, uint64_t opaque) {
+  Begin(3);
+  B64(handle);
+  B32(3U);
+  if (opaque_at == 0U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(a, 4, kShapeA);
+  }
+  if (opaque_at == 1U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(b, 1, kShapeB);
+  }
+  if (opaque_at == 2U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(out, 2, kShapeOut);
+  }
+  (void)Send();
+}
+
+static void FreeData(uint64_t address) {
+  Begin(14);
+  B32(2U);
+  B32(6U);
+  B32(1U);
+  B32(0U);
+  ArgInt(4, (int64_t)address);
+  (void)Send();
+  UTVM_CHECK(ReplyCode() == 4);
+}
+
+/* Every byte of the arena outside [begin, end) still holds its canary. */
+static uint8_t CanaryIntact(size_t begin, size_t end) {
+  size_t i;
+  uint8_t intact = 1U;
+  for (i = 0U; i < sizeof(g_arena); ++i) {
+    if (((i < begin) || (i >= end)) && (g_arena[i] != 0xA5U)) {
+      intact = 0U;
+    }
+  }
+  return intact;
+}
+
+static void TestHostileTensors(void) {
+  uint64_t run;
+  uint64_t a;
+  uint64_t b;
+  uint64_t out;
+  uint64_t fake;
+  uint64_t gap;
+  const uint64_t base = (uint64_t)(uintptr_t)g_arena;
+  uint32_t k;
+  Setup();
+  Init();
+  memset(g_arena, 0xA5, sizeof(g_arena));
+  run = DemoRun(NULL);
+  a = Alloc(8U);
+  b = Alloc(8U);
+  out = Alloc(8U);
+  fake = Alloc(64U);
+  UTVM_CHECK((a != 0U) && (b != 0U) && (out != 0U) && (fake != 0U));
+  /* the legitimate call works */
+  CallDemo(run, a, b, out, 3U, 0U);
+  UTVM_CHECK(ReplyCode() == 4);
+  /* an opaque handle where a tensor is expected: an address of the client's choice is refused... */
+  for (k = 0U; k < 3U; ++k) {
+    CallDemo(run, a, b, out, k, 0x1000U);
+    UTVM_CHECK(ExceptionContains("opaque handle"));
+    CallDemo(run, a, b, out, k, base + sizeof(g_arena) + 64U);
+    UTVM_CHECK(ExceptionContains("opaque handle"));
+  }
+  /* ...and a fake DLTensor written into the arena (data pointing before the arena) is never read
+   * as one: the CRT refuses an opaque handle as a tensor */
+  {
+    DLTensor t;
+    int64_t shape[2] = {1, 8};
+    uint8_t bytes[sizeof(DLTensor) + sizeof(shape)];
+    memset(&t, 0, sizeof(t));
+    t.data = (void*)(uintptr_t)(base - 256U);
+    t.device.device_type = kDLCPU;
+    t.ndim = 2;
+    t.dtype.code = 0U;
+    t.dtype.bits = 8U;
+    t.dtype.lanes = 1U;
+    t.shape = (int64_t*)(uintptr_t)(fake + sizeof(DLTensor));
+    memcpy(bytes, &t, sizeof(t));
+    memcpy(&bytes[sizeof(t)], shape, sizeof(shape));
+    Begin(7);
+    {
+      const int64_t n = (int64_t)sizeof(bytes);
+      Tensor(fake, 1, &n);
+    }
+    B64(sizeof(bytes));
+    B(bytes, sizeof(bytes));
+    (void)Send();
+    UTVM_CHECK(ReplyCode() == 4);
+    for (k = 0U; k < 3U; ++k) {
+      CallDemo(run, a, b, out, k, fake);
+      UTVM_CHECK(ExceptionContains("must be a DLTensor handle"));
+    }
+  }
+  /* DLTensors outside every live allocation: before and past the arena, in a gap, across two
+   * allocations, past the end of one, in a freed one */
+  CallDemo(run, base - 64U, b, out, 3U, 0U);
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  CallDemo(run, a, b, base + sizeof(g_arena) - 4U, 3U, 0U);
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  CallDemo(run, a, b, a + 4U, 3U, 0U); /* straddles a and b */
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  CallDemo(run, a, b, fake + 60U, 3U, 0U); /* the last 4 bytes of fake and past its end */
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  gap = Alloc(8U);
+  FreeData(gap);
+  CallDemo(run, a, b, gap, 3U, 0U); /* freed */
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  CallDemo(run, a, b, base + 1024U, 3U, 0U); /* never allocated */
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  /* a huge shape (extent overflow) */
+  Begin(3);
+  B64(run);
+  B32(3U);
+  B32(7U);
+  {
+    const int64_t huge[2] = {0x40000000LL, 0x40000000LL};
+    Tensor(a, 2, huge);
+  }
+  ArgTensor(b, 8);
+  ArgTensor(out, 8);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("tensor"));
+  /* an object handle as an argument */
+  Begin(3);
+  B64(run);
+  B32(3U);
+  B32(64U);
+  B32(115U);
+  B64(a);
+  ArgTensor(b, 8);
+  ArgTensor(out, 8);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("object handles are not supported"));
+  /* nothing outside a, b, out and fake was written: the canary holds */
+  UTVM_CHECK(CanaryIntact((size_t)(a - base), (size_t)(fake + 64U - base)));
+}
+
+static void TestHostileHandles(void) {
+  uint64_t get;
+  uint64_t run;
+  uint64_t lib;
+  uint64_t a;
+  Setup();
+  Init();
+  run = DemoRun(&lib);
+  a = Alloc(8U);
+  /* function handles the server never handed out: an address, an encoded CRT handle, a module */
+  UTVM_CHECK(CallNoArgs((uint64_t)(uintptr_t)&g_arena[16]) == 5);
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+  UTVM_CHECK(CallNoArgs(run + 1U) == 5);
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+  UTVM_CHECK(CallNoArgs(lib) == 5);
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+  UTVM_CHECK(CallNoArgs(0x7E000000000000FFULL) == 5);
+  /* module handles: an address, a function handle, a module index never registered */
+  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
+  Begin(3);
+  B64(get);
+  B32(3U);
+  ArgInt(73, (int64_t)a);
+  ArgStr("tvmgen_demo_run");
+  ArgInt(2, 1);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("invalid module handle"));
+  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
+  Begin(3);
+  B64(get);
+  B32(3U);
+  ArgInt(73, (int64_t)run);
+  ArgStr("tvmgen_demo_run");
+  ArgInt(2, 1);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("invalid module handle"));
+  /* function and module handles as arguments of a CRT call */
+  Begin(3);
+  B64(run);
+  B32(3U);
+  ArgInt(68, (int64_t)a);
+  ArgTensor(a, 8);
+  ArgTensor(a, 8);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+  /* a handle from an earlier session is refused in a new one */
+  Init();
+  UTVM_CHECK(CallNoArgs(run) == 5);
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+  /* FreeHandle drops one copy: the handle works until the last copy is freed */
+  run = DemoRun(&lib);
+  UTVM_CHECK(DemoRun(NULL) == run);
+  Begin(10);
+  B32(1U);
+  ArgInt(4, (int64_t)run);
+  (void)Send();
+  UTVM_CHECK(ReplyCode() == 4);
+  a = Alloc(8U);
+  Begin(3);
+  B64(run);
+  B32(0U);
+  (void)Send();
+  UTVM_CHECK(ExceptionContains("wrong number of arguments")); /* still valid: reaches the CRT */
+  Begin(10);
+  B32(1U);
+  ArgInt(4, (int64_t)run);
+  (void)Send();
+  UTVM_CHECK(CallNoArgs(run) == 5);
+  UTVM_CHECK(ExceptionContains("invalid function handle"));
+}
+
+#if TVM_CRT_RPC_TIME_EVALUATOR
+/* runtime.RPCTimeEvaluator(module, "tvmgen_demo_run", ...) as a module argument of `mod_type`. */
+static uint64_t Evaluator(int32_t mod_type, uint64_t mod) {
+  const uint64_t get = GetGlobal("runtime.RPCTimeEvaluator");
+  Begin(3);
+  B64(get);
+  B32(12U);
+  ArgInt(mod_type, (int64_t)mod);
+  ArgStr("tvmgen_demo_run");
+  ArgInt(1, 1);
+  ArgInt(1, 0);
+  ArgInt(1, 1);
+  ArgInt(1, 1);
+  ArgInt(1, 0);
+  ArgInt(1, 0);
+  ArgInt(1, 0);
+  ArgInt(1, 0);
+  ArgInt(1, 0);
+  ArgStr("");
+  (void)Send();
+  return (ReplyCode() == 4) ? Out64(32U) : 0U;
+}
+
+static void TestHostileTimeEvaluator(void) {
+  uint64_t lib;
+  uint64_t ev;
+  uint64_t a;
+  uint64_t b;
+  uint64_t out;
+  uint64_t fake;
+  const uint64_t base = (uint64_t)(uintptr_t)g_arena;
+  uint32_t k;
+  Setup();
+  Init();
+  (void)DemoRun(&lib);
+  UTVM_CHECK(Evaluator(73, base + 32U) == 0U);
+  UTVM_CHECK(ExceptionContains("invalid module handle"));
+  ev = Evaluator(73, lib);
+  UTVM_CHECK(ev != 0U);
+  a = Alloc(8U);
+  b = Alloc(8U);
+  out = Alloc(8U);
+  fake = Alloc(64U);
+  CallDemo(ev, a, b, out, 3U, 0U);
+  UTVM_CHECK(ReplyCode() == 4);
+  for (k = 0U; k < 3U; ++k) {
+    CallDemo(ev, a, b, out, k, 0x1000U);
+    UTVM_CHECK(ExceptionContains("opaque handle"));
+    CallDemo(ev, a, b, out, k, fake);
+    UTVM_CHECK(ExceptionContains("must be a DLTensor handle"));
+  }
+  CallDemo(ev, a, b, a + 4U, 3U, 0U);
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+  FreeData(out);
+  CallDemo(ev, a, b, out, 3U, 0U);
+  UTVM_CHECK(ExceptionContains("not inside one arena allocation"));
+}
+#endif
+
 /* Seeded random packets: every reply must be a single well-formed packet, no sanitizer report. */
 static uint32_t g_rng = 0x12345678U;
 static uint32_t Rand(void) {
@@ -529,6 +834,11 @@ void utvm_suite_rpc_server(uint32_t* passed, uint32_t* failed) {
       {"demo_model_through_rpc", TestDemoModelThroughRpc},
       {"arena", TestArena},
       {"every_code_malformed", TestEveryCodeMalformed},
+      {"hostile_tensors", TestHostileTensors},
+      {"hostile_handles", TestHostileHandles},
+#if TVM_CRT_RPC_TIME_EVALUATOR
+      {"hostile_time_evaluator", TestHostileTimeEvaluator},
+#endif
       {"fuzz", TestFuzz},
   };
   utvm_run_cases("rpc_server", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);

@@ -46,7 +46,9 @@ def model_limits(dirs: Sequence[Path], defines: Sequence[str] = ()) -> list[str]
     tensors = max(len(p) for p in ports)
     dims = max(sum(max(1, len(t["shape"])) for t in p) for p in ports)
     want = {"TVM_CRT_RPC_MAX_TENSOR_ARGS": (tensors, 4), "TVM_CRT_RPC_MAX_ARGS": (tensors, 12),
-            "TVM_CRT_RPC_MAX_SHAPE_DIMS": (dims, 16), "TVM_CRT_RPC_MAX_ALLOCS": (tensors + 4, 16)}
+            "TVM_CRT_RPC_MAX_SHAPE_DIMS": (dims, 16), "TVM_CRT_RPC_MAX_ALLOCS": (tensors + 4, 16),
+            # the system library getter and module, each model's run, reset and profile_read (+2 spare)
+            "TVM_CRT_RPC_MAX_HANDLES": (3 * len(ports) + 4, 8)}
     given = {d.split("=")[0] for d in defines}
     return [f"-D{k}={n}" for k, (n, default) in want.items() if n > default and k not in given]
 

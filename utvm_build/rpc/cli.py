@@ -51,6 +51,9 @@ def add_commands(sub) -> None:
     out.add_argument("--tcp", type=int, metavar="PORT",
                      help="serve tvm.rpc.connect sessions on 127.0.0.1:PORT now (0: a free port)")
     b.add_argument("--once", action="store_true", help="with --tcp: one session, then exit")
+    from .bridge import add_tcp_arguments
+
+    add_tcp_arguments(b)
 
 
 def run(a: argparse.Namespace) -> bool:
@@ -96,7 +99,9 @@ def _bridge(a: argparse.Namespace) -> bool:
         write_launcher(a.output, a.serial, str(Path(program).resolve()) if program else None)
         print(f"{a.output}: RPC bridge to {a.serial or program}; start it with tvm.rpc.PopenSession('{a.output}')")
     else:
-        serve_tcp(a.tcp, a.once, a.serial, program)
+        if not 1 <= a.timeout_ms <= 3_600_000:
+            raise UtvmError("rpc-bridge: --timeout-ms: 1 .. 3600000")
+        serve_tcp(a.tcp, a.once, a.serial, program, a.key, a.timeout_ms)
     return True
 
 

@@ -160,10 +160,15 @@ def _tcp(host: str, port: int, key: str, timeout: float) -> _FdTransport:
     t = _FdTransport(sock.fileno(), sock.fileno(), sock=sock)
     k = ("client:" + key).encode()
     t.send(struct.pack("<ii", P.TCP_MAGIC, len(k)) + k, timeout)
-    magic, keylen = struct.unpack("<ii", t.recv(8, timeout))
+    (magic,) = struct.unpack("<i", t.recv(4, timeout))
+    if magic in (P.TCP_MAGIC + 1, P.TCP_MAGIC + 2):
+        t.close()
+        why = "the key is already in use" if magic == P.TCP_MAGIC + 1 else f"wrong key {key!r}"
+        raise RPCConnectionError(f"{host}:{port} refused the session: {why}")
     if magic != P.TCP_MAGIC:
         t.close()
         raise RPCConnectionError(f"{host}:{port} is not a TVM RPC server (handshake answer 0x{magic:x})")
+    (keylen,) = struct.unpack("<i", t.recv(4, timeout))
     t.recv(keylen, timeout)
     return t
 

@@ -71,6 +71,17 @@ extern "C" {
 #ifndef TVM_CRT_RPC_MAX_EVALUATORS
 #define TVM_CRT_RPC_MAX_EVALUATORS 2
 #endif
+/*! Distinct live handles handed to the client (function, module and opaque values returned by
+ *  lookups and calls; each use is checked against them, docs/rpc.md "Threat model"): the system
+ *  library getter, its module and the functions looked up. 8 bytes each (32-bit target). */
+#ifndef TVM_CRT_RPC_MAX_HANDLES
+#define TVM_CRT_RPC_MAX_HANDLES 8
+#endif
+/*! Most `number` (calls per repeat) of a time evaluator: a client can keep the device busy for
+ *  number x (repeat + 1) calls (docs/rpc.md, "Threat model"). No RAM. */
+#ifndef TVM_CRT_RPC_MAX_NUMBER
+#define TVM_CRT_RPC_MAX_NUMBER 0x7FFFFFFF
+#endif
 /*! Most `repeat` of a time evaluator. 8 bytes each. */
 #ifndef TVM_CRT_RPC_MAX_REPEAT
 #define TVM_CRT_RPC_MAX_REPEAT 8
@@ -131,7 +142,7 @@ TVMRpcPollResult TVMRpcServer_Poll(uint32_t idle_timeout_ms);
 TVMRpcPollResult TVMRpcServer_Run(void);
 
 /*!
- * \brief Drop the session state (arena allocations, evaluators); done on InitServer and Init.
+ * \brief Drop the session state (arena allocations, evaluators, handles); done on InitServer and Init.
  */
 void TVMRpcServer_ResetSession(void);
 

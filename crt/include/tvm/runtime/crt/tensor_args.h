@@ -32,7 +32,8 @@ typedef struct TVMCRTTensorSpec {
  * \brief Validate packed-call arguments against specs and extract the data pointers.
  *
  * Checks, in order: num_args == num_specs; for each argument i: type code is
- * kTVMDLTensorHandle, kTVMNDArrayHandle or kTVMOpaqueHandle; the DLTensor pointer and its
+ * kTVMDLTensorHandle or kTVMNDArrayHandle (never kTVMOpaqueHandle: an opaque value may be any
+ * address, docs/rpc.md "Threat model"); the DLTensor pointer and its
  * data are not NULL; device is kDLCPU; dtype, ndim and shape equal the spec; strides are NULL
  * or compact row-major; byte_offset is 0; the byte size equals spec nbytes.
  * On failure the last error names the argument and what was wrong.
