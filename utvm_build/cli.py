@@ -111,8 +111,10 @@ def _parser() -> argparse.ArgumentParser:
                          "(default: found there by the model's name, if present)")
     _add_codegen_options(rp)
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
-    i.add_argument("model", type=Path)
+    i.add_argument("model", type=Path, nargs="?")
     i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
+    i.add_argument("--operators", action="store_true",
+                   help="list the TFLite operators utvm-build compiles (no model needed; types: docs/operators.md)")
     _add_codegen_options(i)
     from .rpc import cli as rpc_cli  # host-driven execution: rpc-server (docs/rpc.md)
 
@@ -198,6 +200,13 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
 
 def _info(a: argparse.Namespace) -> int:
     """Exit 0 when every operator is supported, 2 otherwise (the report is printed either way)."""
+    if a.operators and a.model is None:
+        from .ops import supported_operators
+
+        print("\n".join(supported_operators()))
+        return 0
+    if a.model is None:
+        raise UtvmError("info: give a model (or --operators for the list of supported operators)")
     if a.json:
         import json
 
