@@ -110,6 +110,13 @@ def _parser() -> argparse.ArgumentParser:
                     help="a benchmark result (benchmarks/results/runs/...) for per-operator instructions "
                          "(default: found there by the model's name, if present)")
     _add_codegen_options(rp)
+    ar = sub.add_parser("export-arduino", help="the model as an Arduino library (library.properties, src/); "
+                        "docs/platforms/arduino.md")
+    ar.add_argument("model", type=Path)
+    ar.add_argument("-o", "--output", type=Path, required=True, metavar="DIR",
+                    help="the library directory (new, empty or an earlier export; e.g. ~/Arduino/libraries/kws)")
+    _add_codegen_options(ar)
+    ar.set_defaults(constants_section="", workspace_section="")   # the boards' own linker scripts
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
     i.add_argument("model", type=Path, nargs="?")
     i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
@@ -174,6 +181,12 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         m = compiled.metadata
         print(f"{a.output}: tvmgen_{m['name']}_run, workspace {m['workspace_bytes']} B, "
               f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
+    elif a.command == "export-arduino":
+        from .arduino import export_arduino
+
+        m = export_arduino(a.model, a.output, _options(a))
+        print(f"{a.output}: Arduino library utvm_{m['name']} (#include <tvmgen_{m['name']}.h>), workspace "
+              f"{m['workspace_bytes']} B, constants {m['constants_bytes']} B")
     elif a.command == "manifest":
         _manifest(a)
     elif a.command == "run":
