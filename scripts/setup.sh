@@ -25,13 +25,13 @@ if [[ ! -x .venv/bin/python ]]; then
   echo "== creating .venv"
   "$PY" -m venv .venv
 fi
-echo "== installing utvm-build (editable) with test dependencies"
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 # Quiet: pip's and setuptools' messages (the editable-install banner) go to a log, shown on failure.
 # Skipped when pyproject.toml has not changed since the last successful install.
 stamp=.venv/.utvm-build-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+  echo "== installing utvm-build (editable) with test dependencies"
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
   .venv/bin/python -m pip install -q -e ".[test,dev]" >.venv/pip-install.log 2>&1 || { cat .venv/pip-install.log; exit 1; }
   echo "$want" >"$stamp"
 fi
