@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,17 @@ SHARED_MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
 # pytest-xdist workers). A skip counts as a shared-models skip when its reason names ../shared,
 # whether it came from a skipif mark or a pytest.skip() in the test body or a fixture.
 SHARED_KEYWORD = "utvm_shared_models"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config) -> None:  # noqa: ANN001
+    """One content-keyed build cache per run (utvm_build/build_cache.py), shared by the xdist
+    workers: the same server or host library built by several test files is compiled once."""
+    if "UTVM_BUILD_CACHE" not in os.environ:
+        root = Path(config._tmp_path_factory.getbasetemp())   # the run's directory (a worker's: its parent)
+        if hasattr(config, "workerinput"):
+            root = root.parent
+        os.environ["UTVM_BUILD_CACHE"] = str(root / "utvm-build-cache")
 
 
 def pytest_collection_modifyitems(items) -> None:  # noqa: ANN001
