@@ -6,10 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gcc clang make cmake ninja-build cppcheck gcc-arm-none-eabi libnewlib-arm-none-eabi
-              qemu-system-arm valgrind python3-venv chromium git)
+              qemu-system-arm valgrind python3-venv chromium git
+              gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc)
 
 need_apt=0
-for tool in cc clang make cmake ninja cppcheck arm-none-eabi-gcc qemu-system-arm valgrind chromium git; do
+for tool in cc clang make cmake ninja cppcheck arm-none-eabi-gcc qemu-system-arm valgrind chromium git \
+            riscv64-unknown-elf-gcc qemu-system-riscv32; do
   command -v "$tool" >/dev/null 2>&1 || need_apt=1
 done
 if [[ "${1:-}" != "--no-apt" && $need_apt == 1 ]]; then

@@ -75,6 +75,8 @@ def _tools_for(blocks: list[Block]) -> list[str]:
     tools = ["cc"]
     if "qemu-m" in text or "arm-none-eabi" in text or "qemu-system-arm" in text:
         tools += ["arm-none-eabi-gcc", "qemu-system-arm"]
+    if "riscv64-unknown-elf-gcc" in text:
+        tools += ["riscv64-unknown-elf-gcc"]
     if "cmake " in text:
         tools += ["cmake", "ninja"]
     return tools

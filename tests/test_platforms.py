@@ -5,6 +5,7 @@ ESP-IDF, STM32CubeMX, PlatformIO) is listed as untested on each page."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,63 @@ def test_zephyr_module_with_zephyr_interface_flags(tmp_path: Path) -> None:
     attrs = subprocess.run(["arm-none-eabi-readelf", "-A", next(b.rglob("*digits*.a"))], capture_output=True,
                            text=True).stdout
     assert "Tag_ABI_VFP_args: VFP registers" in attrs, attrs
+
+
+RISCV_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "tvmgen_m.h"
+
+static const unsigned char input[] = {%(input)s};
+static unsigned char x[TVMGEN_M_INPUT_0_SIZE];
+static unsigned char y[TVMGEN_M_OUTPUT_0_SIZE];
+
+int main(void) {
+  struct tvmgen_m_inputs in = {x};
+  struct tvmgen_m_outputs out = {y};
+  unsigned k;
+  memcpy(x, input, sizeof x);
+  if (tvmgen_m_run(&in, &out) != 0) return 4;
+  for (k = 0; k < sizeof y; ++k) printf("%%02x", y[k]);   /* the output bytes, as hex */
+  printf("\n");
+  return 0;
+}
+"""
+RISCV_FLAGS = ["-march=rv32imc", "-mabi=ilp32", "-Os", "--specs=picolibc.specs", "--oslib=semihost",
+               "--crt0=semihost", "-Wl,--defsym=__flash=0x80000000", "-Wl,--defsym=__flash_size=0x400000",
+               "-Wl,--defsym=__ram=0x80400000", "-Wl,--defsym=__ram_size=0x400000"]
+
+
+def test_riscv_rv32imc_under_qemu_matches_the_host(tmp_path: Path) -> None:
+    """docs/platforms/riscv.md: --target generic built with riscv64-unknown-elf-gcc for rv32imc
+    (no FPU: the float model goes through the soft-float routines) and picolibc, run on QEMU's
+    virt machine with semihosting: the int8 model's bytes equal the host build's, the float
+    model's values too (same IEEE single operations; libm's functions within the float tolerance)."""
+    need("riscv64-unknown-elf-gcc", "qemu-system-riscv32")
+    from utvm_build.compiler import compile_model
+
+    for model, dtype in (("digits_int8", np.int8), ("digits_float", np.float32)):
+        path = DIGITS.parent / f"{model}.tflite"
+        gen = tmp_path / model
+        compile_model(path, gen, CompileOptions(name="m", target="generic"))
+        x = np.load(DIGITS.parent / "sample_2.npy")      # int8, scale 1/255, zero point -128
+        x = x if dtype == np.int8 else ((x.astype(np.float32) + 128) / 255).astype(np.float32)
+        main = tmp_path / f"{model}_main.c"
+        main.write_text(RISCV_MAIN % {"input": ", ".join(str(b) for b in x.tobytes())})
+        elf = tmp_path / f"{model}.elf"
+        sources = sorted(str(s) for s in (gen / "src").glob("*.c"))
+        build = subprocess.run(["riscv64-unknown-elf-gcc", *STRICT_CFLAGS, *RISCV_FLAGS, f"-I{gen / 'include'}",
+                                str(main), *sources, "-lm", "-o", str(elf)], capture_output=True, text=True)
+        assert build.returncode == 0, build.stderr
+        run = subprocess.run(["qemu-system-riscv32", "-M", "virt", "-nographic", "-bios", "none",
+                              "-semihosting-config", "enable=on,target=native", "-kernel", str(elf)],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr
+        lines = [ln for ln in (run.stdout + run.stderr).split() if re.fullmatch(r"[0-9a-f]+", ln)]  # QEMU: stderr
+        assert len(lines) == 1, run.stdout + run.stderr
+        ours = np.frombuffer(bytes.fromhex(lines[0]), dtype=dtype)
+        ref = run_on_host(path, [x], CompileOptions(name="m"))[0].reshape(-1)
+        if dtype == np.int8:
+            assert np.array_equal(ours, ref), (ours, ref)
+        else:
+            np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-6)
