@@ -234,8 +234,8 @@ def _info(a: argparse.Namespace) -> int:
         text, ok = model_info(a.model, _options(a))
         print(text)
     if not ok:
-        print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above)",
-              file=sys.stderr)
+        print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above; "
+              "supported operators: `utvm-build info --operators`)", file=sys.stderr)
     return 0 if ok else 2
 
 
