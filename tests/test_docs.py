@@ -17,9 +17,11 @@ The convention, for whoever writes docs:
   cmake block is a fragment of a project like those of examples/ (which tests/test_cmake.py
   builds). They may carry the marker too, to say what they need.
 
-The test fails on a block that neither runs nor carries the marker. The pages run in parallel
-under pytest-xdist (one test per page); a page whose blocks need QEMU or cross tools needs them
-when they are installed: ``need`` fails with the apt-get line otherwise, as in the other tests.
+Every unmarked block of those languages runs, so a block that fails as printed fails the test,
+and `test_every_runnable_block_is_run_or_marked` checks the markers. One test per page; a page's
+blocks that call QEMU, the Arm or RISC-V cross compilers or CMake need them installed (``need``
+fails with the apt-get line otherwise, as in the other tests). Builds repeated across pages (the
+RPC servers of README.md and docs/rpc.md) come from the run's build cache (docs/testing.md).
 """
 
 from __future__ import annotations
