@@ -11,6 +11,8 @@ APT = {
     "cc": "gcc", "gcc": "gcc", "make": "make", "cmake": "cmake", "ninja": "ninja-build",
     "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
     "arm-none-eabi-nm": "binutils-arm-none-eabi", "qemu-system-arm": "qemu-system-arm",
+    "riscv64-unknown-elf-gcc": "gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf",
+    "qemu-system-riscv32": "qemu-system-misc",
 }
 
 

@@ -76,7 +76,8 @@ def test_unsupported_operator_names_it(tmp_path: Path) -> None:
     model = tmp_path / "hashtable.tflite"
     model.write_bytes(mb.build([x], [y]))
     out = tmp_path / "out"
-    assert_user_error(cli("compile", str(model), "-o", str(out)), "operator #0 HASHTABLE_LOOKUP", "Supported:")
+    assert_user_error(cli("compile", str(model), "-o", str(out)), "operator #0 HASHTABLE_LOOKUP: not supported",
+                      "utvm-build info --operators")
     check_nothing_written(tmp_path, out)
 
 
@@ -159,3 +160,13 @@ def test_random_corruption_never_crashes(which: str) -> None:
             assert str(e)
             outcomes["error"] += 1
     assert outcomes["error"] > 0 and outcomes["ok"] > 0, outcomes
+
+
+def test_info_lists_the_supported_operators() -> None:
+    """What the unsupported-operator error points to: the list, one name a line, no model needed."""
+    from utvm_build.ops import supported_operators
+
+    p = cli("info", "--operators")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == supported_operators() and "CONV_2D" in p.stdout.split()
+    assert_user_error(cli("info"), "--operators")

@@ -127,9 +127,19 @@ def _parser() -> argparse.ArgumentParser:
                     help="a benchmark result (benchmarks/results/runs/...) for per-operator instructions "
                          "(default: found there by the model's name, if present)")
     _add_codegen_options(rp)
+    ar = sub.add_parser("export-arduino", help="the model as an Arduino library (library.properties, src/); "
+                        "docs/platforms/arduino.md")
+    ar.add_argument("model", type=Path)
+    ar.add_argument("-o", "--output", type=Path, required=True, metavar="DIR",
+                    help="the library directory (new, empty or an earlier export; e.g. ~/Arduino/libraries/kws)")
+    _add_codegen_options(ar)
+    ar.set_defaults(constants_section="", workspace_section="")   # the boards' own linker scripts
     i = sub.add_parser("info", help="what the model contains and whether utvm-build supports it (exit 2 if not)")
-    i.add_argument("model", type=Path, help="a .tflite model, or a model group's generated directory (compile-group)")
+    i.add_argument("model", type=Path, nargs="?",
+                   help="a .tflite model, or a model group's generated directory (compile-group)")
     i.add_argument("--json", action="store_true", help="operators, tensors, the memory plan and totals as JSON")
+    i.add_argument("--operators", action="store_true",
+                   help="list the TFLite operators utvm-build compiles (no model needed; types: docs/operators.md)")
     _add_codegen_options(i)
     from .rpc import cli as rpc_cli  # host-driven execution: rpc-server (docs/rpc.md)
 
@@ -191,6 +201,12 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
               f"constants {m['constants_bytes']} B, {len(m['operators'])} operators")
     elif a.command == "compile-group":
         _compile_group(a)
+    elif a.command == "export-arduino":
+        from .arduino import export_arduino
+
+        m = export_arduino(a.model, a.output, _options(a))
+        print(f"{a.output}: Arduino library utvm_{m['name']} (#include <tvmgen_{m['name']}.h>), workspace "
+              f"{m['workspace_bytes']} B, constants {m['constants_bytes']} B")
     elif a.command == "manifest":
         _manifest(a)
     elif a.command == "run":
@@ -217,6 +233,13 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
 
 def _info(a: argparse.Namespace) -> int:
     """Exit 0 when every operator is supported, 2 otherwise (the report is printed either way)."""
+    if a.operators and a.model is None:
+        from .ops import supported_operators
+
+        print("\n".join(supported_operators()))
+        return 0
+    if a.model is None:
+        raise UtvmError("info: give a model (or --operators for the list of supported operators)")
     if a.model.is_dir():   # a model group's generated directory (compile-group)
         from .info import group_info
         from .report import load_group
@@ -243,8 +266,8 @@ def _info(a: argparse.Namespace) -> int:
         text, ok = model_info(a.model, _options(a))
         print(text)
     if not ok:
-        print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above)",
-              file=sys.stderr)
+        print(f"utvm-build: error: {printable(str(a.model))}: not every operator can be compiled (see above; "
+              "supported operators: `utvm-build info --operators`)", file=sys.stderr)
     return 0 if ok else 2
 
 

@@ -15,7 +15,7 @@ from .errors import UnsupportedError, UtvmError
 from .frontend.tflite import read_tflite
 from .graph import ITEM_SIZE, Graph, Operator
 from .kernel_table import scratch_bytes
-from .ops import handler_for, supported_operators
+from .ops import handler_for
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
@@ -58,16 +58,21 @@ def default_name(path: str | Path) -> str:
 
 
 def check_supported(g: Graph) -> None:
-    """Every operator has a handler; report all unsupported ones in one message."""
+    """Every operator has a handler; report all unsupported ones in one short line (the supported
+    list is long: the message points to it instead of printing it)."""
     missing = [op for op in g.all_operators() if handler_for(op.op) is None]
-    if missing:
-        listed = ", ".join(f"#{op.index} {op.op}" for op in missing[:10])
-        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        first = missing[0]
-        raise UnsupportedError(f"unsupported operator{'s' if len(missing) > 1 else ''}: {listed}{more}. "
-                               f"Supported: {', '.join(supported_operators())}",
-                               op_index=first.index if len(missing) == 1 else None,
-                               op_name=first.op if len(missing) == 1 else None)
+    if not missing:
+        return
+    where = UNSUPPORTED_HINT
+    if len(missing) == 1:
+        raise UnsupportedError(f"not supported ({where})", op_index=missing[0].index, op_name=missing[0].op)
+    listed = ", ".join(f"#{op.index} {op.op}" for op in missing[:5])
+    more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    raise UnsupportedError(f"unsupported operators: {listed}{more} ({where})")
+
+
+# Where a user finds what is supported: the CLI's list, and the per-type table.
+UNSUPPORTED_HINT = "supported operators: `utvm-build info --operators`, types: docs/operators.md"
 
 
 def check_io(g: Graph) -> None:

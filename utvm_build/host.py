@@ -48,6 +48,12 @@ def build_shared_library(gen_dir: Path, output: Path, cflags: Sequence[str] = ("
 
 
 def _compile(cmd: list[str]) -> None:
+    from .build_cache import cached_build  # a no-op unless UTVM_BUILD_CACHE is set (the tests)
+
+    cached_build(cmd, _run_compiler)
+
+
+def _run_compiler(cmd: list[str]) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise UtvmError(f"compiling the generated C failed: {_first_error(proc.stderr)}")

@@ -1,7 +1,7 @@
 # Toolchain file: bare-metal Arm Cortex-M with the GNU Arm Embedded toolchain (arm-none-eabi-gcc).
 #
-#   cmake -S examples/cortex_m -B build/m4  --toolchain examples/cortex_m/arm-none-eabi.cmake
-#   cmake -S examples/cortex_m -B build/m55 --toolchain examples/cortex_m/arm-none-eabi.cmake -DCORTEX_M_CPU=cortex-m55
+#   cmake -S examples/cortex_m -B build/m4  --toolchain $PWD/examples/cortex_m/arm-none-eabi.cmake
+#   cmake -S examples/cortex_m -B build/m55 --toolchain $PWD/examples/cortex_m/arm-none-eabi.cmake -DCORTEX_M_CPU=cortex-m55
 #
 # CORTEX_M_CPU: cortex-m4 (default; hard float, FPv4-SP), cortex-m55 (hard float, MVE) or
 # cortex-m0 (Armv6-M, soft float: QEMU's microbit board, the portable kernels).

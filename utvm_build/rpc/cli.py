@@ -30,7 +30,8 @@ def add_commands(sub) -> None:
                    help="qemu-*: framed firmware (its launcher PATH.qemu, PATH.qemu.elf) behind the serial bridge: "
                         "PATH relays TVM's unframed packets, so tvm.rpc.PopenSession(PATH) talks to it")
     pr = sub.add_parser("profile", help="time every operator on a device (host, QEMU Cortex-M4/M55) through RPC; "
-                                        "on QEMU also instructions per operator")
+                                        "on QEMU also instructions per operator, from a source checkout "
+                                        "only (benchmarks/qemu_plugin, not in the installed package)")
     pr.add_argument("model", type=Path)
     pr.add_argument("--device", choices=DEVICES, default="host")
     pr.add_argument("--runs", type=int, default=10, metavar="N", help="timed runs after one warm-up (default 10)")

@@ -6,9 +6,9 @@ test dependencies of utvm-build. The files it writes are committed, so nothing
 at build/test time ever runs this script. To regenerate them, use a separate
 virtual environment:
 
-    python3 -m venv /work/tfvenv
-    /work/tfvenv/bin/pip install tensorflow-cpu scikit-learn
-    /work/tfvenv/bin/python examples/models/digits/make_digits_model.py
+    python3 -m venv ../tfvenv
+    ../tfvenv/bin/pip install tensorflow-cpu scikit-learn
+    ../tfvenv/bin/python examples/models/digits/make_digits_model.py
 
 Options: ``--out DIR`` writes somewhere else than this script's directory (used
 to check determinism: two runs must give byte-identical .tflite files).
@@ -226,9 +226,9 @@ needs TensorFlow and scikit-learn, which are not runtime or test dependencies of
 utvm-build. Regenerate with:
 
 ```sh
-python3 -m venv /work/tfvenv
-/work/tfvenv/bin/pip install tensorflow-cpu scikit-learn
-/work/tfvenv/bin/python examples/models/digits/make_digits_model.py
+python3 -m venv ../tfvenv     # any directory outside the repository
+../tfvenv/bin/pip install tensorflow-cpu scikit-learn
+../tfvenv/bin/python examples/models/digits/make_digits_model.py
 ```
 
 Generated with TensorFlow {info["tf_version"]}, Keras {info["keras_version"]},
