@@ -25,7 +25,7 @@ FAMILY_DOCS = {
     "reduce": "operators/nn.md", "arg_min_max": "operators/nn.md", "normalization": "operators/nn.md",
     "batch_matmul": "operators/nn.md", "lstm": "operators/sequence.md",
     "variables": "state.md", "control": "state.md", "detection": "operators/detection.md",
-    "signal": "operators/signal.md",
+    "signal": "operators/signal.md", "quantize": "operators/math.md",
 }
 CORE = "kernel-guide.md"   # the operators of the first release (CONV_2D, ADD, SOFTMAX, ...)
 

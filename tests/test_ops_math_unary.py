@@ -95,7 +95,7 @@ def abs_s16_case(k: int) -> tuple[str, str, Case]:
 
 
 CAST_IN = ("int8", "int16", "int32", "float32", "bool")
-CAST_OUT = ("int8", "int16", "int32", "float32")
+CAST_OUT = ("int8", "int16", "int32", "float32", "bool")
 
 
 def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
@@ -103,7 +103,7 @@ def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
     shape = _shape(rng)
     m = _model("CAST", shape, a, b, {}, {})
     if a == "float32":
-        hi = {"int8": 300.0, "int16": 70000.0, "int32": 2.0e9, "float32": 1e30}[b]
+        hi = {"int8": 300.0, "int16": 70000.0, "int32": 2.0e9, "float32": 1e30, "bool": 10.0}[b]
         x = rng.uniform(-hi, hi, size=shape).astype(np.float32)
     elif a == "bool":
         x = rng.integers(0, 2, size=shape).astype(np.bool_)
@@ -111,6 +111,9 @@ def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
         info = np.iinfo(a)
         x = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(a)
         x.flat[0] = info.min
+    if b == "bool" and a != "bool":   # zeros (and -0.0, NaN for float32) are the cases that matter
+        specials = np.array([0.0, -0.0, np.nan], dtype=np.float32) if a == "float32" else np.zeros(1, dtype=a)
+        x.flat[:: 2] = np.resize(specials, x.flat[::2].size)
     return "CAST", f"{a}->{b}", Case(m, [x], f"CAST {a}->{b} {shape} seed={k}")
 
 
@@ -174,7 +177,7 @@ def test_cast():
     ("SIN", "int8", "int8", {"scale": 0.1, "zero_point": 0}, "input tensor .* is int8; supported: float32"),
     ("RSQRT", "int16", "int16", {"scale": 0.1, "zero_point": 0}, "supported: float32, int8"),
     ("ABS", "int8", "int16", {"scale": 0.1, "zero_point": 0}, "output tensor .* is int16"),
-    ("CAST", "int8", "bool", {}, "output tensor .* is bool"),
+    ("CAST", "int8", "int64", {}, "output tensor .* is int64"),
     ("ZEROS_LIKE", "int16", "int16", {}, "supported: int8, int32, int64, float32"),
     ("HARD_SWISH", "int8", "int8", {"scale": 0.5, "zero_point": 0}, "output_multiplier_exponent"),
 ])

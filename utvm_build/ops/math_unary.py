@@ -217,13 +217,13 @@ class ZerosLike(OpHandler):
 
 
 _CAST_IN = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "bool": 4, "uint32": 5}
-_CAST_OUT = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "uint32": 5}
+_CAST_OUT = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "bool": 4, "uint32": 5}
 
 
 @register("CAST")
 class Cast(OpHandler):
-    supported = ("from int8, int16, int32, uint32, float32, bool to int8, int16, int32, uint32, float32 (TFLite "
-                 "Micro's pairs)")
+    supported = ("from int8, int16, int32, uint32, float32, bool to int8, int16, int32, uint32, float32, bool "
+                 "(TFLite Micro's pairs)")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         expect_counts(op, 1)
