@@ -133,9 +133,9 @@ def test_requantize_tflm_only():
     _run_tflm(requantize_cases("int8", "int16", 20, 3900) + requantize_cases("int8", "int32", 20, 3950))
 
 
-@pytest.mark.parametrize("in_dtype", ["int8", "int16"])
+@pytest.mark.parametrize("in_dtype", ["int8", "uint8", "int16"])
 def test_dequantize(in_dtype):
-    _run(dequantize_cases(in_dtype, 32, 5000 if in_dtype == "int8" else 6000))
+    _run(dequantize_cases(in_dtype, 32, {"int8": 5000, "uint8": 5500, "int16": 6000}[in_dtype]))
 
 
 def test_unsupported_pairs():

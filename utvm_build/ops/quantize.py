@@ -7,7 +7,7 @@ QUANTIZE int -> int (requantize), the pairs TFLite Micro's quantize kernel accep
 int32 -> int8/int16; multiplier from ``double(s_in) / double(s_out)`` through QuantizeMultiplier;
 int16 -> int16 needs zero points 0 (TFLite's check, kept). float32 -> uint8, uint8 -> uint8 and the
 other pairs TFLite accepts and TFLM does not are refused (microcontroller firmware runs TFLM).
-DEQUANTIZE int8/int16 -> float32.
+DEQUANTIZE int8/uint8/int16 -> float32.
 """
 
 from __future__ import annotations
@@ -69,12 +69,12 @@ class Quantize(OpHandler):
 
 @register("DEQUANTIZE")
 class Dequantize(OpHandler):
-    supported = "int8/int16 -> float32, per-tensor"
+    supported = "int8/uint8/int16 -> float32, per-tensor"
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, 1)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("int8", "int16"), "input")
+        expect_dtype(op, x, ("int8", "uint8", "int16"), "input")
         expect_dtype(op, out, ("float32",), "output")
         expect_quant(op, x, "input")
         if x.size != out.size:
