@@ -16,9 +16,6 @@ _LOGICAL_WHY = ("TFLM's kernel does not check the input type and reads each elem
 
 #: "OP in1,in2 -> out" -> why utvm-build refuses it although TFLM's interpreter runs it
 REFUSED: dict[str, str] = {
-    "RSQRT int16 -> int16": (
-        "added to TFLM after the TFLite 2.14 reference and the TFLM sources this release follows; "
-        "not implemented yet (float32 and int8 are)"),
     "GREATER int16,int16 -> bool": (
         "TFLM registers it, but its int16 comparison rescales with parameters Prepare never sets "
         "(uninitialised memory), so its result is not defined; TFLite refuses int16 comparisons"),
