@@ -29,7 +29,7 @@ static inline int32_t utvm_sat_mul_pot(int32_t x, int32_t exponent) {
     if (x > threshold) {
       r = INT32_MAX;
     } else if (x < -threshold) {
-      r = INT32_MIN;
+      r = (int32_t)INT32_MIN;
     } else {
       r = utvm_shl_wrap_i32(x, exponent);
     }
@@ -62,7 +62,7 @@ static void utvm_inv_sqrt_mul_exp(int32_t input, int32_t* out_multiplier, int32_
     pairs = (((32 - bits) - 1) / 2) - 1;
     shift -= pairs;
     x = utvm_shl_wrap_i32(x, 2 * pairs);
-    half_in = utvm_sat_mul_pot(x >> 1, -1);
+    half_in = utvm_sat_mul_pot(x / 2, -1); /* x > 0 here: x / 2 is the reference's x >> 1 */
     for (k = 0; k < 5; ++k) {
       const int32_t x3 = utvm_sat_mul_pot(
           utvm_sat_rounding_doubling_high_mul(utvm_sat_rounding_doubling_high_mul(xr, xr), xr), 6);
