@@ -24,7 +24,7 @@ def _writer():  # noqa: ANN202 - the module, imported from tests/ on demand
 
 
 Q = {"int8": dict(scale=0.05, zero_point=-3), "int16": dict(scale=0.002, zero_point=0),
-     "float32": {}, "int32": dict(scale=0.1, zero_point=0)}
+     "float32": {}, "int32": dict(scale=0.1, zero_point=0), "uint8": dict(scale=0.05, zero_point=125)}
 
 
 def _q(dtype: str, **over: float) -> dict:
@@ -288,7 +288,8 @@ def generated_seeds() -> Iterator[tuple[str, bytes]]:
                ("chain_int8", lambda: _chain(rng))]
     for src, dst in (("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int16", "int8"),
                      ("int16", "int16"), ("int16", "int32"), ("int32", "int8"), ("int8", "float32"),
-                     ("int16", "float32")):
+                     ("int16", "float32"), ("int8", "uint8"), ("uint8", "int8"), ("int8", "int16"),
+                     ("int8", "int32"), ("uint8", "float32")):
         makers.append((f"quantize_{src}_{dst}", lambda src=src, dst=dst: _quantize(src, dst)))
     for name, make in makers:
         yield name, make()

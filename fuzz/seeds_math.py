@@ -46,11 +46,12 @@ def seeds() -> Iterator[tuple[str, bytes]]:
     for op in ("ABS", "RSQRT", "ELU", "HARD_SWISH"):
         yield f"math_{op.lower()}_int8", _unary(op, "int8")
     yield "math_abs_int16", _unary("ABS", "int16")
+    yield "math_rsqrt_int16", _unary("RSQRT", "int16")
     yield "math_logical_not_bool", _unary("LOGICAL_NOT", "bool")
     for dt in ("int8", "int32", "int64", "float32"):
         yield f"math_zeros_like_{dt}", _unary("ZEROS_LIKE", dt)
     for a in ("int8", "int16", "int32", "float32", "bool"):
-        for b in ("int8", "int16", "int32", "float32"):
+        for b in ("int8", "int16", "int32", "float32", "bool"):
             yield f"math_cast_{a}_{b}", _unary("CAST", a, b)
     for op in ("EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL"):
         for dt in ("float32", "int8", "int32", "int64") + (("bool",) if op in ("EQUAL", "NOT_EQUAL") else ()):

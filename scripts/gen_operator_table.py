@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from utvm_build.ops import handler_for, supported_operators  # noqa: E402
+from utvm_build.ops.tflm_gaps import refused_table_rows  # noqa: E402
 
 #: handler module -> the document with its operator x type table (exactness, kernels, counts)
 FAMILY_DOCS = {
@@ -25,7 +26,7 @@ FAMILY_DOCS = {
     "reduce": "operators/nn.md", "arg_min_max": "operators/nn.md", "normalization": "operators/nn.md",
     "batch_matmul": "operators/nn.md", "lstm": "operators/sequence.md",
     "variables": "state.md", "control": "state.md", "detection": "operators/detection.md",
-    "signal": "operators/signal.md",
+    "signal": "operators/signal.md", "quantize": "operators/math.md",
 }
 CORE = "kernel-guide.md"   # the operators of the first release (CONV_2D, ADD, SOFTMAX, ...)
 
@@ -52,6 +53,28 @@ def table() -> str:
         module = inspect.getmodule(h).__name__.rsplit(".", 1)[-1]
         doc = FAMILY_DOCS.get(module, CORE)
         lines.append(f"| {name} | {h.supported.replace('|', '/')} | [{doc}]({doc}) |")
+    lines += [
+        "",
+        "## Type sweep: what TFLite Micro runs and utvm-build refuses",
+        "",
+        "`tests/test_type_sweep.py` writes one single-operator model for every (operator, input types,",
+        "output type) of the unary, cast, quantize and elementwise families (`tests/type_sweep.py`: ABS,",
+        "NEG, CEIL, FLOOR, ROUND, SQRT, RSQRT, SQUARE, EXP, LOG, SIN, COS, ELU, HARD_SWISH, LOGICAL_NOT,",
+        "ZEROS_LIKE, RELU, RELU6, LEAKY_RELU, LOGISTIC, TANH, CAST, QUANTIZE, DEQUANTIZE, ADD, SUB, MUL,",
+        "DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD, the six comparisons,",
+        "LOGICAL_AND, LOGICAL_OR, ADD_N, PRELU, SELECT_V2 over float32, int8, uint8, int16, int32, int64,",
+        "uint32 and bool; the output type is free for CAST, QUANTIZE and DEQUANTIZE, bool for comparisons",
+        "and logical operators, else the input's), asks TFLite Micro's interpreter which it runs, and",
+        "checks that each of those compiles here and matches the reference (a seeded sample in CI, all",
+        "with `UTVM_TEST_FULL=1`), except the ones below, which are refused in one line. Nothing TFLM",
+        "refuses compiles. The other families (convolutions, pooling, reductions, shape and movement",
+        "operators, LSTM, SVDF, signal, detection) are not part of this sweep: their types are tested in",
+        "the family documents linked above.",
+        "",
+        "| refused (TFLM's interpreter runs it) | why |",
+        "|---|---|",
+    ]
+    lines += [f"| {keys} | {why} |" for keys, why in refused_table_rows()]
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from harness import Case
-from math_common import COUNTS, check, report, sample
+from math_common import COUNTS, FULL, check, report, sample
 from tflite_writer import ModelBuilder
 
 from utvm_build.compiler import compile_bytes
@@ -95,7 +95,7 @@ def abs_s16_case(k: int) -> tuple[str, str, Case]:
 
 
 CAST_IN = ("int8", "int16", "int32", "float32", "bool")
-CAST_OUT = ("int8", "int16", "int32", "float32")
+CAST_OUT = ("int8", "int16", "int32", "float32", "bool")
 
 
 def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
@@ -103,7 +103,7 @@ def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
     shape = _shape(rng)
     m = _model("CAST", shape, a, b, {}, {})
     if a == "float32":
-        hi = {"int8": 300.0, "int16": 70000.0, "int32": 2.0e9, "float32": 1e30}[b]
+        hi = {"int8": 300.0, "int16": 70000.0, "int32": 2.0e9, "float32": 1e30, "bool": 10.0}[b]
         x = rng.uniform(-hi, hi, size=shape).astype(np.float32)
     elif a == "bool":
         x = rng.integers(0, 2, size=shape).astype(np.bool_)
@@ -111,6 +111,9 @@ def cast_case(a: str, b: str, k: int) -> tuple[str, str, Case]:
         info = np.iinfo(a)
         x = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(a)
         x.flat[0] = info.min
+    if b == "bool" and a != "bool":   # zeros (and -0.0, NaN for float32) are the cases that matter
+        specials = np.array([0.0, -0.0, np.nan], dtype=np.float32) if a == "float32" else np.zeros(1, dtype=a)
+        x.flat[:: 2] = np.resize(specials, x.flat[::2].size)
     return "CAST", f"{a}->{b}", Case(m, [x], f"CAST {a}->{b} {shape} seed={k}")
 
 
@@ -172,9 +175,9 @@ def test_cast():
 
 @pytest.mark.parametrize("op,dt,odt,q,match", [
     ("SIN", "int8", "int8", {"scale": 0.1, "zero_point": 0}, "input tensor .* is int8; supported: float32"),
-    ("RSQRT", "int16", "int16", {"scale": 0.1, "zero_point": 0}, "supported: float32, int8"),
+    ("RSQRT", "int32", "int32", {"scale": 0.1, "zero_point": 0}, "supported: float32, int8, int16"),
     ("ABS", "int8", "int16", {"scale": 0.1, "zero_point": 0}, "output tensor .* is int16"),
-    ("CAST", "int8", "bool", {}, "output tensor .* is bool"),
+    ("CAST", "int8", "int64", {}, "output tensor .* is int64"),
     ("ZEROS_LIKE", "int16", "int16", {}, "supported: int8, int32, int64, float32"),
     ("HARD_SWISH", "int8", "int8", {"scale": 0.5, "zero_point": 0}, "output_multiplier_exponent"),
 ])
@@ -182,6 +185,21 @@ def test_unary_rejections(op, dt, odt, q, match):
     qo = {"scale": 0.001, "zero_point": 0} if op == "HARD_SWISH" else q
     with pytest.raises(UnsupportedError, match=match):
         compile_bytes(_model(op, [2, 3], dt, odt, q, qo), "m")
+
+
+def test_rsqrt_int16_every_input_against_tflm():
+    """int16 RSQRT (TFLM only, zero points 0): every non-negative input (the reference fails at run
+    time on negative ones) for seeded input / output scales, byte-identical to TFLM's interpreter."""
+    cases = []
+    x = np.arange(0, 32768, dtype=np.int16).reshape(128, 256)
+    for k in range(3 if not FULL else 12):
+        rng = np.random.default_rng(95000 + k)
+        si, so = (float(np.float32(rng.uniform(1e-5, 1e-2))) for _ in range(2))
+        m = _model("RSQRT", [128, 256], "int16", "int16", {"scale": si, "zero_point": 0},
+                   {"scale": so, "zero_point": 0})
+        cases.append(("RSQRT", "int16", Case(m, [x], f"RSQRT int16 all inputs {si} {so} seed={k}")))
+    check(cases, engine="tflm")
+    print(report("RSQRT"))
 
 
 def test_counts_reported():

@@ -1,12 +1,16 @@
-"""QUANTIZE / DEQUANTIZE conformance against TFLite's reference kernels."""
+"""QUANTIZE / DEQUANTIZE conformance against TFLite's reference kernels.
+
+Oracle: tflite-runtime 2.14 BUILTIN_REF; TFLite Micro's interpreter (PyPI tflite-micro) for the
+requantize pairs only TFLM accepts (int8 -> int16, int8 -> int32).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from conftest import SHARED_MODELS
-from harness import Case, check_against_oracle
-from oracle import random_inputs
+from harness import Case, assert_matches, check_against_oracle, record, run_cases
+from oracle import micro_reference_outputs_many, random_inputs
 from tflite_writer import ModelBuilder
 
 from utvm_build.compiler import compile_bytes
@@ -17,7 +21,7 @@ SHAPES = [(7,), (3, 5), (2, 3, 4), (1, 4, 4, 3), (1, 1, 33), (2, 2, 2, 2, 3)]
 
 def _q(rng: np.random.Generator, dtype: str, lo: float = 1e-4, hi: float = 0.1) -> dict:
     scale = float(np.float32(np.exp(rng.uniform(np.log(lo), np.log(hi)))))
-    zp = int(rng.integers(-128, 128)) if dtype == "int8" else 0
+    zp = int(rng.integers(-128, 128)) if dtype == "int8" else int(rng.integers(0, 256)) if dtype == "uint8" else 0
     return {"scale": scale, "zero_point": zp}
 
 
@@ -63,9 +67,13 @@ def requantize_cases(in_dtype: str, out_dtype: str, n: int, seed0: int) -> list[
         # output scale within 2^-6 .. 2^6 of a scale that maps the input range onto the output
         ratio = (np.iinfo(in_dtype).max - np.iinfo(in_dtype).min) / (np.iinfo(out_dtype).max - np.iinfo(out_dtype).min)
         qout = {"scale": float(np.float32(qin["scale"] * ratio * 2.0 ** rng.uniform(-6, 6))),
-                "zero_point": int(rng.integers(-128, 128)) if out_dtype == "int8" else 0}
+                "zero_point": _q(rng, out_dtype)["zero_point"]}
         if k % 7 == 0:
             qout["scale"] = qin["scale"]   # same scale: multiplier 2^30, shift 1
+            if {in_dtype, out_dtype} == {"int8", "uint8"}:   # the reference's in ^ 0x80 fast path
+                zin = int(rng.integers(0, 128)) if in_dtype == "uint8" else int(rng.integers(-128, 0))
+                qin["zero_point"] = zin
+                qout["zero_point"] = zin + 128 if out_dtype == "uint8" else zin - 128
         cases.append(single("QUANTIZE", shape, in_dtype, qin, out_dtype, qout, seed0 + k))
     return cases
 
@@ -87,6 +95,19 @@ def _run(cases: list[Case], exact: bool = True) -> dict:
     return res
 
 
+def _run_tflm(cases: list[Case]) -> None:
+    """Every case byte-identical to TFLite Micro's interpreter."""
+    refs = micro_reference_outputs_many([(c.model, c.inputs) for c in cases])
+    ours = run_cases(cases)
+    for case, mine, ref in zip(cases, ours, refs):
+        assert not isinstance(ref, Exception), f"{case.label}: TFLM failed: {ref}"
+        for i, (o, r) in enumerate(zip(mine, ref)):
+            assert_matches(o, np.asarray(r), f"{case.label} output {i}", 0.0)
+            assert np.array_equal(o, np.asarray(r).reshape(o.shape)), case.label
+    record(len(cases), len(cases))
+    print(f"{len(cases)} cases, all bit-exact against TFLM")
+
+
 @pytest.mark.parametrize("out_dtype", ["int8", "int16"])
 def test_quantize_float(out_dtype):
     _run(quantize_float_cases(out_dtype, 32, 1000 if out_dtype == "int8" else 2000))
@@ -100,13 +121,25 @@ def test_requantize():
     _run(cases)
 
 
-@pytest.mark.parametrize("in_dtype", ["int8", "int16"])
+def test_requantize_uint8():
+    """int8 <-> uint8 (microWakeWord's last operator is QUANTIZE int8 -> uint8), including the
+    reference's same-scale "xor 0x80" fast path."""
+    cases = requantize_cases("int8", "uint8", 30, 3700) + requantize_cases("uint8", "int8", 30, 3800)
+    _run(cases)
+
+
+def test_requantize_tflm_only():
+    """int8 -> int16 / int32: pairs TFLM's quantize kernel accepts and TFLite's does not."""
+    _run_tflm(requantize_cases("int8", "int16", 20, 3900) + requantize_cases("int8", "int32", 20, 3950))
+
+
+@pytest.mark.parametrize("in_dtype", ["int8", "uint8", "int16"])
 def test_dequantize(in_dtype):
-    _run(dequantize_cases(in_dtype, 32, 5000 if in_dtype == "int8" else 6000))
+    _run(dequantize_cases(in_dtype, 32, {"int8": 5000, "uint8": 5500, "int16": 6000}[in_dtype]))
 
 
 def test_unsupported_pairs():
-    for a, b in [("int8", "int16"), ("int8", "int32"), ("float32", "int32")]:
+    for a, b in [("uint8", "uint8"), ("float32", "uint8"), ("int16", "uint8"), ("float32", "int32")]:
         qin = {} if a == "float32" else {"scale": 0.1, "zero_point": 0}
         case = single("QUANTIZE", (4,), a, qin, b, {"scale": 0.1, "zero_point": 0}, 0, [np.zeros(4)])
         with pytest.raises(UnsupportedError):

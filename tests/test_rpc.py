@@ -83,6 +83,19 @@ def test_tcp_digits_byte_identical_to_host(tcp_server, samples, expected):
             _run_digits(s, samples, expected)
 
 
+def test_global_lookup_falls_back_to_the_system_library(sess, samples, expected):
+    """TVMFuncGetGlobal: a name the global registry lacks is looked up in the system library."""
+    via_global = sess.get_function(RUN)
+    via_lib = sess.system_lib().get_function(RUN)
+    x = sess.tensor(samples[3])
+    y1, y2 = sess.empty((1, 10), "int8"), sess.empty((1, 10), "int8")
+    via_global(x, y1)
+    via_lib(x, y2)
+    assert y1.numpy().tobytes() == y2.numpy().tobytes() == expected[3].tobytes()
+    with pytest.raises(rpc.RPCError, match="no global function 'tvmgen_digits_int8'"):
+        sess.get_function("tvmgen_digits_int8")
+
+
 def test_time_evaluator(sess, samples):
     x, y = sess.tensor(samples[0]), sess.empty((1, 10), "int8")
     times = sess.time_evaluator(RUN, number=3, repeat=4)(x, y)
@@ -213,6 +226,21 @@ def test_command_line_rpc_server(tmp_path, samples, expected):
 
 # ---- the unmodified TVM client ------------------------------------------------------------------
 
+def _tvm_global_and_system_lib_agree(tvm, remote, samples, expected) -> None:
+    """TVM's client finds the model's entry both as a global function (the CRT's TVMFuncGetGlobal
+    falls back to the system library) and in system_lib(); the outputs are byte-identical."""
+    dev = remote.cpu()
+    via_global = remote.get_function(RUN)
+    via_lib = remote.system_lib()[RUN]
+    for x, ref in zip(samples, expected):
+        outs = []
+        for run in (via_global, via_lib):
+            y = tvm.runtime.tensor(np.zeros((1, 10), np.int8), device=dev)
+            run(tvm.runtime.tensor(x, device=dev), y)
+            outs.append(y.numpy().tobytes())
+        assert outs[0] == outs[1] == ref.tobytes()
+
+
 def test_tvm_popen_session(server, samples, expected):
     tvm = pytest.importorskip("tvm", reason="apache-tvm (pinned in the test extras) is not installed")
     from tvm import rpc as tvm_rpc
@@ -224,6 +252,7 @@ def test_tvm_popen_session(server, samples, expected):
     for x, ref in zip(samples, expected):
         run(tvm.runtime.tensor(x, device=dev), y)
         assert y.numpy().tobytes() == ref.tobytes()
+    _tvm_global_and_system_lib_agree(tvm, remote, samples, expected)
     ev = remote.system_lib().time_evaluator(RUN, dev, number=2, repeat=3)
     assert len(ev(tvm.runtime.tensor(samples[0], device=dev), y).results) == 3
     with pytest.raises(Exception, match="wrong number of arguments"):
@@ -292,6 +321,7 @@ def test_qemu_tvm_popen_session(qemu_server, samples, expected):
     y = tvm.runtime.tensor(np.zeros((1, 10), np.int8), device=dev)
     remote.system_lib().get_function(RUN)(tvm.runtime.tensor(samples[2], device=dev), y)
     assert y.numpy().tobytes() == expected[2].tobytes()
+    _tvm_global_and_system_lib_agree(tvm, remote, samples[:2], expected[:2])
     remote._sess.get_function("CloseRPCConnection")()   # Shutdown: the firmware leaves QEMU
 
 

@@ -201,6 +201,10 @@ def test_tvm_popen_session_through_the_bridge_to_framed_qemu(qemu_bridge, cases)
     x, ref = cases[1]
     remote.system_lib().get_function(RUN)(tvm.runtime.tensor(x, device=dev), y)
     assert y.numpy().tobytes() == ref
+    # the model's entry as a global function too (TVMFuncGetGlobal falls back to the system library)
+    y2 = tvm.runtime.tensor(np.zeros((1, 10), np.int8), device=dev)
+    remote.get_function(RUN)(tvm.runtime.tensor(x, device=dev), y2)
+    assert y2.numpy().tobytes() == ref
     remote._sess.get_function("CloseRPCConnection")()
 
 

@@ -86,6 +86,25 @@ static tvm_crt_error_t DecodeFunctionHandle(TVMFunctionHandle func, TVMBackendPa
 /* ---- runtime.SystemLib ---- */
 
 #if TVM_CRT_SYSTEM_LIB
+/* The system library's module handle, registered on first use (runtime.SystemLib and the global
+ * lookup's fallback share it). Records the error and returns it when there is no system library. */
+static tvm_crt_error_t SystemLibHandle(TVMModuleHandle* out_handle) {
+  tvm_crt_error_t err = kTvmErrorNoError;
+  if (g_system_lib_handle == NULL) {
+    const TVMModule* system_lib = TVMSystemLibEntryPoint();
+    if (system_lib == NULL) {
+      err = kTvmErrorSystemLibMissing;
+      TVMCRTSetError(err, "runtime.SystemLib: TVMSystemLibEntryPoint returned NULL", NULL);
+    } else {
+      err = TVMModCreateFromCModule(system_lib, &g_system_lib_handle);
+    }
+  }
+  if (err == kTvmErrorNoError) {
+    *out_handle = g_system_lib_handle;
+  }
+  return err;
+}
+
 static int SystemLibFunc(TVMValue* args, int* type_codes, int num_args, TVMValue* out_ret_value,
                          int* out_ret_tcode, void* resource_handle) {
   int result = -1;
@@ -98,18 +117,9 @@ static int SystemLibFunc(TVMValue* args, int* type_codes, int num_args, TVMValue
   } else if ((out_ret_value == NULL) || (out_ret_tcode == NULL)) {
     TVMCRTSetError(kTvmErrorInvalidArgument, "runtime.SystemLib: NULL return pointer", NULL);
   } else {
-    tvm_crt_error_t err = kTvmErrorNoError;
-    if (g_system_lib_handle == NULL) {
-      const TVMModule* system_lib = TVMSystemLibEntryPoint();
-      if (system_lib == NULL) {
-        err = kTvmErrorSystemLibMissing;
-        TVMCRTSetError(err, "runtime.SystemLib: TVMSystemLibEntryPoint returned NULL", NULL);
-      } else {
-        err = TVMModCreateFromCModule(system_lib, &g_system_lib_handle);
-      }
-    }
-    if (err == kTvmErrorNoError) {
-      out_ret_value->v_handle = g_system_lib_handle;
+    TVMModuleHandle handle = NULL;
+    if (SystemLibHandle(&handle) == kTvmErrorNoError) {
+      out_ret_value->v_handle = handle;
       *out_ret_tcode = (int)kTVMModuleHandle;
       result = 0;
     }
@@ -243,6 +253,35 @@ int TVMModFree(TVMModuleHandle mod) {
 
 /* ---- global functions ---- */
 
+/* Not in the global registry: the system library's function of that name, if there is one, as a
+ * module function handle (called with the module as resource_handle, like TVMModGetFunction's).
+ * Returns kTvmErrorFunctionNameNotFound when neither has it. */
+static tvm_crt_error_t SystemLibFallback(const char* name, TVMFunctionHandle* out) {
+  tvm_crt_error_t err = kTvmErrorFunctionNameNotFound;
+#if TVM_CRT_SYSTEM_LIB
+  const TVMModule* system_lib = TVMSystemLibEntryPoint();
+  tvm_function_index_t function_index = 0U;
+  /* the module is registered (a module table slot) only when it has the name */
+  if ((system_lib != NULL) && (system_lib->registry != NULL) &&
+      (TVMFuncRegistry_Lookup(system_lib->registry, name, &function_index) == kTvmErrorNoError)) {
+    TVMModuleHandle lib = NULL;
+    uint16_t module_index = 0U;
+    err = SystemLibHandle(&lib);
+    if (err == kTvmErrorNoError) {
+      err = DecodeModuleHandle(lib, &module_index);
+    }
+    if (err == kTvmErrorNoError) {
+      *out = EncodeFunctionHandle((uint32_t)module_index | TVM_CRT_MODULE_HANDLE_VALID_BIT,
+                                  function_index);
+    }
+  }
+#else
+  (void)name;
+  (void)out;
+#endif
+  return err;
+}
+
 int TVMFuncGetGlobal(const char* name, TVMFunctionHandle* out) {
   int result = -1;
   if (out != NULL) {
@@ -260,8 +299,15 @@ int TVMFuncGetGlobal(const char* name, TVMFunctionHandle* out) {
       *out = EncodeFunctionHandle(TVM_CRT_HANDLE_GLOBAL_MODULE, function_index);
       result = 0;
     } else if (err == kTvmErrorFunctionNameNotFound) {
-      TVMCRTSetError(err, "global function not found", name);
-      result = 0; /* as in TVM: success, *out == NULL */
+      const tvm_crt_error_t lib_err = SystemLibFallback(name, out);
+      if (lib_err == kTvmErrorFunctionNameNotFound) {
+        TVMCRTSetError(err, "global function not found", name);
+        result = 0; /* as in TVM: success, *out == NULL when neither has the name */
+      } else if (lib_err == kTvmErrorNoError) {
+        result = 0;
+      } else {
+        *out = NULL; /* found, but the module table is full: the error is recorded */
+      }
     } else {
       TVMCRTSetError(err, "TVMFuncGetGlobal: function name too long", name);
     }

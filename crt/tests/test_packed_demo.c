@@ -83,6 +83,19 @@ static TVMFunctionHandle GetRunFunction(TVMModuleHandle* out_mod) {
   return run;
 }
 
+/* A global that shadows the model's entry in TestGlobalFallsBackToSystemLib. */
+static int ReturnsSeven(TVMValue* args, int* codes, int n, TVMValue* rv, int* rc, void* res) {
+  (void)args;
+  (void)codes;
+  (void)n;
+  (void)res;
+  rv->v_int64 = 7;
+  *rc = (int)kTVMArgInt;
+  return 0;
+}
+
+static TVMFunctionHandle MakeNonNull(void) { return (TVMFunctionHandle)(uintptr_t)1U; }
+
 static int CallRun(TVMFunctionHandle run, DemoCall* c, int num_args) {
   TVMValue rv;
   int rc = -1;
@@ -134,6 +147,44 @@ static void TestChainSystemLibEntryPoint(void) {
     TVMFunctionHandle f = NULL;
     UTVM_CHECK(TVMModGetFunction(mod, "tvmgen_demo", 0, &f) == 0);
     UTVM_CHECK(f == NULL);
+  }
+}
+
+/* TVMFuncGetGlobal falls back to the system library: the model's entry is found by name, runs like
+ * the module's function, and a global of the same name still comes first. */
+static void TestGlobalFallsBackToSystemLib(void) {
+  DemoCall via_global;
+  DemoCall via_module;
+  TVMModuleHandle mod = NULL;
+  TVMFunctionHandle from_module = NULL;
+  TVMFunctionHandle from_global = NULL;
+  TVMFunctionHandle f = NULL;
+  UTVM_CHECK(TVMFuncGetGlobal("tvmgen_demo_run", &from_global) == 0);
+  UTVM_CHECK(from_global != NULL);
+  from_module = GetRunFunction(&mod);
+  UTVM_CHECK(from_global == from_module); /* the same module function handle */
+  InitCall(&via_global);
+  InitCall(&via_module);
+  UTVM_CHECK(CallRun(from_global, &via_global, 3) == 0);
+  UTVM_CHECK(CallRun(from_module, &via_module, 3) == 0);
+  UTVM_CHECK(memcmp(via_global.out, via_module.out, sizeof(via_global.out)) == 0);
+  UTVM_CHECK(via_global.out[7] == 127);
+  UTVM_CHECK(TVMFuncFree(from_global) == 0);
+  /* neither the registry nor the system library has it: success, NULL, the name in the error */
+  f = MakeNonNull();
+  UTVM_CHECK(TVMFuncGetGlobal("tvmgen_demo", &f) == 0);
+  UTVM_CHECK(f == NULL);
+  UTVM_CHECK(TVMCRTGetLastErrorCode() == kTvmErrorFunctionNameNotFound);
+  UTVM_CHECK(strstr(TVMGetLastError(), "tvmgen_demo") != NULL);
+  /* the global registry is searched first */
+  UTVM_CHECK(TVMFuncRegisterGlobal("tvmgen_demo_run", &ReturnsSeven, 0) == 0);
+  UTVM_CHECK(TVMFuncGetGlobal("tvmgen_demo_run", &f) == 0);
+  UTVM_CHECK((f != NULL) && (f != from_module));
+  {
+    TVMValue rv;
+    int rc = -1;
+    UTVM_CHECK(TVMFuncCall(f, NULL, NULL, 0, &rv, &rc) == 0);
+    UTVM_CHECK((rc == (int)kTVMArgInt) && (rv.v_int64 == 7));
   }
 }
 
@@ -263,6 +314,7 @@ void utvm_suite_packed_demo(uint32_t* passed, uint32_t* failed) {
   static const utvm_test_case cases[] = {
       {"ChainRuns", &TestChainRuns},
       {"ChainSystemLibEntryPoint", &TestChainSystemLibEntryPoint},
+      {"GlobalFallsBackToSystemLib", &TestGlobalFallsBackToSystemLib},
       {"WrongArgCount", &TestWrongArgCount},
       {"WrongArgType", &TestWrongArgType},
       {"BadTensors", &TestBadTensors},

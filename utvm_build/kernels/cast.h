@@ -1,11 +1,11 @@
 /* utvm-build kernels: CAST (TFLite Micro cast.cc: static_cast per element).
- * Inputs int8, int16, int32, uint32, float32, bool; outputs int8, int16, int32, uint32, float32
- * (uint32 as TFLM's signal front end uses it: values are carried modulo 2^32; uint32 to float32
+ * Inputs and outputs int8, int16, int32, uint32, float32, bool (uint32 as TFLM's signal front end uses it: values are carried modulo 2^32; uint32 to float32
  * converts the unsigned value; float32 to uint32 saturates, as the TFLM build that is the oracle does).
  * Integer narrowing wraps (two's complement, as static_cast does). float32 to an integer type
  * truncates toward zero; out-of-range and NaN inputs, undefined in C, give what the reference's
  * conversion instruction gives on x86 and Arm AArch32 VCVT alike for in-range values and, here by
- * definition, INT32_MIN (x86 cvttss2si) before narrowing, so that no input is undefined behaviour. */
+ * definition, INT32_MIN (x86 cvttss2si) before narrowing, so that no input is undefined behaviour.
+ * To bool: value != 0 (static_cast<bool>): float32 -0.0 gives false, NaN true; bool is one byte 0/1. */
 #ifndef UTVM_KERNELS_CAST_H_
 #define UTVM_KERNELS_CAST_H_
 
@@ -20,7 +20,7 @@
 
 typedef struct {
   int32_t in_type;  /* UTVM_CAST_* */
-  int32_t out_type; /* UTVM_CAST_S8 .. UTVM_CAST_F32, UTVM_CAST_U32 */
+  int32_t out_type; /* UTVM_CAST_* */
 } utvm_cast_params;
 
 static inline int32_t utvm_cast_f32_to_i32(float f) {
@@ -86,7 +86,11 @@ static void utvm_cast(const utvm_cast_params* p, int32_t size, const void* in, v
         }
         break;
     }
-    if (p->out_type == UTVM_CAST_F32) {
+    if (p->out_type == UTVM_CAST_BOOL) {
+      /* iv carries every integer input (uint32 by its bits): nonzero exactly when the input is */
+      const bool nonzero = is_float ? (fv != 0.0f) : (iv != 0);
+      ((uint8_t*)out)[i] = nonzero ? 1u : 0u;
+    } else if (p->out_type == UTVM_CAST_F32) {
       ((float*)out)[i] = is_float ? fv : (is_u32 ? (float)uv : (float)iv);
     } else if (p->out_type == UTVM_CAST_U32) {
       ((uint32_t*)out)[i] = is_float ? utvm_cast_f32_to_u32(fv) : (uint32_t)iv;

@@ -1,4 +1,4 @@
-/* utvm-build kernels: DEQUANTIZE int8 / int16 -> float32.
+/* utvm-build kernels: DEQUANTIZE int8 / uint8 / int16 -> float32.
  *
  * TFLite reference_ops::Dequantize computes static_cast<float>(double(scale) * (q - zero_point)).
  * scale is a float32 value and |q - zero_point| < 2^17, so the double product is exact and is
@@ -10,7 +10,7 @@
 
 #include "quantize.h"
 
-/* int8/int16 -> float32 (reference_ops::Dequantize). */
+/* int8/uint8/int16 -> float32 (reference_ops::Dequantize). */
 typedef struct {
   int32_t size;
   int32_t in_bits;

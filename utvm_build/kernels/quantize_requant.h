@@ -1,8 +1,10 @@
-/* utvm-build kernels: QUANTIZE int -> int (requantize), int8 / int16 / int32 in and out.
+/* utvm-build kernels: QUANTIZE int -> int (requantize), int8 / uint8 / int16 / int32 in and out.
  *
  * TFLite reference_ops::Requantize: out = clamp(MultiplyByQuantizedMultiplier(in - in_zp,
  * multiplier, shift) + out_zp) with multiplier/shift from QuantizeMultiplier(double(s_in) /
- * double(s_out)). (The reference's int8<->uint8 "xor 0x80" fast path does not apply: no uint8.)
+ * double(s_out)). The reference's int8 <-> uint8 fast path (same scale, zero points 128 apart:
+ * in ^ 0x80) gives the same bytes as this loop: with multiplier 2^30 and shift 1 the rescale is
+ * the identity, so out = in - in_zp + out_zp = in +/- 128, inside the output range.
  */
 #ifndef UTVM_KERNELS_QUANTIZE_REQUANT_H_
 #define UTVM_KERNELS_QUANTIZE_REQUANT_H_

@@ -9,7 +9,8 @@ Prepare work done here:
   computed here into a table (``kernels/lut_s8.h``): ABS's MultiplyByQuantizedMultiplier rescale,
   RSQRT's integer path (GetInvSqrtQuantizedMultiplierExp, shifts of 20), ELU's
   PopulateLookupTable (float32 expf), HARD_SWISH's int16 fixed-point path (hard_swish.h);
-- int16 ABS (quantized, zero points 0, or unquantized): MultiplyByQuantizedMultiplier in C.
+- int16 ABS (quantized, zero points 0, or unquantized): MultiplyByQuantizedMultiplier in C;
+- int16 RSQRT (TFLM only; zero points 0): RSQRT's integer path per element in C (``kernels/rsqrt_s16.h``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ _F32 = np.float32
 #: operator -> the int8/int16 types it accepts besides float32 (TFLM's kernels)
 _FLOAT_ONLY = ("NEG", "CEIL", "FLOOR", "ROUND", "SQRT", "SQUARE", "EXP", "LOG", "SIN", "COS")
 _TYPES = {**{name: ("float32",) for name in _FLOAT_ONLY},
-          "ABS": ("float32", "int8", "int16"), "RSQRT": ("float32", "int8"), "ELU": ("float32", "int8"),
+          "ABS": ("float32", "int8", "int16"), "RSQRT": ("float32", "int8", "int16"), "ELU": ("float32", "int8"),
           "HARD_SWISH": ("float32", "int8")}
 
 
@@ -144,10 +145,26 @@ _TABLES = {"ABS": abs_table, "RSQRT": rsqrt_table, "ELU": elu_table, "HARD_SWISH
 _SUPPORTED = {
     **{name: "float32 (TFLite Micro's kernels take no integer type)" for name in _FLOAT_ONLY},
     "ABS": "float32; int8 (table made at compile time); int16 (quantized with zero point 0, or unquantized)",
-    "RSQRT": "float32; int8 (table made at compile time: the reference's integer path)",
+    "RSQRT": ("float32; int8 (table made at compile time: the reference's integer path); int16 (zero points 0, "
+              "the same integer path per element, TFLM)"),
     "ELU": "float32; int8 (table made at compile time)",
     "HARD_SWISH": "float32; int8 (table made at compile time; input scale / 128 at most the output scale)",
 }
+
+
+def _rsqrt_s16(op: Operator, x: Tensor, out: Tensor) -> Prepared:
+    """TFLM's int16 RSQRT (elementwise.cc): quantized, zero points 0, multiplier as for int8."""
+    if x.quant is None or out.quant is None:
+        raise fail(op, "int16 RSQRT needs quantized input and output (TFLM)")
+    si, zi, so, zo = _quant_in_out(op, x, out)
+    if zi or zo:
+        raise fail(op, f"int16 zero points must be 0 (input {zi}, output {zo})")
+    m, s = quantize_multiplier(1.0 / float(_F32(np.sqrt(_F32(si))) * _F32(so)))
+    if not -31 <= s - 20 <= 31:   # the second MultiplyByQuantizedMultiplier's shift
+        raise fail(op, f"int16 RSQRT: output multiplier shift {s} out of range (input scale {si}, output "
+                       f"scale {so}); supported: -31 <= shift - 20 <= 31")
+    p = Params("utvm_rsqrt_s16_params", {"multiplier": m, "shift": s})
+    return Prepared([call("utvm_rsqrt_s16", p, Lit(x.size), In(0), Out(0))], macs=x.size)
 
 
 class UnaryMath(OpHandler):
@@ -165,6 +182,8 @@ class UnaryMath(OpHandler):
         fn = name.lower()
         if x.dtype == "float32":
             return Prepared([call(f"utvm_{fn}_f32", Lit(x.size), In(0), Out(0))], macs=x.size)
+        if x.dtype == "int16" and name == "RSQRT":
+            return _rsqrt_s16(op, x, out)
         if x.dtype == "int16":   # ABS
             if x.quant is None and out.quant is None:
                 p = {"quantized": 0, "needs_rescale": 0, "multiplier": 0, "shift": 0}
@@ -217,13 +236,13 @@ class ZerosLike(OpHandler):
 
 
 _CAST_IN = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "bool": 4, "uint32": 5}
-_CAST_OUT = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "uint32": 5}
+_CAST_OUT = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "bool": 4, "uint32": 5}
 
 
 @register("CAST")
 class Cast(OpHandler):
-    supported = ("from int8, int16, int32, uint32, float32, bool to int8, int16, int32, uint32, float32 (TFLite "
-                 "Micro's pairs)")
+    supported = ("from int8, int16, int32, uint32, float32, bool to int8, int16, int32, uint32, float32, bool "
+                 "(TFLite Micro's pairs)")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         expect_counts(op, 1)

@@ -2,10 +2,12 @@
 dequantize.cc).
 
 QUANTIZE float32 -> int8/int16: AffineQuantize (float32 division and round in the kernel).
-QUANTIZE int -> int (requantize), the pairs quantize.cc accepts without uint8:
-int8 -> int8, int16 -> int8/int16/int32, int32 -> int8/int16; multiplier from
-``double(s_in) / double(s_out)`` through QuantizeMultiplier; int16 -> int16 needs zero points 0.
-DEQUANTIZE int8/int16 -> float32.
+QUANTIZE int -> int (requantize), the pairs TFLite Micro's quantize kernel accepts
+(quantize_common.cc): int8 -> int8/uint8/int16/int32, uint8 -> int8, int16 -> int8/int16/int32,
+int32 -> int8/int16; multiplier from ``double(s_in) / double(s_out)`` through QuantizeMultiplier;
+int16 -> int16 needs zero points 0 (TFLite's check, kept). float32 -> uint8, uint8 -> uint8 and the
+other pairs TFLite accepts and TFLM does not are refused (microcontroller firmware runs TFLM).
+DEQUANTIZE int8/uint8/int16 -> float32.
 """
 
 from __future__ import annotations
@@ -17,20 +19,21 @@ from ..quant import dtype_range, quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 
-_BITS = {"int8": 8, "int16": 16, "int32": 32}
-REQUANT_PAIRS = {("int8", "int8"), ("int16", "int8"), ("int16", "int16"), ("int16", "int32"),
-                 ("int32", "int8"), ("int32", "int16")}
+#: width code of each integer type in the kernels (kernels/quantize.h: UTVM_Q_U8 is -8)
+_BITS = {"int8": 8, "uint8": -8, "int16": 16, "int32": 32}
+REQUANT_PAIRS = {("int8", "int8"), ("int8", "uint8"), ("int8", "int16"), ("int8", "int32"), ("uint8", "int8"),
+                 ("int16", "int8"), ("int16", "int16"), ("int16", "int32"), ("int32", "int8"), ("int32", "int16")}
 
 
 @register("QUANTIZE")
 class Quantize(OpHandler):
-    supported = ("float32 -> int8/int16; requantize int8->int8, int16->int8/int16/int32, "
-                 "int32->int8/int16; per-tensor")
+    supported = ("float32 -> int8/int16; requantize int8->int8/uint8/int16/int32, uint8->int8, "
+                 "int16->int8/int16/int32, int32->int8/int16; per-tensor")
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, 1)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("float32", "int8", "int16", "int32"), "input")
+        expect_dtype(op, x, ("float32", "int8", "uint8", "int16", "int32"), "input")
         if x.dtype == "float32":
             expect_dtype(op, out, ("int8", "int16"), "output")
         else:
@@ -66,12 +69,12 @@ class Quantize(OpHandler):
 
 @register("DEQUANTIZE")
 class Dequantize(OpHandler):
-    supported = "int8/int16 -> float32, per-tensor"
+    supported = "int8/uint8/int16 -> float32, per-tensor"
 
     def validate(self, op: Operator, g: Graph) -> None:
         expect_counts(op, 1)
         x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("int8", "int16"), "input")
+        expect_dtype(op, x, ("int8", "uint8", "int16"), "input")
         expect_dtype(op, out, ("float32",), "output")
         expect_quant(op, x, "input")
         if x.size != out.size:
