@@ -77,23 +77,25 @@ def depthwise_mve_call(geo, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.
     """int8 DEPTHWISE_CONV_2D with depth multiplier 1 for a target whose kernels have
     utvm_depthwise_conv2d_s8_mve, else None.
 
-    Its data: the weights per block of 4 channels, per tap the block's 4 weights (the model's
-    bytes re-ordered, channels padded to a multiple of 4); per block 16 int32: the folded bias,
-    the model's bias, the multiplier and the shift of its channels."""
+    Its data: the weights per block of 8 channels, per tap the block's 8 weights (the model's
+    bytes re-ordered, channels padded to a multiple of 8); per block 24 int32: the folded bias, the
+    multiplier and the shift of its even channels, then of its odd channels, per column."""
     if not has_mve_kernel(DW_MVE_KERNEL, target):
         return None
     taps = geo.filter_h * geo.filter_w
     wt = w.data.astype(np.int8).reshape(taps, geo.out_c)  # [tap][channel]
-    b = _bias(bias, geo.out_c)
-    folded = b - x.quant.zp * wt.astype(np.int64).sum(axis=0)
+    folded = _bias(bias, geo.out_c) - x.quant.zp * wt.astype(np.int64).sum(axis=0)
     if not _fits32(folded):
         return None
-    pad = (-geo.out_c) % 4
+    pad = (-geo.out_c) % 8
     wt = np.pad(wt, ((0, 0), (0, pad)))
-    packed = wt.reshape(taps, -1, 4).transpose(1, 0, 2).reshape(-1)
-    rq = _blocks([folded, b, mult, shift], geo.out_c)
+    packed = wt.reshape(taps, -1, 8).transpose(1, 0, 2).reshape(-1)
+    # per block of 8 channels: each column as its 4 even then its 4 odd channels (the kernel's
+    # VMULLB / VMULLT halves)
+    cols = np.stack([np.pad(c.astype(np.int64), (0, pad)) for c in (folded, mult, shift)])
+    rq = cols.reshape(3, -1, 4, 2).transpose(1, 0, 3, 2).reshape(-1).astype(np.int32)
     p = Params("utvm_dw_mve_params", {
-        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+        "g": fields["g"], "input_zp": x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"]})
     return call(DW_MVE_KERNEL, p, In(0), Const("weights_mve", np.ascontiguousarray(packed), "int8_t"),
                 Const("requant", rq, "int32_t"), Out(0))

@@ -3,9 +3,9 @@
  * of utvm_conv2d_s8 / utvm_conv2d_s8_q15 when the target's kernel table provides it
  * (ops/conv_mve.py), with the weights re-laid out for it at compile time.
  *
- * One output pixel at a time, four output channels at a time: per 16 window bytes one input
- * vector and the four channels' weight vectors (one pointer, 64 bytes per step), four VMLADAVA
- * (64 int8 multiply-accumulates in 9 instructions). The window is the input pixel itself for a
+ * Two output pixels at a time, four output channels at a time: per 16 window bytes the two
+ * pixels' input vectors, the four channels' weight vectors (one pointer, 64 bytes per step) and
+ * eight VMLADAVA (128 int8 multiply-accumulates in 14 instructions). The window is the input pixel itself for a
  * 1x1 filter (no copy), else it is gathered into scratch (im2col, 16-byte vector copies) with the
  * input zero point for the taps outside the image: with the input offset folded into the bias
  * (bias - zp * sum of the channel's weights, at compile time) those taps add exactly 0, as the
@@ -17,7 +17,7 @@
  *   zero-padded to depth16, a last block of fewer than 4 channels zero-padded);
  * - rq: per block of 4 channels 12 int32: the folded bias, the multiplier and the shift (TFLite
  *   QuantizeMultiplier) of each channel (zeros for the padding channels).
- * Scratch (kernel_table.py rule): depth bytes (the gathered window), none for direct 1x1.
+ * Scratch (kernel_table.py rule): 2 * depth bytes (the gathered windows of two pixels).
  */
 #ifndef UTVM_KERNELS_ARM_MVE_CONV2D_S8_MVE_H_
 #define UTVM_KERNELS_ARM_MVE_CONV2D_S8_MVE_H_
@@ -39,11 +39,31 @@ typedef struct {
   int32_t depth16; /* depth rounded up to a multiple of 16 */
 } utvm_conv2d_mve_params;
 
-/* Every output channel of the pixel whose window (depth bytes) is at x, into y. */
-static UTVM_MVE_HOT void utvm_conv2d_mve_pixel(const utvm_conv2d_mve_params* p, const int8_t* x, const int8_t* w,
-                                               const int32_t* rq, int8_t* y) {
+/* The four sums of one pixel and block in one vector, with the block's folded bias, requantized
+ * and stored at y (predicated when the block has fewer than 4 channels). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32_t a0, int32_t a1, int32_t a2, int32_t a3, int32x4_t bias,
+                                                int32x4_t m, int32x4_t sh, int32_t zp, int32_t lo, int32_t hi,
+                                                int32_t left, int8_t* y) {
+  int32x4_t acc = vdupq_n_s32(a0);
+  acc = vsetq_lane_s32(a1, acc, 1);
+  acc = vsetq_lane_s32(a2, acc, 2);
+  acc = vsetq_lane_s32(a3, acc, 3);
+  acc = utvm_mve_rq(vaddq_s32(acc, bias), m, sh, zp, lo, hi);
+  if (left >= 4) {
+    vstrbq_s32(y, acc);
+  } else {
+    vstrbq_p_s32(y, acc, vctp32q((uint32_t)left));
+  }
+}
+
+/* Every output channel of two pixels whose windows (depth bytes each) are at x0 and x1, into y0
+ * and y1 (an odd last pixel: x1 = x0, y1 = y0, its bytes written twice, equal). Per 16 window
+ * bytes: 2 input and 4 weight vectors, 8 VMLADAVA (128 multiply-accumulates). */
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
+                                                const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1) {
   const int32_t out_c = p->g.out_c;
-  const int32_t depth = p->depth;
+  const int32_t steps = p->depth >> 4;
+  const int32_t rest = p->depth & 15;
   const int32_t zp = p->output_offset;
   const int32_t lo = p->act_min;
   const int32_t hi = p->act_max;
@@ -55,35 +75,58 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixel(const utvm_conv2d_mve_params* p, 
     int32_t a1 = 0;
     int32_t a2 = 0;
     int32_t a3 = 0;
-    const int8_t* px = x;
-    int32_t n = depth;
-    while (n > 16) {
-      const int8x16_t xv = vldrbq_s8(px);
-      a0 = vmladavaq_s8(a0, xv, vldrbq_s8(pw));
-      a1 = vmladavaq_s8(a1, xv, vldrbq_s8(&pw[16]));
-      a2 = vmladavaq_s8(a2, xv, vldrbq_s8(&pw[32]));
-      a3 = vmladavaq_s8(a3, xv, vldrbq_s8(&pw[48]));
-      px = &px[16];
+    int32_t b0 = 0;
+    int32_t b1 = 0;
+    int32_t b2 = 0;
+    int32_t b3 = 0;
+    /* at most one past the end of the windows after the last full vector */
+    const int8_t* pa = x0;
+    const int8_t* pb = x1;
+    int32_t k;
+    for (k = 0; k < steps; ++k) {
+      const int8x16_t xa = vldrbq_s8(pa);
+      const int8x16_t xb = vldrbq_s8(pb);
+      int8x16_t wv = vldrbq_s8(pw);
+      a0 = vmladavaq_s8(a0, xa, wv);
+      b0 = vmladavaq_s8(b0, xb, wv);
+      wv = vldrbq_s8(&pw[16]);
+      a1 = vmladavaq_s8(a1, xa, wv);
+      b1 = vmladavaq_s8(b1, xb, wv);
+      wv = vldrbq_s8(&pw[32]);
+      a2 = vmladavaq_s8(a2, xa, wv);
+      b2 = vmladavaq_s8(b2, xb, wv);
+      wv = vldrbq_s8(&pw[48]);
+      a3 = vmladavaq_s8(a3, xa, wv);
+      b3 = vmladavaq_s8(b3, xb, wv);
+      pa = &pa[16];
+      pb = &pb[16];
       pw = &pw[64];
-      n -= 16;
+    }
+    if (rest != 0) {
+      /* the last 1..15 bytes: the windows predicated (no read past them), the weights zero-padded */
+      const mve_pred16_t pd = vctp8q((uint32_t)rest);
+      const int8x16_t xa = vldrbq_z_s8(pa, pd);
+      const int8x16_t xb = vldrbq_z_s8(pb, pd);
+      int8x16_t wv = vldrbq_s8(pw);
+      a0 = vmladavaq_s8(a0, xa, wv);
+      b0 = vmladavaq_s8(b0, xb, wv);
+      wv = vldrbq_s8(&pw[16]);
+      a1 = vmladavaq_s8(a1, xa, wv);
+      b1 = vmladavaq_s8(b1, xb, wv);
+      wv = vldrbq_s8(&pw[32]);
+      a2 = vmladavaq_s8(a2, xa, wv);
+      b2 = vmladavaq_s8(b2, xb, wv);
+      wv = vldrbq_s8(&pw[48]);
+      a3 = vmladavaq_s8(a3, xa, wv);
+      b3 = vmladavaq_s8(b3, xb, wv);
+      pw = &pw[64];
     }
     {
-      /* the last 1..16 bytes: the window predicated (no read past it), the weights zero-padded */
-      const int8x16_t xv = vldrbq_z_s8(px, vctp8q((uint32_t)n));
-      a0 = vmladavaq_s8(a0, xv, vldrbq_s8(pw));
-      a1 = vmladavaq_s8(a1, xv, vldrbq_s8(&pw[16]));
-      a2 = vmladavaq_s8(a2, xv, vldrbq_s8(&pw[32]));
-      a3 = vmladavaq_s8(a3, xv, vldrbq_s8(&pw[48]));
-      pw = &pw[64];
-    }
-    {
-      int32x4_t acc = vdupq_n_s32(a0);
-      acc = vsetq_lane_s32(a1, acc, 1);
-      acc = vsetq_lane_s32(a2, acc, 2);
-      acc = vsetq_lane_s32(a3, acc, 3);
-      acc = vaddq_s32(acc, vldrwq_s32(pr));
-      acc = utvm_mve_rq(acc, vldrwq_s32(&pr[4]), vldrwq_s32(&pr[8]), zp, lo, hi);
-      vstrbq_p_s32(&y[c], acc, vctp32q((uint32_t)(out_c - c)));
+      const int32x4_t bias = vldrwq_s32(pr);
+      const int32x4_t m = vldrwq_s32(&pr[4]);
+      const int32x4_t sh = vldrwq_s32(&pr[8]);
+      utvm_conv2d_mve_out(a0, a1, a2, a3, bias, m, sh, zp, lo, hi, out_c - c, &y0[c]);
+      utvm_conv2d_mve_out(b0, b1, b2, b3, bias, m, sh, zp, lo, hi, out_c - c, &y1[c]);
       pr = &pr[12];
     }
   }
@@ -120,32 +163,39 @@ static UTVM_MVE_NOINLINE void utvm_conv2d_mve_window(const utvm_conv2d_mve_param
   }
 }
 
-/* rq: 12 int32 per block of 4 output channels (above); scratch: depth bytes (any alignment). */
+/* The window of output pixel i (batch, row, column from i): the input pixel itself for a 1x1
+ * filter inside the image, else gathered into col. */
+static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_at(const utvm_conv2d_mve_params* p, const int8_t* in, int32_t i,
+                                                        int8_t* col) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t b = i / per_image;
+  const int32_t r = i - (b * per_image);
+  const int32_t oy = r / g->out_w;
+  const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+  const int32_t ix0 = ((r - (oy * g->out_w)) * g->stride_w) - g->pad_w;
+  const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+  const int8_t* x = col;
+  if ((g->filter_h == 1) && (g->filter_w == 1) && utvm_conv_inside(g, iy0, ix0)) {
+    x = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+  } else {
+    utvm_conv2d_mve_window(p, in_b, iy0, ix0, col);
+  }
+  return x;
+}
+
+/* rq: 12 int32 per block of 4 output channels (above); scratch: 2 * depth bytes (any alignment). */
 static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in, const int8_t* w,
                                const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   int8_t* const col = (int8_t*)scratch;
-  const bool one = (g->filter_h == 1) && (g->filter_w == 1);
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  int32_t pix = 0;
-  for (b = 0; b < g->batches; ++b) {
-    const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
-    for (oy = 0; oy < g->out_h; ++oy) {
-      const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      for (ox = 0; ox < g->out_w; ++ox) {
-        const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-        const int8_t* x = col;
-        if (one && utvm_conv_inside(g, iy0, ix0)) {
-          x = &in_b[((iy0 * g->in_w) + ix0) * g->in_c]; /* 1x1: the window is the input pixel */
-        } else {
-          utvm_conv2d_mve_window(p, in_b, iy0, ix0, col);
-        }
-        utvm_conv2d_mve_pixel(p, x, w, rq, &out[pix * g->out_c]);
-        ++pix;
-      }
-    }
+  const int32_t total = g->batches * g->out_h * g->out_w;
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 2) {
+    const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
+    const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
+    const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c]);
   }
 }
 

@@ -3,19 +3,22 @@
  * MVE targets have: the generator calls it instead of the DSP / generic depthwise kernels when
  * the target's kernel table provides it (ops/conv_mve.py).
  *
- * Channels in the vector lanes: blocks of 4 channels (one int32 lane each), outside the pixel
- * loop; per tap one widening load of the 4 channels' input bytes (VLDRB.S32), the block's weight
- * vector of that tap (VLDRB.S32 at a constant offset: the weights re-laid out per block), VMUL and
- * VADD (MVE has no lane-by-lane multiply-accumulate). Pixels whose window lies inside the image start from the folded bias (bias - zp * sum of
- * the weights) and multiply the raw input; border pixels start from the model's bias and visit
- * only the taps inside, with the input offset added (VADD), as the reference. A 3x3 interior
- * window is unrolled. Requantization vectorised (mve_s8.h utvm_mve_rq), 4 bytes stored at once;
- * the last block of fewer than 4 channels predicated (no byte outside the tensors is read).
+ * Channels in the vector lanes: blocks of 8 channels (int16 lanes), outside the pixel loop; per
+ * tap one widening load of the 8 channels' input bytes (VLDRB.S16), the block's weights of that
+ * tap (VLDRB.S16 at a constant offset: the weights re-laid out per block), VMULLB and VMULLT (the
+ * int32 products of the even and of the odd channels) and two VADD into the even and odd
+ * accumulators: 6 instructions per 8 multiply-accumulates (MVE has no lane-by-lane
+ * multiply-accumulate). Every pixel starts from the folded bias (bias - zp * sum of the weights)
+ * and multiplies the raw input; a border pixel's taps outside the image take the input zero
+ * point (adding exactly 0 with the folded bias, as the reference skips them). A 3x3 window is
+ * unrolled. Requantization vectorised (mve_s8.h utvm_mve_rq) on both halves, narrowed back into
+ * channel order (VMOVNB / VMOVNT) and stored as 8 bytes; the last block of fewer than 8 channels
+ * predicated (no byte outside the tensors is read or written).
  *
  * Data the generator prepares (ops/conv_mve.py):
- * - w: per block of 4 channels, per tap (row-major), the 4 channels' weights (zero-padded);
- * - rq: per block 16 int32: the folded bias, the model's bias (zeros without one), the multiplier
- *   and the shift of each channel (zeros for the padding channels).
+ * - w: per block of 8 channels, per tap (row-major), the 8 channels' weights (zero-padded);
+ * - rq: per block 24 int32: the folded bias, the multiplier and the shift, each as the 4 even
+ *   channels then the 4 odd channels of the block (zeros for the padding channels).
  */
 #ifndef UTVM_KERNELS_ARM_MVE_DEPTHWISE_CONV2D_S8_MVE_H_
 #define UTVM_KERNELS_ARM_MVE_DEPTHWISE_CONV2D_S8_MVE_H_
@@ -29,39 +32,57 @@
 
 typedef struct {
   utvm_conv_geom g;
-  int32_t input_offset;  /* -input zero point */
+  int32_t input_zp;      /* input zero point: the value of taps outside the image */
   int32_t output_offset; /* output zero point */
   int32_t act_min;
   int32_t act_max;
 } utvm_dw_mve_params;
 
-/* The block's 4 input bytes at s, widened (predicated: only the block's real channels). */
-static UTVM_MVE_INLINE int32x4_t utvm_dw_mve_ld(const int8_t* s, mve_pred16_t pr, bool tail) {
-  return tail ? vldrbq_z_s32(s, pr) : vldrbq_s32(s);
+/* The even / odd channel accumulators of a block. */
+typedef struct {
+  int32x4_t e;
+  int32x4_t o;
+} utvm_dw_mve_acc;
+
+/* acc += x * w per int16 lane, in the even and odd int32 halves. */
+static UTVM_MVE_INLINE void utvm_dw_mve_mac(utvm_dw_mve_acc* a, int16x8_t x, const int8_t* w) {
+  const int16x8_t wv = vldrbq_s16(w);
+  a->e = vaddq_s32(a->e, vmullbq_int_s16(x, wv));
+  a->o = vaddq_s32(a->o, vmulltq_int_s16(x, wv));
 }
 
-/* acc + x * w per lane (MVE has no vector-by-vector multiply-accumulate: VMUL, VADD). */
-static UTVM_MVE_INLINE int32x4_t utvm_dw_mve_mla(int32x4_t acc, int32x4_t x, int32x4_t w) {
-  return vaddq_s32(acc, vmulq_s32(x, w));
+/* The block's 8 input bytes at s, widened (predicated: only the block's real channels). */
+static UTVM_MVE_INLINE int16x8_t utvm_dw_mve_ld(const int8_t* s, mve_pred16_t pr, bool tail) {
+  return tail ? vldrbq_z_s16(s, pr) : vldrbq_s16(s);
 }
 
-/* One block of channels (c0: its first channel; tail: fewer than 4) over every output pixel. */
+/* Requantizes the block's sums and stores its 8 (or, tail, the predicated) bytes at y. */
+static UTVM_MVE_INLINE void utvm_dw_mve_out(const utvm_dw_mve_params* p, utvm_dw_mve_acc a, const int32_t* rq,
+                                            int8_t* y, mve_pred16_t pr, bool tail) {
+  const int32x4_t e = utvm_mve_rq(a.e, vldrwq_s32(&rq[8]), vldrwq_s32(&rq[16]), p->output_offset, p->act_min,
+                                  p->act_max);
+  const int32x4_t o = utvm_mve_rq(a.o, vldrwq_s32(&rq[12]), vldrwq_s32(&rq[20]), p->output_offset, p->act_min,
+                                  p->act_max);
+  const int16x8_t v = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), e), o);
+  if (tail) {
+    vstrbq_p_s16(y, v, pr);
+  } else {
+    vstrbq_s16(y, v);
+  }
+}
+
+/* One block of channels (c0: its first channel; tail: fewer than 8) over every output pixel. */
 static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
                                               const int32_t* rq, int8_t* out, int32_t c0, bool tail) {
   const utvm_conv_geom* g = &p->g;
   const int32_t ch = g->in_c;
   const int32_t row = g->in_w * ch;
   const int32_t fw = g->filter_w;
-  const mve_pred16_t pr = vctp32q((uint32_t)(ch - c0));
-  const int32x4_t folded = vldrwq_s32(rq);
-  const int32x4_t bias = vldrwq_s32(&rq[4]);
-  const int32x4_t mult = vldrwq_s32(&rq[8]);
-  const int32x4_t shift = vldrwq_s32(&rq[12]);
-  const int32_t off = p->input_offset;
-  const int32_t zp = p->output_offset;
-  const int32_t lo = p->act_min;
-  const int32_t hi = p->act_max;
-  const bool k3 = (g->filter_h == 3) && (fw == 3) && (g->dilation_h == 1) && (g->dilation_w == 1);
+  const int32_t cs = g->dilation_w * ch;  /* tap to tap in a filter row */
+  const int32_t rs = g->dilation_h * row; /* filter row to filter row */
+  const mve_pred16_t pr = vctp16q((uint32_t)(ch - c0));
+  const int16x8_t zpv = vdupq_n_s16((int16_t)p->input_zp);
+  const bool k3 = (g->filter_h == 3) && (fw == 3);
   const int32_t iy_span = (g->filter_h - 1) * g->dilation_h;
   const int32_t ix_span = (fw - 1) * g->dilation_w;
   int32_t b;
@@ -77,62 +98,58 @@ static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const
       const bool rows_in = (iy0 >= 0) && ((iy0 + iy_span) < g->in_h);
       for (ox = 0; ox < g->out_w; ++ox) {
         const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-        int32x4_t acc;
+        utvm_dw_mve_acc a;
+        a.e = vldrwq_s32(rq);
+        a.o = vldrwq_s32(&rq[4]);
         if (rows_in && (ix0 >= 0) && ((ix0 + ix_span) < g->in_w)) {
           const int8_t* s = &in_b[(iy0 * row) + (ix0 * ch)];
-          acc = folded;
           if (k3) {
-            const int8_t* s1 = &s[row];
-            const int8_t* s2 = &s1[row];
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(s, pr, tail), vldrbq_s32(wb));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s[ch], pr, tail), vldrbq_s32(&wb[4]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s[2 * ch], pr, tail), vldrbq_s32(&wb[8]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(s1, pr, tail), vldrbq_s32(&wb[12]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s1[ch], pr, tail), vldrbq_s32(&wb[16]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s1[2 * ch], pr, tail), vldrbq_s32(&wb[20]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(s2, pr, tail), vldrbq_s32(&wb[24]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s2[ch], pr, tail), vldrbq_s32(&wb[28]));
-            acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&s2[2 * ch], pr, tail), vldrbq_s32(&wb[32]));
+            const int8_t* s1 = &s[rs];
+            const int8_t* s2 = &s1[rs];
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s, pr, tail), wb);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[cs], pr, tail), &wb[8]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[2 * cs], pr, tail), &wb[16]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s1, pr, tail), &wb[24]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[cs], pr, tail), &wb[32]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[2 * cs], pr, tail), &wb[40]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s2, pr, tail), &wb[48]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[cs], pr, tail), &wb[56]);
+            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[2 * cs], pr, tail), &wb[64]);
           } else {
             const int8_t* pw = wb;
             for (ky = 0; ky < g->filter_h; ++ky) {
-              const int8_t* sr = &s[ky * g->dilation_h * row];
+              const int8_t* sr = &s[ky * rs];
               for (kx = 0; kx < fw; ++kx) {
-                acc = utvm_dw_mve_mla(acc, utvm_dw_mve_ld(&sr[kx * g->dilation_w * ch], pr, tail), vldrbq_s32(pw));
-                pw = &pw[4];
+                utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&sr[kx * cs], pr, tail), pw);
+                pw = &pw[8];
               }
             }
           }
         } else {
-          /* a border pixel: the taps inside, with the input offset, from the model's bias */
-          acc = bias;
+          /* a border pixel: the input zero point for the taps outside the image */
+          const int8_t* pw = wb;
           for (ky = 0; ky < g->filter_h; ++ky) {
             const int32_t iy = iy0 + (ky * g->dilation_h);
-            if ((iy >= 0) && (iy < g->in_h)) {
-              for (kx = 0; kx < fw; ++kx) {
-                const int32_t ix = ix0 + (kx * g->dilation_w);
-                if ((ix >= 0) && (ix < g->in_w)) {
-                  const int32x4_t xv = vaddq_n_s32(utvm_dw_mve_ld(&in_b[(iy * row) + (ix * ch)], pr, tail), off);
-                  acc = utvm_dw_mve_mla(acc, xv, vldrbq_s32(&wb[((ky * fw) + kx) * 4]));
-                }
+            for (kx = 0; kx < fw; ++kx) {
+              const int32_t ix = ix0 + (kx * g->dilation_w);
+              int16x8_t x = zpv;
+              if ((iy >= 0) && (iy < g->in_h) && (ix >= 0) && (ix < g->in_w)) {
+                x = utvm_dw_mve_ld(&in_b[(iy * row) + (ix * ch)], pr, tail);
               }
+              utvm_dw_mve_mac(&a, x, pw);
+              pw = &pw[8];
             }
           }
         }
-        acc = utvm_mve_rq(acc, mult, shift, zp, lo, hi);
-        if (tail) {
-          vstrbq_p_s32(&out[yo], acc, pr);
-        } else {
-          vstrbq_s32(&out[yo], acc);
-        }
+        utvm_dw_mve_out(p, a, rq, &out[yo], pr, tail);
         yo += ch;
       }
     }
   }
 }
 
-static UTVM_MVE_HOT void utvm_dw_mve_full(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
-                                          const int32_t* rq, int8_t* out, int32_t c0) {
+static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_full(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
+                                                  const int32_t* rq, int8_t* out, int32_t c0) {
   utvm_dw_mve_block(p, in, wb, rq, out, c0, false);
 }
 
@@ -141,18 +158,18 @@ static UTVM_MVE_NOINLINE void utvm_dw_mve_tail(const utvm_dw_mve_params* p, cons
   utvm_dw_mve_block(p, in, wb, rq, out, c0, true);
 }
 
-/* w: per block of 4 channels filter_h * filter_w * 4 bytes; rq: 16 int32 per block (above). */
+/* w: per block of 8 channels filter_h * filter_w * 8 bytes; rq: 24 int32 per block (above). */
 static void utvm_depthwise_conv2d_s8_mve(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* w,
                                          const int32_t* rq, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t taps4 = g->filter_h * g->filter_w * 4;
+  const int32_t taps8 = g->filter_h * g->filter_w * 8;
   int32_t c0;
   int32_t k = 0;
-  for (c0 = 0; c0 < g->out_c; c0 += 4) {
-    if ((g->out_c - c0) >= 4) {
-      utvm_dw_mve_full(p, in, &w[k * taps4], &rq[k * 16], out, c0);
+  for (c0 = 0; c0 < g->out_c; c0 += 8) {
+    if ((g->out_c - c0) >= 8) {
+      utvm_dw_mve_full(p, in, &w[k * taps8], &rq[k * 24], out, c0);
     } else {
-      utvm_dw_mve_tail(p, in, &w[k * taps4], &rq[k * 16], out, c0);
+      utvm_dw_mve_tail(p, in, &w[k * taps8], &rq[k * 24], out, c0);
     }
     ++k;
   }
