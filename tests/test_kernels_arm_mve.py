@@ -6,11 +6,12 @@ On QEMU mps3-an547 (Cortex-M55, which QEMU emulates with MVE):
   TFLite MultiplyByQuantizedMultiplier on edge operands (x = INT32_MIN / INT32_MAX / 0 / +-1, ties
   of every rounding shift, multipliers 0, 2^30, 2^31 - 1 and near them, shifts -31..+8 with the
   left shift wrapping) and seeded random ones: 40 000 in CI, 400 000 with UTVM_TEST_FULL=1;
-- kernels with the generator's data (conv2d_s8_mve.h, depthwise_conv2d_s8_mve.h) and the
-  FULLY_CONNECTED override: models of one operator per edge case (the DSP kernels' cases of
-  tests/test_kernels_arm_dsp.py, plus depthwise channel counts that are not a multiple of 4 and
-  FULLY_CONNECTED shapes), compiled --target cortex-m55 and run on QEMU, against the generic build
-  on the host byte for byte and the host against TFLite's reference kernels;
+- kernels with the generator's data (conv2d_s8_mve.h, depthwise_conv2d_s8_mve.h, add_s8_mve.h) and
+  the FULLY_CONNECTED override: models of one operator per edge case (the DSP kernels' cases of
+  tests/test_kernels_arm_dsp.py, plus depthwise channel counts that are not a multiple of 8, depth
+  multipliers 2-8, FULLY_CONNECTED shapes and same-shape ADD / SUB), compiled --target cortex-m55
+  and run on QEMU, against the generic build on the host byte for byte and the host against
+  TFLite's reference kernels;
 - models: the MLPerf Tiny re-creations and micro_speech --target cortex-m55 on QEMU against the
   generic host build (kws_dscnn in CI, all with UTVM_TEST_FULL=1).
 
@@ -32,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _q15_model, _qemu  # noqa: E402
+from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu  # noqa: E402
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 KERNELS = REPO / "utvm_build" / "kernels"
@@ -184,6 +185,48 @@ MVE_DW = [
     ([1, 4, 5, 10], None, (2, 3), (1, 1), (1, 1), "SAME", "NONE", -128, 127, "per-tensor"),
 ]
 
+# depthwise with a depth multiplier (gathered input lanes): (in shape, multiplier, filter, strides,
+# dilations, padding, activation, input zp, output zp); micro_speech's 10x8 stride 2 from 1 channel
+MVE_DW_MULT = [
+    ([1, 13, 10, 1], 8, (10, 8), (2, 2), (1, 1), "SAME", "RELU", -128, -128),
+    ([1, 6, 7, 3], 2, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, -3),
+    ([2, 5, 5, 2], 5, (3, 3), (2, 1), (1, 2), "VALID", "RELU6", 127, 10),
+    ([1, 4, 6, 5], 3, (2, 2), (1, 1), (1, 1), "SAME", "NONE", -7, 127),
+]
+
+
+def _dw_mult_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    from utvm_build.ops.conv import window
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_mve depthwise multiplier")
+    ins, outs = [], []
+    for shape, mult, (fh, fw), (sh, sw), (dh, dw), pad, act, zp_in, zp_out in MVE_DW_MULT:
+        n, ih, iw, ic = shape
+        oc = ic * mult
+        s_in = 0.02
+        w = rng.integers(-127, 128, [1, fh, fw, oc]).astype(np.int8)
+        acc_std = np.sqrt(fh * fw) * 75.0 * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        w_scales = (rng.uniform(2.0**-11, 2.0**-7, oc) * s_out / s_in).astype(np.float32)
+        bias = np.round(rng.normal(0.0, acc_std, oc)).astype(np.int64)
+        ti = mb.tensor(shape, "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * oc, quantized_dimension=3)
+        bs = (np.float32(s_in) * w_scales).astype(np.float32)
+        tb = mb.tensor([oc], "int32", data=bias, scale=bs, zero_point=[0] * oc)
+        oh, _ = window(pad, ih, fh, sh, dh)
+        ow, _ = window(pad, iw, fw, sw, dw)
+        to = mb.tensor([n, oh, ow, oc], "int8", scale=s_out, zero_point=zp_out)
+        mb.operator("DEPTHWISE_CONV_2D", [ti, tw, tb], [to],
+                    {"padding": pad, "stride_h": sh, "stride_w": sw, "dilation_h_factor": dh,
+                     "dilation_w_factor": dw, "fused_activation_function": act, "depth_multiplier": mult})
+        ins.append(ti)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
 # FULLY_CONNECTED: (batches, depth, units, input zp, output zp, activation, per-channel weights)
 MVE_FC = [
     (1, 640, 128, -3, -128, "RELU", False),
@@ -221,7 +264,9 @@ def _fc_model(seed: int) -> bytes:
 
 
 def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
-    """conv2d_s8_mve / depthwise_conv2d_s8_mve / fully_connected_s8_rows (MVE) on every case above."""
+    """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
+    / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
+    every input byte occurs, odd sizes, and a broadcast ADD that keeps the other kernels)."""
     need("cmake", "cc")
     from benchmarks import reference
     from benchmarks.compare import outputs_match
@@ -230,12 +275,13 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
 
     models = []
     for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
-                       ("mve_fc", _fc_model(25))):
+                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27))):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
-    for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "fully_connected_s8_rows")):
+    for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
+                                  "fully_connected_s8_rows", "add_s8_mve")):
         meta = model_metadata(tmp_path / "m55", m)
         assert meta["target"] == "cortex-m55"
         assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]

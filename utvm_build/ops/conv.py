@@ -214,7 +214,7 @@ class _ConvBase(OpHandler):
             q15 = conv_q15_call(geo, x, w, bias, mult, shift, fields, target)
             if q15 is not None:
                 return Prepared([q15], macs=macs)
-        if x.dtype == "int8" and self.depthwise and geo.depth_multiplier == 1:
+        if x.dtype == "int8" and self.depthwise:
             mve = depthwise_mve_call(geo, x, w, bias, mult, shift, fields, target)  # Helium targets
             if mve is not None:
                 return Prepared([mve], macs=macs)

@@ -20,7 +20,7 @@ from .call import Const, In, KernelCall, Out, Params, Scratch, call
 
 #: int8 CONV_2D with one group (kernels/arm_mve/conv2d_s8_mve.h).
 CONV_MVE_KERNEL = "utvm_conv2d_s8_mve"
-#: int8 DEPTHWISE_CONV_2D, depth multiplier 1 (kernels/arm_mve/depthwise_conv2d_s8_mve.h).
+#: int8 DEPTHWISE_CONV_2D (kernels/arm_mve/depthwise_conv2d_s8_mve.h).
 DW_MVE_KERNEL = "utvm_depthwise_conv2d_s8_mve"
 
 
@@ -74,7 +74,7 @@ def conv_mve_call(geo, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarr
 
 def depthwise_mve_call(geo, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray, shift: np.ndarray,
                        fields: dict, target: str) -> KernelCall | None:
-    """int8 DEPTHWISE_CONV_2D with depth multiplier 1 for a target whose kernels have
+    """int8 DEPTHWISE_CONV_2D (any depth multiplier) for a target whose kernels have
     utvm_depthwise_conv2d_s8_mve, else None.
 
     Its data: the weights per block of 8 channels, per tap the block's 8 weights (the model's

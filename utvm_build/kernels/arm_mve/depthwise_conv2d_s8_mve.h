@@ -1,17 +1,19 @@
 /* utvm-build kernels, Helium (MVE): DEPTHWISE_CONV_2D int8 (TFLite DepthwiseConvPerChannel),
- * depth multiplier 1, any filter, stride, dilation, padding and channel count. A kernel only the
+ * any depth multiplier, filter, stride, dilation, padding and channel count. A kernel only the
  * MVE targets have: the generator calls it instead of the DSP / generic depthwise kernels when
  * the target's kernel table provides it (ops/conv_mve.py).
  *
- * Channels in the vector lanes: blocks of 8 channels (int16 lanes), outside the pixel loop; per
- * tap one widening load of the 8 channels' input bytes (VLDRB.S16), the block's weights of that
+ * Channels in the vector lanes: blocks of 8 output channels (int16 lanes), outside the pixel
+ * loop; per tap one widening load of the 8 channels' input bytes (VLDRB.S16; with a depth
+ * multiplier above 1 a gather load, lane i from input channel (c0 + i) / depth_multiplier), the block's weights of that
  * tap (VLDRB.S16 at a constant offset: the weights re-laid out per block), VMULLB and VMULLT (the
  * int32 products of the even and of the odd channels) and two VADD into the even and odd
  * accumulators: 6 instructions per 8 multiply-accumulates (MVE has no lane-by-lane
  * multiply-accumulate). Every pixel starts from the folded bias (bias - zp * sum of the weights)
  * and multiplies the raw input; a border pixel's taps outside the image take the input zero
  * point (adding exactly 0 with the folded bias, as the reference skips them). A 3x3 window is
- * unrolled. Requantization vectorised (mve_s8.h utvm_mve_rq) on both halves, narrowed back into
+ * unrolled; per output row the pixels whose windows are inside the image are one run with
+ * stepped offsets, the border pixels are computed one by one. Requantization vectorised (mve_s8.h utvm_mve_rq) on both halves, narrowed back into
  * channel order (VMOVNB / VMOVNT) and stored as 8 bytes; the last block of fewer than 8 channels
  * predicated (no byte outside the tensors is read or written).
  *
@@ -49,11 +51,21 @@ static UTVM_MVE_INLINE void utvm_dw_mve_mac(utvm_dw_mve_acc* a, int16x8_t x, con
   const int16x8_t wv = vldrbq_s16(w);
   a->e = vaddq_s32(a->e, vmullbq_int_s16(x, wv));
   a->o = vaddq_s32(a->o, vmulltq_int_s16(x, wv));
+  UTVM_MVE_ORDER(a->e, a->o);
 }
 
-/* The block's 8 input bytes at s, widened (predicated: only the block's real channels). */
-static UTVM_MVE_INLINE int16x8_t utvm_dw_mve_ld(const int8_t* s, mve_pred16_t pr, bool tail) {
-  return tail ? vldrbq_z_s16(s, pr) : vldrbq_s16(s);
+/* The block's 8 input bytes of one tap at s, widened: contiguous (depth multiplier 1) or
+ * gathered by the block's offsets (lane i: input channel (c0 + i) / depth_multiplier), predicated
+ * for a last block of fewer than 8 channels. */
+static UTVM_MVE_INLINE int16x8_t utvm_dw_mve_ld(const int8_t* s, uint16x8_t offv, mve_pred16_t pr, bool gather,
+                                               bool tail) {
+  int16x8_t x;
+  if (gather) {
+    x = tail ? vldrbq_gather_offset_z_s16(s, offv, pr) : vldrbq_gather_offset_s16(s, offv);
+  } else {
+    x = tail ? vldrbq_z_s16(s, pr) : vldrbq_s16(s);
+  }
+  return x;
 }
 
 /* Requantizes the block's sums and stores its 8 (or, tail, the predicated) bytes at y. */
@@ -71,91 +83,177 @@ static UTVM_MVE_INLINE void utvm_dw_mve_out(const utvm_dw_mve_params* p, utvm_dw
   }
 }
 
-/* One block of channels (c0: its first channel; tail: fewer than 8) over every output pixel. */
-static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
-                                              const int32_t* rq, int8_t* out, int32_t c0, bool tail) {
+/* What a block of channels needs in its pixel loops. */
+typedef struct {
+  const int8_t* wb;  /* the block's weights: 8 per tap */
+  const int32_t* rq; /* the block's 24 constants */
+  uint16x8_t offv;   /* gather offsets */
+  mve_pred16_t pr;   /* its channels (tail) */
+  int32_t cs;        /* input bytes from tap to tap in a filter row */
+  int32_t rs;        /* input bytes from filter row to filter row */
+} utvm_dw_mve_blk;
+
+/* One output pixel whose window's top left tap is at s (taps cs apart in a filter row, rows rs
+ * apart): its sums, requantized into y. ld_gather / ld_tail: how the taps are loaded; tail: the
+ * store predicated. */
+static UTVM_MVE_INLINE void utvm_dw_mve_pixel(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* s,
+                                              int32_t cs, int32_t rs, int8_t* y, bool ld_gather, bool ld_tail,
+                                              bool tail) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t ch = g->in_c;
-  const int32_t row = g->in_w * ch;
-  const int32_t fw = g->filter_w;
-  const int32_t cs = g->dilation_w * ch;  /* tap to tap in a filter row */
-  const int32_t rs = g->dilation_h * row; /* filter row to filter row */
-  const mve_pred16_t pr = vctp16q((uint32_t)(ch - c0));
+  const int8_t* const wb = k->wb;
+  int32_t ky;
+  int32_t kx;
+  utvm_dw_mve_acc a;
+  a.e = vldrwq_s32(k->rq);
+  a.o = vldrwq_s32(&k->rq[4]);
+  if ((g->filter_h == 3) && (g->filter_w == 3)) {
+    const int8_t* s1 = &s[rs];
+    const int8_t* s2 = &s1[rs];
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s, k->offv, k->pr, ld_gather, ld_tail), wb);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[cs], k->offv, k->pr, ld_gather, ld_tail), &wb[8]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[2 * cs], k->offv, k->pr, ld_gather, ld_tail), &wb[16]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s1, k->offv, k->pr, ld_gather, ld_tail), &wb[24]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[cs], k->offv, k->pr, ld_gather, ld_tail), &wb[32]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[2 * cs], k->offv, k->pr, ld_gather, ld_tail), &wb[40]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s2, k->offv, k->pr, ld_gather, ld_tail), &wb[48]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[cs], k->offv, k->pr, ld_gather, ld_tail), &wb[56]);
+    utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[2 * cs], k->offv, k->pr, ld_gather, ld_tail), &wb[64]);
+  } else {
+    const int8_t* pw = wb;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int8_t* sr = &s[ky * rs];
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&sr[kx * cs], k->offv, k->pr, ld_gather, ld_tail), pw);
+        pw = &pw[8];
+      }
+    }
+  }
+  utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail);
+}
+
+/* n output pixels of one row whose windows are inside the image: the first window's top left
+ * tap at in_b[so], the next ones sstep bytes further; outputs from out[yo], ystep apart. */
+static UTVM_MVE_INLINE void utvm_dw_mve_run(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* in_b,
+                                            int32_t so, int32_t sstep, int32_t n, int8_t* out, int32_t yo,
+                                            int32_t ystep, bool gather, bool tail) {
+  int32_t i;
+  int32_t o = so;
+  int32_t y = yo;
+  for (i = 0; i < n; ++i) {
+    utvm_dw_mve_pixel(p, k, &in_b[o], k->cs, k->rs, &out[y], gather, tail, tail);
+    o += sstep;
+    y += ystep;
+  }
+}
+
+/* Windows of at most this many taps cross the border through a copy on the stack (8 bytes per
+ * tap); larger ones visit their taps one by one. */
+#define UTVM_DW_MVE_EDGE_TAPS 9
+
+/* One output pixel whose window crosses the border: the input zero point for the taps outside
+ * the image (they add 0 with the folded bias). */
+static UTVM_MVE_INLINE void utvm_dw_mve_edge(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* in_b,
+                                             int32_t iy0, int32_t ix0, int8_t* y, bool gather, bool tail) {
+  const utvm_conv_geom* g = &p->g;
   const int16x8_t zpv = vdupq_n_s16((int16_t)p->input_zp);
-  const bool k3 = (g->filter_h == 3) && (fw == 3);
+  int32_t ky;
+  int32_t kx;
+  if ((g->filter_h * g->filter_w) <= UTVM_DW_MVE_EDGE_TAPS) {
+    /* the window's taps (8 lanes each) into win, then the interior code on it */
+    int8_t win[UTVM_DW_MVE_EDGE_TAPS * 8];
+    int32_t t = 0;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        int16x8_t x = zpv;
+        if (utvm_conv_inside(g, iy, ix)) {
+          x = utvm_dw_mve_ld(&in_b[((iy * g->in_w) + ix) * g->in_c], k->offv, k->pr, gather, tail);
+        }
+        vstrbq_s16(&win[t], x);
+        t += 8;
+      }
+    }
+    utvm_dw_mve_pixel(p, k, win, 8, 8 * g->filter_w, y, false, false, tail);
+  } else {
+    const int8_t* pw = k->wb;
+    utvm_dw_mve_acc a;
+    a.e = vldrwq_s32(k->rq);
+    a.o = vldrwq_s32(&k->rq[4]);
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        int16x8_t x = zpv;
+        if (utvm_conv_inside(g, iy, ix)) {
+          x = utvm_dw_mve_ld(&in_b[((iy * g->in_w) + ix) * g->in_c], k->offv, k->pr, gather, tail);
+        }
+        utvm_dw_mve_mac(&a, x, pw);
+        pw = &pw[8];
+      }
+    }
+    utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail);
+  }
+}
+
+/* One block of channels (c0: its first channel) over every output pixel: per output row the run
+ * of pixels whose windows are inside (utvm_dw_mve_run), the others one by one. */
+static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const int8_t* in, const utvm_dw_mve_blk* k,
+                                              int8_t* out, int32_t c0, bool gather, bool tail) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t row = g->in_w * g->in_c;
   const int32_t iy_span = (g->filter_h - 1) * g->dilation_h;
-  const int32_t ix_span = (fw - 1) * g->dilation_w;
+  const int32_t ix_span = (g->filter_w - 1) * g->dilation_w;
+  const int32_t och = g->out_c;
+  /* output columns lo..hi-1 have windows inside the image horizontally */
+  int32_t lo = 0;
+  int32_t hi = g->out_w;
   int32_t b;
   int32_t oy;
   int32_t ox;
-  int32_t ky;
-  int32_t kx;
-  int32_t yo = c0; /* output offset of the pixel's block */
+  while ((lo < hi) && (((lo * g->stride_w) - g->pad_w) < 0)) {
+    ++lo;
+  }
+  while ((hi > lo) && ((((hi - 1) * g->stride_w) - g->pad_w + ix_span) >= g->in_w)) {
+    --hi;
+  }
   for (b = 0; b < g->batches; ++b) {
-    const int8_t* const in_b = &in[(b * g->in_h * row) + c0];
+    const int8_t* const in_b = &in[(b * g->in_h * row) + (c0 / g->depth_multiplier)];
     for (oy = 0; oy < g->out_h; ++oy) {
       const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      const bool rows_in = (iy0 >= 0) && ((iy0 + iy_span) < g->in_h);
-      for (ox = 0; ox < g->out_w; ++ox) {
-        const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-        utvm_dw_mve_acc a;
-        a.e = vldrwq_s32(rq);
-        a.o = vldrwq_s32(&rq[4]);
-        if (rows_in && (ix0 >= 0) && ((ix0 + ix_span) < g->in_w)) {
-          const int8_t* s = &in_b[(iy0 * row) + (ix0 * ch)];
-          if (k3) {
-            const int8_t* s1 = &s[rs];
-            const int8_t* s2 = &s1[rs];
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s, pr, tail), wb);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[cs], pr, tail), &wb[8]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s[2 * cs], pr, tail), &wb[16]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s1, pr, tail), &wb[24]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[cs], pr, tail), &wb[32]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s1[2 * cs], pr, tail), &wb[40]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(s2, pr, tail), &wb[48]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[cs], pr, tail), &wb[56]);
-            utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&s2[2 * cs], pr, tail), &wb[64]);
-          } else {
-            const int8_t* pw = wb;
-            for (ky = 0; ky < g->filter_h; ++ky) {
-              const int8_t* sr = &s[ky * rs];
-              for (kx = 0; kx < fw; ++kx) {
-                utvm_dw_mve_mac(&a, utvm_dw_mve_ld(&sr[kx * cs], pr, tail), pw);
-                pw = &pw[8];
-              }
-            }
-          }
-        } else {
-          /* a border pixel: the input zero point for the taps outside the image */
-          const int8_t* pw = wb;
-          for (ky = 0; ky < g->filter_h; ++ky) {
-            const int32_t iy = iy0 + (ky * g->dilation_h);
-            for (kx = 0; kx < fw; ++kx) {
-              const int32_t ix = ix0 + (kx * g->dilation_w);
-              int16x8_t x = zpv;
-              if ((iy >= 0) && (iy < g->in_h) && (ix >= 0) && (ix < g->in_w)) {
-                x = utvm_dw_mve_ld(&in_b[(iy * row) + (ix * ch)], pr, tail);
-              }
-              utvm_dw_mve_mac(&a, x, pw);
-              pw = &pw[8];
-            }
-          }
+      const int32_t yrow = (((b * g->out_h) + oy) * g->out_w * och) + c0;
+      if ((iy0 >= 0) && ((iy0 + iy_span) < g->in_h) && (lo < hi)) {
+        for (ox = 0; ox < lo; ++ox) {
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
         }
-        utvm_dw_mve_out(p, a, rq, &out[yo], pr, tail);
-        yo += ch;
+        utvm_dw_mve_run(p, k, in_b, (iy0 * row) + (((lo * g->stride_w) - g->pad_w) * g->in_c),
+                        g->stride_w * g->in_c, hi - lo, out, yrow + (lo * och), och, gather, tail);
+        for (ox = hi; ox < g->out_w; ++ox) {
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
+        }
+      } else {
+        for (ox = 0; ox < g->out_w; ++ox) {
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
+        }
       }
     }
   }
 }
 
-static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_full(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
-                                                  const int32_t* rq, int8_t* out, int32_t c0) {
-  utvm_dw_mve_block(p, in, wb, rq, out, c0, false);
+static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_full(const utvm_dw_mve_params* p, const int8_t* in,
+                                                  const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
+  utvm_dw_mve_block(p, in, k, out, c0, false, false);
 }
 
-static UTVM_MVE_NOINLINE void utvm_dw_mve_tail(const utvm_dw_mve_params* p, const int8_t* in, const int8_t* wb,
-                                               const int32_t* rq, int8_t* out, int32_t c0) {
-  utvm_dw_mve_block(p, in, wb, rq, out, c0, true);
+static UTVM_MVE_NOINLINE void utvm_dw_mve_tail(const utvm_dw_mve_params* p, const int8_t* in,
+                                               const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
+  utvm_dw_mve_block(p, in, k, out, c0, false, true);
+}
+
+/* depth multiplier > 1: the input channels gathered (one copy of the loops for every block) */
+static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_gather(const utvm_dw_mve_params* p, const int8_t* in,
+                                                    const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
+  utvm_dw_mve_block(p, in, k, out, c0, true, true);
 }
 
 /* w: per block of 8 channels filter_h * filter_w * 8 bytes; rq: 24 int32 per block (above). */
@@ -163,15 +261,30 @@ static void utvm_depthwise_conv2d_s8_mve(const utvm_dw_mve_params* p, const int8
                                          const int32_t* rq, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t taps8 = g->filter_h * g->filter_w * 8;
+  const int32_t dm = g->depth_multiplier;
   int32_t c0;
-  int32_t k = 0;
+  int32_t n = 0;
+  utvm_dw_mve_blk k;
+  k.cs = g->dilation_w * g->in_c;
+  k.rs = g->dilation_h * g->in_w * g->in_c;
   for (c0 = 0; c0 < g->out_c; c0 += 8) {
-    if ((g->out_c - c0) >= 8) {
-      utvm_dw_mve_full(p, in, &w[k * taps8], &rq[k * 24], out, c0);
-    } else {
-      utvm_dw_mve_tail(p, in, &w[k * taps8], &rq[k * 24], out, c0);
+    uint16_t offs[8];
+    int32_t i;
+    for (i = 0; i < 8; ++i) {
+      offs[i] = (uint16_t)(((c0 + i) / dm) - (c0 / dm));
     }
-    ++k;
+    k.offv = vld1q_u16(offs);
+    k.wb = &w[n * taps8];
+    k.rq = &rq[n * 24];
+    k.pr = vctp16q((uint32_t)(g->out_c - c0));
+    if (dm != 1) {
+      utvm_dw_mve_gather(p, in, &k, out, c0);
+    } else if ((g->out_c - c0) >= 8) {
+      utvm_dw_mve_full(p, in, &k, out, c0);
+    } else {
+      utvm_dw_mve_tail(p, in, &k, out, c0);
+    }
+    ++n;
   }
 }
 
