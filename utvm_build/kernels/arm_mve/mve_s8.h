@@ -77,10 +77,13 @@ static UTVM_MVE_INLINE int32x4_t utvm_mve_rq(int32x4_t acc, int32x4_t m, int32x4
 /* n bytes from src to dst, 16 at a time (the last vector predicated). */
 static UTVM_MVE_INLINE void utvm_mve_copy(int8_t* dst, const int8_t* src, int32_t n) {
   int32_t k = 0;
-  while (k < n) {
+  while ((k + 16) <= n) {
+    vstrbq_s8(&dst[k], vldrbq_s8(&src[k]));
+    k += 16;
+  }
+  if (k < n) {
     const mve_pred16_t p = vctp8q((uint32_t)(n - k));
     vstrbq_p_s8(&dst[k], vldrbq_z_s8(&src[k], p), p);
-    k += 16;
   }
 }
 
