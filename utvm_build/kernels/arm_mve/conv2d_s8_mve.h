@@ -83,12 +83,17 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
     const int8_t* pa = x0;
     const int8_t* pb = x1;
 #if defined(__GNUC__) && !defined(__clang__)
-    if (steps > 0) {
+    {
       /* the loop in assembler: VMLADAVA accumulates into even registers only, and the 8
        * accumulators take all of them (r0-r12, lr); GCC spilled one in every step of the C loop
-       * below (22 instructions per step against 16 here). "Te": an even register. */
+       * below (22 instructions per step against 16 here) and shuffled them around the rest.
+       * "Te": an even register; "p0": the predicate register VCTP sets. The last 1..15 bytes
+       * (their count from memory: no register is left): VCTP, the two windows' vectors loaded
+       * under the predicate (false lanes are 0), the zero-padded weights as a full step. */
       int32_t k = steps;
       __asm__(
+          "cmp %[k], #0\n\t"
+          "beq 2f\n\t"
           "1:\n\t"
           "vldrb.8 q0, [%[pa]], #16\n\t"
           "vldrb.8 q1, [%[pb]], #16\n\t"
@@ -106,10 +111,31 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
           "vmladava.s8 %[a3], q0, q2\n\t"
           "vmladava.s8 %[b3], q1, q2\n\t"
           "bne 1b\n\t"
+          "2:\n\t"
+          "ldr %[k], %[rest]\n\t"
+          "cmp %[k], #0\n\t"
+          "beq 3f\n\t"
+          "vctp.8 %[k]\n\t"
+          "vpstt\n\t"
+          "vldrbt.8 q0, [%[pa]]\n\t"
+          "vldrbt.8 q1, [%[pb]]\n\t"
+          "vldrb.8 q2, [%[pw], #16]\n\t"
+          "vldrb.8 q3, [%[pw]], #32\n\t"
+          "vmladava.s8 %[a0], q0, q3\n\t"
+          "vmladava.s8 %[b0], q1, q3\n\t"
+          "vldrb.8 q3, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a1], q0, q2\n\t"
+          "vmladava.s8 %[b1], q1, q2\n\t"
+          "vldrb.8 q2, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a2], q0, q3\n\t"
+          "vmladava.s8 %[b2], q1, q3\n\t"
+          "vmladava.s8 %[a3], q0, q2\n\t"
+          "vmladava.s8 %[b3], q1, q2\n\t"
+          "3:\n\t"
           : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
             [b2] "+Te"(b2), [b3] "+Te"(b3), [pa] "+r"(pa), [pb] "+r"(pb), [pw] "+r"(pw), [k] "+r"(k)
-          :
-          : "q0", "q1", "q2", "q3", "memory", "cc");
+          : [rest] "m"(rest)
+          : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
     }
 #else
     {
@@ -134,7 +160,6 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
         pw = &pw[64];
       }
     }
-#endif
     if (rest != 0) {
       /* the last 1..15 bytes: the windows predicated (no read past them), the weights zero-padded */
       const mve_pred16_t pd = vctp8q((uint32_t)rest);
@@ -154,6 +179,7 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
       b3 = vmladavaq_s8(b3, xb, wv);
       pw = &pw[64];
     }
+#endif
     {
       const int32x4_t bias = vldrwq_s32(pr);
       const int32x4_t m = vldrwq_s32(&pr[4]);
