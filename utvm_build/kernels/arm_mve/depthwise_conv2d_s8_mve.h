@@ -159,16 +159,41 @@ static UTVM_MVE_INLINE void utvm_dw_mve_edge(const utvm_dw_mve_params* p, const 
   utvm_dw_mve_acc a;
   a.e = vldrwq_s32(k->rq);
   a.o = vldrwq_s32(&k->rq[4]);
-  for (ky = 0; ky < g->filter_h; ++ky) {
-    const int32_t iy = iy0 + (ky * g->dilation_h);
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      int16x8_t x = zpv;
-      if (utvm_conv_inside(g, iy, ix)) {
-        x = utvm_dw_mve_ld(&in_b[((iy * g->in_w) + ix) * g->in_c], k->offv, k->pr, gather, tail);
+  if ((g->filter_h == 3) && (g->filter_w == 3)) {
+    /* unrolled: which filter rows and columns are inside, then per tap a load or the zero point
+     * (the tap loop below costs about twice as much per tap) */
+    const int32_t ix1 = ix0 + g->dilation_w;
+    const int32_t ix2 = ix1 + g->dilation_w;
+    const bool c0 = (ix0 >= 0) && (ix0 < g->in_w);
+    const bool c1 = (ix1 >= 0) && (ix1 < g->in_w);
+    const bool c2 = (ix2 >= 0) && (ix2 < g->in_w);
+    const int8_t* const wb = k->wb;
+    for (ky = 0; ky < 3; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      const int8_t* const w3 = &wb[ky * 24];
+      if ((iy >= 0) && (iy < g->in_h)) {
+        const int8_t* const r = &in_b[iy * g->in_w * g->in_c];
+        utvm_dw_mve_mac(&a, c0 ? utvm_dw_mve_ld(&r[ix0 * g->in_c], k->offv, k->pr, gather, tail) : zpv, w3);
+        utvm_dw_mve_mac(&a, c1 ? utvm_dw_mve_ld(&r[ix1 * g->in_c], k->offv, k->pr, gather, tail) : zpv, &w3[8]);
+        utvm_dw_mve_mac(&a, c2 ? utvm_dw_mve_ld(&r[ix2 * g->in_c], k->offv, k->pr, gather, tail) : zpv, &w3[16]);
+      } else {
+        utvm_dw_mve_mac(&a, zpv, w3);
+        utvm_dw_mve_mac(&a, zpv, &w3[8]);
+        utvm_dw_mve_mac(&a, zpv, &w3[16]);
       }
-      utvm_dw_mve_mac(&a, x, pw);
-      pw = &pw[8];
+    }
+  } else {
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        int16x8_t x = zpv;
+        if (utvm_conv_inside(g, iy, ix)) {
+          x = utvm_dw_mve_ld(&in_b[((iy * g->in_w) + ix) * g->in_c], k->offv, k->pr, gather, tail);
+        }
+        utvm_dw_mve_mac(&a, x, pw);
+        pw = &pw[8];
+      }
     }
   }
   utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail);
