@@ -5,8 +5,9 @@
  *
  * Two output pixels at a time, four output channels at a time: per 16 window bytes the two
  * pixels' input vectors, the four channels' weight vectors (one pointer, 64 bytes per step) and
- * eight VMLADAVA (128 int8 multiply-accumulates in 14 instructions). The window is the input pixel itself for a
- * 1x1 filter (no copy), else it is gathered into scratch (im2col, 16-byte vector copies) with the
+ * eight VMLADAVA (128 int8 multiply-accumulates in 16 instructions with the loop: GCC inline
+ * assembly, intrinsics for other compilers). The window is the input pixel itself for a 1x1
+ * filter (no copy), else it is gathered into scratch (im2col, 16-byte vector copies) with the
  * input zero point for the taps outside the image: with the input offset folded into the bias
  * (bias - zp * sum of the channel's weights, at compile time) those taps add exactly 0, as the
  * reference skips them. The four sums go into one vector, the requantization is vectorised

@@ -13,7 +13,8 @@
  * and multiplies the raw input; a border pixel's taps outside the image take the input zero
  * point (adding exactly 0 with the folded bias, as the reference skips them). A 3x3 window is
  * unrolled; per output row the pixels whose windows are inside the image are one run with
- * stepped offsets, the border pixels are computed one by one. Requantization vectorised (mve_s8.h utvm_mve_rq) on both halves, narrowed back into
+ * stepped offsets, the border pixels are computed one by one (3x3 unrolled too, a load or the
+ * zero point per tap). Requantization vectorised (mve_s8.h utvm_mve_rq) on both halves, narrowed back into
  * channel order (VMOVNB / VMOVNT) and stored as 8 bytes; the last block of fewer than 8 channels
  * predicated (no byte outside the tensors is read or written).
  *
