@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="optimization levels also measured with --io workspace (default: Os)")
     ap.add_argument("--targets", nargs="*", default=["generic", "dsp"], choices=["generic", "dsp"],
                     help="utvm-build --target of the Cortex-M builds: generic (portable C kernels) and/or "
-                         "dsp (the core's own target: cortex-m4 / cortex-m55, kernels/arm_dsp); "
+                         "dsp (the core's own target: cortex-m4, kernels/arm_dsp / cortex-m55, kernels/arm_mve then "
+                         "arm_dsp); "
                          "--io workspace builds are generic")
     ap.add_argument("--work-dir", type=Path, default=REPO / "build" / "benchmarks")
     ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
@@ -179,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                 for row in rec["per_operator"]:
                     row["macs"] = macs.get(row["index"], 0)
                 records.append(rec)
-                print(f"   {m.name}: {r['instructions']} instructions, ~{r['cycles']['cortex-m4']} M4 cycles, "
+                est = "cortex-m55" if core.name == "m55" else "cortex-m4"
+                print(f"   {m.name}: {r['instructions']} instructions, ~{r['cycles'][est]} {est[7:].upper()} cycles, "
                       f"flash {r['flash_bytes']}, stack {r['stack_bytes']}, outputs {how}", flush=True)
     except (BenchError, qemu_plugin.InsnCountError) as e:
         print(f"benchmarks: {e}", file=sys.stderr)

@@ -54,7 +54,24 @@ CORTEX_M7 = CoreModel(
     taken=1,
 )
 
-MODELS = {m.name: m for m in (CORTEX_M4, CORTEX_M7)}
+#: Cortex-M55 (Helium): the scalar classes as the Cortex-M4 table (the M55's in-order scalar
+#: pipeline; its 64-bit load path and store buffer make this pessimistic for LDRD/LDM). The class
+#: "fp" holds every MVE (and FP) instruction on this core: a 128-bit MVE instruction is 4 beats,
+#: 2 cycles on the dual-beat M55; consecutive MVE instructions of different kinds (a VLDR and a
+#: VMLADAV, a VMUL and a VADD) overlap by one beat pair, so a loop alternating them issues one per
+#: cycle. The mix does not show which neighbours overlap: counted 1.5 cycles, the midpoint of no
+#: overlap (2) and full overlap (1) -- at most +-25 % on the MVE part (the MVE kernels' inner loops
+#: alternate loads and multiply-accumulates, so the truth is nearer 1 there). VPST and tail
+#: predication are counted as the instructions they are. No Cortex-M55 board figure is published
+#: to check it against (../shared/docs/anchors.md); flash wait states ignored.
+CORTEX_M55 = CoreModel(
+    name="cortex-m55",
+    source="Cortex-M4 TRM table 3-1 for scalar; MVE dual-beat, half the vector instructions overlapped",
+    cost={**CORTEX_M4.cost, "fp": 1.5},
+    taken=2,
+)
+
+MODELS = {m.name: m for m in (CORTEX_M4, CORTEX_M7, CORTEX_M55)}
 
 
 def estimate(mix: dict[str, int], model: CoreModel = CORTEX_M4) -> int:

@@ -181,7 +181,8 @@ def render(records: list[dict], environment: dict) -> str:
            "Environment: " + ", ".join(f"{k} `{v}`" for k, v in environment.items()), ""]
     for config in configs:
         out += [f"## {config}", "",
-                "| model | MACs | instructions | instr/MAC | MACs/instr | M4 cycles (est.) | M7 cycles (est.) "
+                "| model | MACs | instructions | instr/MAC | MACs/instr | M4 cycles (est.) | "
+                f"{'M55' if config.startswith('m55') else 'M7'} cycles (est.) "
                 "| flash | of which constants "
                 "| code (model + runtime) | workspace | data+bss | stack | RAM total | outputs vs host |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -194,7 +195,8 @@ def render(records: list[dict], environment: dict) -> str:
             out.append("| " + " | ".join([
                 model, _n(macs), _n(instr),
                 _n(instr / macs) if macs else "-", f"{macs / instr:.3f}" if macs else "-",
-                _cyc(r, "cortex-m4"), _cyc(r, "cortex-m7"), _n(r["flash_bytes"]), _n(split["constants"]),
+                _cyc(r, "cortex-m4"), _cyc(r, "cortex-m55" if config.startswith("m55") else "cortex-m7"),
+                _n(r["flash_bytes"]), _n(split["constants"]),
                 _n(split["model"] + split["runtime"]),
                 _n(r["workspace_bytes"]), _n(r["data_bss_bytes"] - r["io_bytes"]) + f" (+{_n(r['io_bytes'])} I/O)",
                 _n(r["stack_bytes"]), _n(r["ram_bytes"]), r["outputs_vs_host"]]) + " |")

@@ -84,6 +84,9 @@ function(_utvm_derive_target out out_from flags_from)
   set(cpus "")
   foreach(f IN LISTS found)
     string(REGEX REPLACE "^-mcpu=([a-z0-9-]+).*" "\\1" cpu "${f}")   # cortex-m33+nodsp -> cortex-m33
+    if(f MATCHES "\\+nomve(\\+|$)" AND cpu MATCHES "^cortex-m(55|85|52)$")
+      set(cpu "cortex-m33")   # Helium removed: the Armv8-M DSP kernels
+    endif()
     if(f MATCHES "\\+nodsp")
       set(cpu "")
     endif()
@@ -92,7 +95,7 @@ function(_utvm_derive_target out out_from flags_from)
   list(REMOVE_DUPLICATES cpus)
   set(${out} "" PARENT_SCOPE)
   list(LENGTH cpus n)
-  if(n EQUAL 1 AND cpus MATCHES "^cortex-m(0plus|3|4|7|33|55)$")
+  if(n EQUAL 1 AND cpus MATCHES "^cortex-m(0plus|3|4|7|33|55|85|52)$")
     set(${out} "${cpus}" PARENT_SCOPE)
     set(${out_from} "-mcpu=${cpus} in ${where}" PARENT_SCOPE)
   endif()
@@ -279,7 +282,7 @@ endfunction()
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
 #                [STATE static|user] [PROFILE]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
-#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55])
+#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
@@ -308,7 +311,7 @@ function(utvm_add_model target)
 
   # Option values are checked here so that a mistake is one line naming the option.
   # TARGET: given, or derived from an unambiguous -mcpu= in the flags the model is compiled with.
-  set(targets generic cortex-m0plus cortex-m3 cortex-m4 cortex-m7 cortex-m33 cortex-m55)
+  set(targets generic cortex-m0plus cortex-m3 cortex-m4 cortex-m7 cortex-m33 cortex-m55 cortex-m85 cortex-m52)
   if(NOT DEFINED ARG_TARGET)
     _utvm_derive_target(ARG_TARGET target_from "${ARG_FLAGS_FROM}")
     if(ARG_TARGET)

@@ -121,6 +121,8 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
         (int(c.field("band_rows")) - 1) * int(c.field("g")["stride_h"])
         + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4
         + 2 * int(c.field("g")["stride_w"]),
+    # Helium CONV_2D (kernels/arm_mve/conv2d_s8_mve.h): the gathered windows of two pixels (int8)
+    ("utvm_conv2d_s8_mve", "arm_mve"): lambda c, op, g: 2 * int(c.field("depth")),
 }
 
 

@@ -32,7 +32,10 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("cortex-m4", ("arm_dsp",), "Armv7E-M with the DSP extension (SMLAD, SXTB16, SSAT)", "cortex-m4"),
     Target("cortex-m7", ("arm_dsp",), "Armv7E-M with the DSP extension", "cortex-m7"),
     Target("cortex-m33", ("arm_dsp",), "Armv8-M Mainline with the DSP extension", "cortex-m33"),
-    Target("cortex-m55", ("arm_dsp",), "Armv8.1-M with DSP (and Helium, not used yet)", "cortex-m55"),
+    # Helium (MVE) first, then the DSP kernels for what has no MVE version (kernels/arm_mve/)
+    Target("cortex-m55", ("arm_mve", "arm_dsp"), "Armv8.1-M with Helium (MVE) and DSP", "cortex-m55"),
+    Target("cortex-m85", ("arm_mve", "arm_dsp"), "Armv8.1-M with Helium (MVE) and DSP", "cortex-m85"),
+    Target("cortex-m52", ("arm_mve", "arm_dsp"), "Armv8.1-M with Helium (MVE) and DSP", "cortex-m52"),
 )}
 
 

@@ -47,6 +47,7 @@ from .base import (
     tensor,
 )
 from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
+from .conv_mve import conv_mve_call, depthwise_mve_call
 from .hybrid import is_hybrid, prepare_hybrid_conv
 from .limits import check_accumulators, check_window_extent
 
@@ -207,9 +208,16 @@ class _ConvBase(OpHandler):
                   "act_min": lo, "act_max": hi}
         biases: list[Operand]
         if x.dtype == "int8" and not self.depthwise and geo.filter_in_c == geo.in_c:  # one group
+            mve = conv_mve_call(geo, x, w, bias, mult, shift, fields, target)  # Helium targets
+            if mve is not None:
+                return Prepared([mve], macs=macs)
             q15 = conv_q15_call(geo, x, w, bias, mult, shift, fields, target)
             if q15 is not None:
                 return Prepared([q15], macs=macs)
+        if x.dtype == "int8" and self.depthwise:
+            mve = depthwise_mve_call(geo, x, w, bias, mult, shift, fields, target)  # Helium targets
+            if mve is not None:
+                return Prepared([mve], macs=macs)
         if x.dtype == "int8" and self.depthwise and geo.depth_multiplier == 1 and geo.in_c % 4 == 0:
             q15 = depthwise_q15_call(geo, x, w, bias, mult, shift, fields, target)
             if q15 is not None:

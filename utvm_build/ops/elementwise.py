@@ -249,8 +249,10 @@ class AddSub(_Binary):
             "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
-        if x1.dtype == "int8" and tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape) \
-                and _has_kernel(ADD_LUT_KERNEL, target):
+        same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
+        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_MVE_KERNEL, target):
+            return self.prepared(op, g, call(ADD_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
+        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
             return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
@@ -261,6 +263,8 @@ class AddSub(_Binary):
 
 #: The DSP targets' same-shape int8 ADD/SUB (kernels/arm_dsp/add_s8_lut.h): the input rescales tabulated.
 ADD_LUT_KERNEL = "utvm_add_s8_lut"
+#: The Helium targets' same-shape int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h), before the DSP tables.
+ADD_MVE_KERNEL = "utvm_add_s8_mve"
 
 
 def _has_kernel(fn: str, target: str) -> bool:

@@ -58,7 +58,7 @@ _BUILD_OPTIONS = ("optimize", "output_dir")
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
             "state": ("static", "user"),
             "cpu": ("generic", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
-                    "cortex-m55")}
+                    "cortex-m55", "cortex-m85", "cortex-m52")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
 
 

@@ -1,0 +1,325 @@
+"""The Helium (MVE) kernels (utvm_build/kernels/arm_mve/, --target cortex-m55/m85/m52).
+
+On QEMU mps3-an547 (Cortex-M55, which QEMU emulates with MVE):
+
+- requantization: mve_s8.h utvm_mve_rq (VSHL, VQRDMULH, the sign fix-up, VRSHL) against common.h's
+  TFLite MultiplyByQuantizedMultiplier on edge operands (x = INT32_MIN / INT32_MAX / 0 / +-1, ties
+  of every rounding shift, multipliers 0, 2^30, 2^31 - 1 and near them, shifts -31..+8 with the
+  left shift wrapping) and seeded random ones: 40 000 in CI, 400 000 with UTVM_TEST_FULL=1;
+- kernels with the generator's data (conv2d_s8_mve.h, depthwise_conv2d_s8_mve.h, add_s8_mve.h) and
+  the FULLY_CONNECTED override: models of one operator per edge case (the DSP kernels' cases of
+  tests/test_kernels_arm_dsp.py, plus depthwise channel counts that are not a multiple of 8, depth
+  multipliers 2-8, FULLY_CONNECTED shapes and same-shape ADD / SUB), compiled --target cortex-m55
+  and run on QEMU, against the generic build on the host byte for byte and the host against
+  TFLite's reference kernels;
+- models: the MLPerf Tiny re-creations and micro_speech --target cortex-m55 on QEMU against the
+  generic host build (kws_dscnn in CI, all with UTVM_TEST_FULL=1).
+
+And the guard: an arm_mve kernel compiled without MVE is a compile error naming the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from system_tools import need
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu  # noqa: E402
+
+FULL = os.environ.get("UTVM_TEST_FULL") == "1"
+KERNELS = REPO / "utvm_build" / "kernels"
+MVE = KERNELS / "arm_mve"
+CORTEX_M = REPO / "examples" / "cortex_m"
+M55_FLAGS = ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"]
+STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-unused-function"]
+MACHINE = "mps3-an547"
+
+
+@pytest.fixture(scope="module")
+def tools() -> None:
+    need("arm-none-eabi-gcc", "qemu-system-arm")
+
+
+def _cc(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["arm-none-eabi-gcc", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_every_override_has_the_mve_guard() -> None:
+    files = sorted(MVE.glob("*.h"))
+    assert files, "no arm_mve kernels"
+    for f in files:
+        head = "\n".join(ln for ln in f.read_text().splitlines() if ln.startswith("#"))[:800]
+        guard = head.split("#include")[0]
+        assert "#if !defined(__ARM_FEATURE_MVE)" in guard, f"{f.name}: no MVE guard before its includes"
+
+
+@pytest.mark.parametrize("cpu", ["cortex-m33", "cortex-m4", "cortex-m55+nomve"])
+def test_without_mve_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
+    for f in sorted(MVE.glob("*.h")):
+        src = tmp_path / "t.c"
+        src.write_text(f'#include <stdbool.h>\n#include <stdint.h>\n#include "{f.name}"\n')
+        r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(MVE), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"],
+                tmp_path)
+        assert r.returncode != 0, f.name
+        assert "compiled without MVE; use --target cortex-m33 or generic" in r.stderr, r.stderr
+
+
+RQ_MAIN = r"""
+#include <stdbool.h>
+#include <stdint.h>
+#include "mve_s8.h"
+#include "semihosting.h"
+
+static void put(const char* t) { semihosting_write0(t); }
+static void put_i(long v) {
+  char b[16];
+  int i = 15;
+  unsigned long u = (v < 0) ? (unsigned long)(-(v + 1)) + 1u : (unsigned long)v;
+  b[i] = 0;
+  do { b[--i] = (char)('0' + (int)(u % 10u)); u /= 10u; } while (u != 0u);
+  if (v < 0) b[--i] = '-';
+  put(&b[i]);
+  put(" ");
+}
+
+static uint32_t s = 12345u;
+static uint32_t rnd(void) { s ^= s << 13; s ^= s >> 17; s ^= s << 5; return s; }
+
+static const int32_t XS[] = {INT32_MIN, INT32_MIN + 1, -1073741825, -1073741824, -65536, -3, -2, -1, 0, 1,
+                             2, 3, 65535, 1073741823, 1073741824, INT32_MAX - 1, INT32_MAX};
+static const int32_t MS[] = {0, 1073741824, 1073741825, 1518500250, 2147483646, 2147483647, 1932735283};
+
+static long failures = 0;
+static long checked = 0;
+
+static void check4(const int32_t* x, const int32_t* m, const int32_t* sh) {
+  int32_t got[4];
+  int k;
+  /* the raw MultiplyByQuantizedMultiplier: output offset 0, no clamp */
+  vst1q_s32(got, utvm_mve_rq(vld1q_s32(x), vld1q_s32(m), vld1q_s32(sh), 0, INT32_MIN, INT32_MAX));
+  for (k = 0; k < 4; ++k) {
+    const int32_t want = utvm_mul_by_quantized_mul(x[k], m[k], sh[k]);
+    ++checked;
+    if (got[k] != want) {
+      if (failures < 10) {
+        put("bad x="); put_i(x[k]); put(" m="); put_i(m[k]); put(" s="); put_i(sh[k]);
+        put(" got="); put_i(got[k]); put(" want="); put_i(want); put("\n");
+      }
+      ++failures;
+    }
+  }
+}
+
+int main(void) {
+  int32_t x[4], m[4], sh[4];
+  long i;
+  int a, b, e, k;
+  /* every edge x with every edge multiplier and every shift -31..8 */
+  for (a = 0; a < (int)(sizeof XS / sizeof XS[0]); ++a) {
+    for (b = 0; b < (int)(sizeof MS / sizeof MS[0]); ++b) {
+      for (e = -31; e <= 8; e += 4) {
+        for (k = 0; k < 4; ++k) { x[k] = XS[a]; m[k] = MS[b]; sh[k] = e + k; }
+        check4(x, m, sh);
+      }
+    }
+  }
+  /* ties of the rounding shift: high products +-(2k+1) 2^(e-1) (multiplier 2^30: x itself) */
+  for (e = 1; e <= 31; ++e) {
+    for (i = 0; i < 64; ++i) {
+      const int64_t t = ((int64_t)(2 * (i / 2) + 1) << (e - 1)) * ((i & 1) ? -1 : 1);
+      for (k = 0; k < 4; ++k) {
+        const int64_t v = t + (k - 1) * (e > 1 ? 1 : 0);
+        x[k] = (v > INT32_MAX) ? INT32_MAX : ((v < INT32_MIN) ? INT32_MIN : (int32_t)v);
+        m[k] = 1073741824; sh[k] = -e;
+      }
+      check4(x, m, sh);
+    }
+  }
+  for (i = 0; i < CASES; i += 4) {
+    for (k = 0; k < 4; ++k) {
+      const uint32_t r = rnd();
+      x[k] = (int32_t)rnd() >> (r & 31u);
+      m[k] = (r & 0x100u) ? (int32_t)(0x40000000u | (rnd() & 0x3FFFFFFFu)) : MS[(r >> 9) % 7u];
+      sh[k] = (int32_t)((r >> 12) % 40u) - 31;
+    }
+    check4(x, m, sh);
+  }
+  put("checked "); put_i(checked); put(" failures "); put_i(failures); put("\n");
+  return failures ? 1 : 0;
+}
+"""
+
+
+def test_requantization_on_qemu_equals_tflite(tools, tmp_path: Path) -> None:
+    """utvm_mve_rq == MultiplyByQuantizedMultiplier (common.h) on edge and random operands."""
+    cases = 400_000 if FULL else 40_000
+    (tmp_path / "rq.c").write_text(RQ_MAIN)
+    r = _cc([*M55_FLAGS, "-Os", *STRICT, "-Wno-error", f"-I{MVE}", f"-I{KERNELS}", f"-I{CORTEX_M}",
+             f"-DCASES={cases}", "rq.c", str(CORTEX_M / "startup.c"), str(CORTEX_M / "semihosting.c"),
+             "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections", f"-L{CORTEX_M}",
+             f"-T{CORTEX_M / 'mps3-an547.ld'}", "-o", "rq.elf"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    rc, out = _qemu(tmp_path / "rq.elf", tmp_path, machine=MACHINE)
+    assert rc == 0 and "failures 0" in out, out[-3000:]
+    checked = int(out.split("checked ")[1].split()[0])
+    assert checked >= cases, out
+
+
+# depthwise cases the DSP list does not have: channel counts not a multiple of 4 (the predicated
+# last block), 1 and 3 channels, a 1-pixel image, 5x5 with dilation
+MVE_DW = [
+    ([1, 7, 5, 6], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
+    ([1, 5, 6, 1], None, (3, 3), (2, 1), (1, 1), "SAME", "NONE", 127, -128, "typical"),
+    ([2, 6, 6, 13], None, (3, 3), (1, 1), (1, 1), "VALID", "RELU", -5, -128, "mixed"),
+    ([1, 1, 1, 7], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 3, 3, "near one"),
+    ([1, 9, 9, 3], None, (5, 5), (2, 2), (2, 1), "SAME", "NONE", 0, -50, "tiny"),
+    ([1, 4, 5, 10], None, (2, 3), (1, 1), (1, 1), "SAME", "NONE", -128, 127, "per-tensor"),
+]
+
+# depthwise with a depth multiplier (gathered input lanes): (in shape, multiplier, filter, strides,
+# dilations, padding, activation, input zp, output zp); micro_speech's 10x8 stride 2 from 1 channel
+MVE_DW_MULT = [
+    ([1, 13, 10, 1], 8, (10, 8), (2, 2), (1, 1), "SAME", "RELU", -128, -128),
+    ([1, 6, 7, 3], 2, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, -3),
+    ([2, 5, 5, 2], 5, (3, 3), (2, 1), (1, 2), "VALID", "RELU6", 127, 10),
+    ([1, 4, 6, 5], 3, (2, 2), (1, 1), (1, 1), "SAME", "NONE", -7, 127),
+]
+
+
+def _dw_mult_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    from utvm_build.ops.conv import window
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_mve depthwise multiplier")
+    ins, outs = [], []
+    for shape, mult, (fh, fw), (sh, sw), (dh, dw), pad, act, zp_in, zp_out in MVE_DW_MULT:
+        n, ih, iw, ic = shape
+        oc = ic * mult
+        s_in = 0.02
+        w = rng.integers(-127, 128, [1, fh, fw, oc]).astype(np.int8)
+        acc_std = np.sqrt(fh * fw) * 75.0 * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        w_scales = (rng.uniform(2.0**-11, 2.0**-7, oc) * s_out / s_in).astype(np.float32)
+        bias = np.round(rng.normal(0.0, acc_std, oc)).astype(np.int64)
+        ti = mb.tensor(shape, "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * oc, quantized_dimension=3)
+        bs = (np.float32(s_in) * w_scales).astype(np.float32)
+        tb = mb.tensor([oc], "int32", data=bias, scale=bs, zero_point=[0] * oc)
+        oh, _ = window(pad, ih, fh, sh, dh)
+        ow, _ = window(pad, iw, fw, sw, dw)
+        to = mb.tensor([n, oh, ow, oc], "int8", scale=s_out, zero_point=zp_out)
+        mb.operator("DEPTHWISE_CONV_2D", [ti, tw, tb], [to],
+                    {"padding": pad, "stride_h": sh, "stride_w": sw, "dilation_h_factor": dh,
+                     "dilation_w_factor": dw, "fused_activation_function": act, "depth_multiplier": mult})
+        ins.append(ti)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
+# FULLY_CONNECTED: (batches, depth, units, input zp, output zp, activation, per-channel weights)
+MVE_FC = [
+    (1, 640, 128, -3, -128, "RELU", False),
+    (1, 37, 5, 127, 0, "NONE", True),
+    (3, 16, 4, -128, 127, "NONE", False),
+    (2, 15, 9, 5, -7, "RELU6", True),
+    (1, 1, 1, 0, 0, "NONE", False),
+    (1, 250, 12, 20, 30, "NONE", True),
+]
+
+
+def _fc_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_mve fully connected")
+    ins, outs = [], []
+    for batches, depth, units, zp_in, zp_out, act, per_channel in MVE_FC:
+        s_in = 0.02
+        w = rng.integers(-127, 128, [units, depth]).astype(np.int8)
+        acc_std = np.sqrt(depth) * 75.0 * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        n = units if per_channel else 1
+        w_scales = (rng.uniform(2.0**-11, 2.0**-7, n) * s_out / s_in).astype(np.float32)
+        bias = np.round(rng.normal(0.0, acc_std, units)).astype(np.int64)
+        ti = mb.tensor([batches, depth], "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * n, quantized_dimension=0)
+        bs = (np.float32(s_in) * w_scales).astype(np.float32)
+        tb = mb.tensor([units], "int32", data=bias, scale=bs, zero_point=[0] * n)
+        to = mb.tensor([batches, units], "int8", scale=s_out, zero_point=zp_out)
+        mb.operator("FULLY_CONNECTED", [ti, tw, tb], [to], {"fused_activation_function": act})
+        ins.append(ti)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
+def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
+    """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
+    / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
+    every input byte occurs, odd sizes, and a broadcast ADD that keeps the other kernels)."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import BenchModel
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    models = []
+    for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
+                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27))):
+        (tmp_path / f"{name}.tflite").write_bytes(data)
+        models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
+    build(models, None, "O2", tmp_path / "host", target="generic")
+    build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
+    for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
+                                  "fully_connected_s8_rows", "add_s8_mve")):
+        meta = model_metadata(tmp_path / "m55", m)
+        assert meta["target"] == "cortex-m55"
+        assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]
+        host_meta = model_metadata(tmp_path / "host", m)
+        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
+                                                   capture_output=True, text=True, timeout=300).stdout)
+        assert host.rc == 0
+        ref = reference.check(m, host_meta, host.outputs)
+        assert ref.startswith("identical"), f"{m.name}: host vs reference: {ref}"
+        rc, out = _qemu(tmp_path / "m55" / f"bench_{m.name}.elf", tmp_path, machine=MACHINE)
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and how == "identical", f"{m.name}: cortex-m55 vs host: {how}"
+
+
+def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
+    """The MLPerf-like models and micro_speech --target cortex-m55 on QEMU vs the generic build on the
+    host (kws_dscnn in CI, every one with UTVM_TEST_FULL=1)."""
+    need("cmake", "cc")
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import MLPERF_MODELS, get_models, model_names
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    wanted = ("micro_speech", *MLPERF_MODELS) if FULL else ("kws_dscnn",)
+    names = [n for n in model_names() if n in wanted]
+    assert names, "no benchmark models"
+    models = get_models(names, tmp_path)
+    build(models, None, "O2", tmp_path / "host", target="generic")
+    build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
+    for m in models:
+        meta = model_metadata(tmp_path / "m55", m)
+        variants = meta["kernel_variants"]
+        assert "arm_mve" in variants.values(), (m.name, variants)
+        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
+                                                   capture_output=True, text=True, timeout=300).stdout)
+        rc, out = _qemu(tmp_path / "m55" / f"bench_{m.name}.elf", tmp_path, machine=MACHINE)
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and how == "identical", f"{m.name}: {how}"

@@ -1,0 +1,262 @@
+/* utvm-build kernels, Helium (MVE): CONV_2D int8 (TFLite ConvPerChannel), one group, any filter,
+ * stride, dilation and padding. A kernel only the MVE targets have: the generator calls it instead
+ * of utvm_conv2d_s8 / utvm_conv2d_s8_q15 when the target's kernel table provides it
+ * (ops/conv_mve.py), with the weights re-laid out for it at compile time.
+ *
+ * Two output pixels at a time, four output channels at a time: per 16 window bytes the two
+ * pixels' input vectors, the four channels' weight vectors (one pointer, 64 bytes per step) and
+ * eight VMLADAVA (128 int8 multiply-accumulates in 16 instructions with the loop: GCC inline
+ * assembly, intrinsics for other compilers). The window is the input pixel itself for a 1x1
+ * filter (no copy), else it is gathered into scratch (im2col, 16-byte vector copies) with the
+ * input zero point for the taps outside the image: with the input offset folded into the bias
+ * (bias - zp * sum of the channel's weights, at compile time) those taps add exactly 0, as the
+ * reference skips them. The four sums go into one vector, the requantization is vectorised
+ * (mve_s8.h utvm_mve_rq) and four bytes are stored at once (predicated for the last block).
+ *
+ * Data the generator prepares (ops/conv_mve.py):
+ * - w: per block of 4 output channels, per 16 window bytes, 16 bytes of each channel (the window
+ *   zero-padded to depth16, a last block of fewer than 4 channels zero-padded);
+ * - rq: per block of 4 channels 12 int32: the folded bias, the multiplier and the shift (TFLite
+ *   QuantizeMultiplier) of each channel (zeros for the padding channels).
+ * Scratch (kernel_table.py rule): 2 * depth bytes (the gathered windows of two pixels).
+ */
+#ifndef UTVM_KERNELS_ARM_MVE_CONV2D_S8_MVE_H_
+#define UTVM_KERNELS_ARM_MVE_CONV2D_S8_MVE_H_
+
+#if !defined(__ARM_FEATURE_MVE) || ((__ARM_FEATURE_MVE & 1) == 0)
+#error "utvm-build: these kernels were generated for a Helium target (--target cortex-m55/m85/m52) but compiled without MVE; use --target cortex-m33 or generic"
+#endif
+
+#include "conv.h"
+#include "mve_s8.h"
+
+typedef struct {
+  utvm_conv_geom g;
+  int32_t input_zp;      /* input zero point: the value of taps outside the image */
+  int32_t output_offset; /* output zero point */
+  int32_t act_min;
+  int32_t act_max;
+  int32_t depth;   /* filter_h * filter_w * in_c */
+  int32_t depth16; /* depth rounded up to a multiple of 16 */
+} utvm_conv2d_mve_params;
+
+/* The four sums of one pixel and block in one vector, with the block's folded bias, requantized
+ * and stored at y (predicated when the block has fewer than 4 channels). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32_t a0, int32_t a1, int32_t a2, int32_t a3, int32x4_t bias,
+                                                int32x4_t m, int32x4_t sh, int32_t zp, int32_t lo, int32_t hi,
+                                                int32_t left, int8_t* y) {
+  int32x4_t acc = vdupq_n_s32(a0);
+  acc = vsetq_lane_s32(a1, acc, 1);
+  acc = vsetq_lane_s32(a2, acc, 2);
+  acc = vsetq_lane_s32(a3, acc, 3);
+  acc = utvm_mve_rq(vaddq_s32(acc, bias), m, sh, zp, lo, hi);
+  if (left >= 4) {
+    vstrbq_s32(y, acc);
+  } else {
+    vstrbq_p_s32(y, acc, vctp32q((uint32_t)left));
+  }
+}
+
+/* Every output channel of two pixels whose windows (depth bytes each) are at x0 and x1, into y0
+ * and y1 (an odd last pixel: x1 = x0, y1 = y0, its bytes written twice, equal). Per 16 window
+ * bytes: 2 input and 4 weight vectors, 8 VMLADAVA (128 multiply-accumulates). */
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
+                                                const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t steps = p->depth >> 4;
+  const int32_t rest = p->depth & 15;
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  const int8_t* pw = w;
+  const int32_t* pr = rq;
+  int32_t c;
+  for (c = 0; c < out_c; c += 4) {
+    int32_t a0 = 0;
+    int32_t a1 = 0;
+    int32_t a2 = 0;
+    int32_t a3 = 0;
+    int32_t b0 = 0;
+    int32_t b1 = 0;
+    int32_t b2 = 0;
+    int32_t b3 = 0;
+    /* at most one past the end of the windows after the last full vector */
+    const int8_t* pa = x0;
+    const int8_t* pb = x1;
+#if defined(__GNUC__) && !defined(__clang__)
+    {
+      /* the loop in assembler: VMLADAVA accumulates into even registers only, and the 8
+       * accumulators take all of them (r0-r12, lr); GCC spilled one in every step of the C loop
+       * below (22 instructions per step against 16 here) and shuffled them around the rest.
+       * "Te": an even register; "p0": the predicate register VCTP sets. The last 1..15 bytes
+       * (their count from memory: no register is left): VCTP, the two windows' vectors loaded
+       * under the predicate (false lanes are 0), the zero-padded weights as a full step. */
+      int32_t k = steps;
+      __asm__(
+          "cmp %[k], #0\n\t"
+          "beq 2f\n\t"
+          "1:\n\t"
+          "vldrb.8 q0, [%[pa]], #16\n\t"
+          "vldrb.8 q1, [%[pb]], #16\n\t"
+          "vldrb.8 q2, [%[pw], #16]\n\t"
+          "vldrb.8 q3, [%[pw]], #32\n\t"
+          "vmladava.s8 %[a0], q0, q3\n\t"
+          "vmladava.s8 %[b0], q1, q3\n\t"
+          "vldrb.8 q3, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a1], q0, q2\n\t"
+          "vmladava.s8 %[b1], q1, q2\n\t"
+          "vldrb.8 q2, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a2], q0, q3\n\t"
+          "vmladava.s8 %[b2], q1, q3\n\t"
+          "subs %[k], %[k], #1\n\t"
+          "vmladava.s8 %[a3], q0, q2\n\t"
+          "vmladava.s8 %[b3], q1, q2\n\t"
+          "bne 1b\n\t"
+          "2:\n\t"
+          "ldr %[k], %[rest]\n\t"
+          "cmp %[k], #0\n\t"
+          "beq 3f\n\t"
+          "vctp.8 %[k]\n\t"
+          "vpstt\n\t"
+          "vldrbt.8 q0, [%[pa]]\n\t"
+          "vldrbt.8 q1, [%[pb]]\n\t"
+          "vldrb.8 q2, [%[pw], #16]\n\t"
+          "vldrb.8 q3, [%[pw]], #32\n\t"
+          "vmladava.s8 %[a0], q0, q3\n\t"
+          "vmladava.s8 %[b0], q1, q3\n\t"
+          "vldrb.8 q3, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a1], q0, q2\n\t"
+          "vmladava.s8 %[b1], q1, q2\n\t"
+          "vldrb.8 q2, [%[pw]], #16\n\t"
+          "vmladava.s8 %[a2], q0, q3\n\t"
+          "vmladava.s8 %[b2], q1, q3\n\t"
+          "vmladava.s8 %[a3], q0, q2\n\t"
+          "vmladava.s8 %[b3], q1, q2\n\t"
+          "3:\n\t"
+          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
+            [b2] "+Te"(b2), [b3] "+Te"(b3), [pa] "+r"(pa), [pb] "+r"(pb), [pw] "+r"(pw), [k] "+r"(k)
+          : [rest] "m"(rest)
+          : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
+    }
+#else
+    {
+      int32_t k;
+      for (k = 0; k < steps; ++k) {
+        const int8x16_t xa = vldrbq_s8(pa);
+        const int8x16_t xb = vldrbq_s8(pb);
+        int8x16_t wv = vldrbq_s8(pw);
+        a0 = vmladavaq_s8(a0, xa, wv);
+        b0 = vmladavaq_s8(b0, xb, wv);
+        wv = vldrbq_s8(&pw[16]);
+        a1 = vmladavaq_s8(a1, xa, wv);
+        b1 = vmladavaq_s8(b1, xb, wv);
+        wv = vldrbq_s8(&pw[32]);
+        a2 = vmladavaq_s8(a2, xa, wv);
+        b2 = vmladavaq_s8(b2, xb, wv);
+        wv = vldrbq_s8(&pw[48]);
+        a3 = vmladavaq_s8(a3, xa, wv);
+        b3 = vmladavaq_s8(b3, xb, wv);
+        pa = &pa[16];
+        pb = &pb[16];
+        pw = &pw[64];
+      }
+    }
+    if (rest != 0) {
+      /* the last 1..15 bytes: the windows predicated (no read past them), the weights zero-padded */
+      const mve_pred16_t pd = vctp8q((uint32_t)rest);
+      const int8x16_t xa = vldrbq_z_s8(pa, pd);
+      const int8x16_t xb = vldrbq_z_s8(pb, pd);
+      int8x16_t wv = vldrbq_s8(pw);
+      a0 = vmladavaq_s8(a0, xa, wv);
+      b0 = vmladavaq_s8(b0, xb, wv);
+      wv = vldrbq_s8(&pw[16]);
+      a1 = vmladavaq_s8(a1, xa, wv);
+      b1 = vmladavaq_s8(b1, xb, wv);
+      wv = vldrbq_s8(&pw[32]);
+      a2 = vmladavaq_s8(a2, xa, wv);
+      b2 = vmladavaq_s8(b2, xb, wv);
+      wv = vldrbq_s8(&pw[48]);
+      a3 = vmladavaq_s8(a3, xa, wv);
+      b3 = vmladavaq_s8(b3, xb, wv);
+      pw = &pw[64];
+    }
+#endif
+    {
+      const int32x4_t bias = vldrwq_s32(pr);
+      const int32x4_t m = vldrwq_s32(&pr[4]);
+      const int32x4_t sh = vldrwq_s32(&pr[8]);
+      utvm_conv2d_mve_out(a0, a1, a2, a3, bias, m, sh, zp, lo, hi, out_c - c, &y0[c]);
+      utvm_conv2d_mve_out(b0, b1, b2, b3, bias, m, sh, zp, lo, hi, out_c - c, &y1[c]);
+      pr = &pr[12];
+    }
+  }
+}
+
+/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into col. */
+static UTVM_MVE_NOINLINE void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
+                                                     int32_t ix0, int8_t* col) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t in_c = g->in_c;
+  const int32_t seg = g->filter_w * in_c;
+  const int8_t zp = (int8_t)p->input_zp;
+  const bool cols_in = (g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w);
+  int32_t o = 0; /* an offset into col: no pointer past it is formed */
+  int32_t ky;
+  int32_t kx;
+  for (ky = 0; ky < g->filter_h; ++ky) {
+    const int32_t iy = iy0 + (ky * g->dilation_h);
+    if ((iy < 0) || (iy >= g->in_h)) {
+      utvm_mve_fill(&col[o], zp, seg);
+    } else if (cols_in) {
+      utvm_mve_copy(&col[o], &in_b[((iy * g->in_w) + ix0) * in_c], seg);
+    } else {
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        if ((ix >= 0) && (ix < g->in_w)) {
+          utvm_mve_copy(&col[o + (kx * in_c)], &in_b[((iy * g->in_w) + ix) * in_c], in_c);
+        } else {
+          utvm_mve_fill(&col[o + (kx * in_c)], zp, in_c);
+        }
+      }
+    }
+    o += seg;
+  }
+}
+
+/* The window of output pixel i (batch, row, column from i): the input pixel itself for a 1x1
+ * filter inside the image, else gathered into col. */
+static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_at(const utvm_conv2d_mve_params* p, const int8_t* in, int32_t i,
+                                                        int8_t* col) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t b = i / per_image;
+  const int32_t r = i - (b * per_image);
+  const int32_t oy = r / g->out_w;
+  const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+  const int32_t ix0 = ((r - (oy * g->out_w)) * g->stride_w) - g->pad_w;
+  const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+  const int8_t* x = col;
+  if ((g->filter_h == 1) && (g->filter_w == 1) && utvm_conv_inside(g, iy0, ix0)) {
+    x = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+  } else {
+    utvm_conv2d_mve_window(p, in_b, iy0, ix0, col);
+  }
+  return x;
+}
+
+/* rq: 12 int32 per block of 4 output channels (above); scratch: 2 * depth bytes (any alignment). */
+static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in, const int8_t* w,
+                               const int32_t* rq, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  int8_t* const col = (int8_t*)scratch;
+  const int32_t total = g->batches * g->out_h * g->out_w;
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 2) {
+    const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
+    const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
+    const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c]);
+  }
+}
+
+#endif /* UTVM_KERNELS_ARM_MVE_CONV2D_S8_MVE_H_ */
