@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--findings", type=Path, default=Path("fuzz/findings"))
     r.add_argument("--no-shared", action="store_true", help="do not seed from ../shared/models")
     r.add_argument("--log-every", type=int, default=1000)
+    r.add_argument("--semantic", action="store_true",
+                   help="field patches only (no byte havoc): well-formed mutants that reach code generation")
     s = sub.add_parser("seeds", help="write the seed corpus to a directory (for atheris/libFuzzer)")
     s.add_argument("out", type=Path)
     s.add_argument("--no-shared", action="store_true")
@@ -45,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     from .driver import run
 
     stats = run(all_seeds(not args.no_shared), args.iterations, args.seed, args.target, args.c_every,
-                args.c_budget, args.findings, args.time_limit, log_every=args.log_every)
+                args.c_budget, args.findings, args.time_limit, log_every=args.log_every,
+                semantic=args.semantic)
     print(json.dumps(stats.as_dict(), indent=1))
     for sig, detail in stats.examples.items():
         print(f"--- {sig} (x{stats.findings[sig]})\n{detail[:1500]}")
