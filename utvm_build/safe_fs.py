@@ -389,62 +389,89 @@ def _split_target(path: str | os.PathLike, what: str) -> tuple[Path, str]:
     return p.parent, p.name
 
 
+def check_file_target(path: str | os.PathLike, *, owned: Callable[[bytes], bool], what: str = "") -> None:
+    """What :func:`write_file` would refuse, checked before the work that makes the file (one line)."""
+    what = what or "the file"
+    parent_path, name = _split_target(path, what)
+    if not parent_path.is_dir():
+        return   # made by write_file
+    with Dir.open(parent_path) as parent:
+        _check_existing(parent, name, None, owned, what, os.fspath(path))
+
+
+def _check_existing(parent: Dir, name: str, data: bytes | None, owned: Callable[[bytes], bool], what: str,
+                    shown: str) -> tuple[bool, bool]:
+    """(exists, unchanged) of the file ``parent/name``; UtvmError unless it is absent or ours."""
+    st = parent.lstat(name)
+    if st is None:
+        return False, False
+    kind = _kind(st.st_mode)
+    if kind == "link":
+        raise UtvmError(f"refusing to write {what} {shown}: it is a symlink (give a new file name)")
+    if kind == "dir":
+        raise UtvmError(f"refusing to write {what} {shown}: it is a directory; give a file name")
+    if kind != "file":
+        raise UtvmError(f"refusing to write {what} {shown}: it is not a regular file")
+    old = parent.read(name)
+    if old is None:
+        raise LinkError(f"refusing to write {what} {shown}: it changed while utvm-build was writing")
+    if data is not None and old == data:
+        return True, True
+    if not owned(old):
+        raise UtvmError(f"refusing to overwrite {shown}: utvm-build did not write it (give a new file name)")
+    return True, False
+
+
 def write_file(path: str | os.PathLike, data: bytes, *, owned: Callable[[bytes], bool], what: str = "",
                mode: int = 0o644, unchanged_ok: bool = True) -> bool:
     """Write ``path`` atomically with ``data``: only where nothing is, or over a regular file for
     which ``owned(content)`` is True (one utvm-build wrote); never through a symlink. Returns False
-    when the file already held ``data`` (untouched, when ``unchanged_ok``). One-line UtvmError on
-    refusal; OSError on an I/O failure (the old file is then intact)."""
+    when the file already held ``data`` (left untouched when ``unchanged_ok``). One-line UtvmError
+    on refusal; OSError on an I/O failure (the old file is then intact)."""
     what = what or "the file"
     parent_path, name = _split_target(path, what)
-    shown = os.fspath(path)
     with Dir.open(parent_path, create=True) as parent:
-        st = parent.lstat(name)
-        if st is not None:
-            kind = _kind(st.st_mode)
-            if kind == "link":
-                raise UtvmError(f"refusing to write {what} {shown}: it is a symlink (give a new file name)")
-            if kind == "dir":
-                raise UtvmError(f"refusing to write {what} {shown}: it is a directory; give a file name")
-            if kind != "file":
-                raise UtvmError(f"refusing to write {what} {shown}: it is not a regular file")
-            old = parent.read(name)
-            if old is None:
-                raise LinkError(f"refusing to write {what} {shown}: it changed while utvm-build was writing")
-            if unchanged_ok and old == data:
-                return False
-            if not owned(old):
-                raise UtvmError(f"refusing to overwrite {shown}: utvm-build did not write it (give a new file name)")
-        tmp = _temp_name(name)
-        parent.create(tmp, data, mode)
-        try:
-            if st is None:
-                # No clobbering: link() fails if something appeared at the name in the meantime.
-                try:
-                    parent.link(tmp, parent, name)
-                except FileExistsError:
-                    raise UtvmError(f"refusing to write {what} {shown}: it appeared while utvm-build was "
-                                    "writing it") from None
-                except OSError as e:
-                    if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK,
-                                       errno.ENOSYS):
-                        raise
-                    if parent.lstat(name) is not None:   # no hard links here (FAT, some mounts)
-                        raise UtvmError(f"refusing to write {what} {shown}: it appeared while utvm-build was "
-                                        "writing it") from None
-                    parent.rename(tmp, parent, name)
-                    tmp = ""
-            else:
+        exists, same = _check_existing(parent, name, data, owned, what, os.fspath(path))
+        if same and unchanged_ok and _mode_ok(parent, name, mode):
+            return False
+        install(parent, name, data, mode, replace=exists, what=f"{what} {os.fspath(path)}")
+    return True
+
+
+def _mode_ok(parent: Dir, name: str, mode: int) -> bool:
+    st = parent.lstat(name)
+    return st is not None and (st.st_mode & 0o111 != 0) == (mode & 0o111 != 0)
+
+
+def install(parent: Dir, name: str, data: bytes, mode: int = 0o644, *, replace: bool, what: str) -> None:
+    """``data`` as ``parent/name``, atomically: a fresh temporary file beside it, fsync, then a rename
+    over the old file (``replace``) or a link that fails if anything appeared there."""
+    tmp = _temp_name(name)
+    parent.create(tmp, data, mode)
+    try:
+        if not replace:
+            try:
+                parent.link(tmp, parent, name)
+            except FileExistsError:
+                raise UtvmError(f"refusing to write {what}: it appeared while utvm-build was writing it") from None
+            except OSError as e:
+                if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK,
+                                   errno.ENOSYS, errno.EACCES):
+                    raise
+                if parent.lstat(name) is not None:   # no hard links here (FAT, some mounts)
+                    raise UtvmError(f"refusing to write {what}: it appeared while utvm-build was writing it") from None
                 parent.rename(tmp, parent, name)
                 tmp = ""
-            parent.fsync()
-        finally:
-            if tmp:
-                try:
-                    parent.unlink_file(tmp)
-                except OSError:
-                    pass
-    return True
+        else:
+            parent.rename(tmp, parent, name)
+            tmp = ""
+        parent.fsync()
+    finally:
+        if tmp:
+            try:
+                parent.unlink_file(tmp)
+            except OSError:
+                pass
 
 
 def _temp_name(name: str) -> str:
@@ -460,5 +487,68 @@ def owned_by_prefix(*prefixes: bytes, within: int = 512) -> Callable[[bytes], bo
 
 
 def owned_by_suffix(marker: bytes) -> Callable[[bytes], bool]:
-    """``owned`` for binaries that carry ``marker`` as their last bytes (see :func:`mark_binary`)."""
+    """``owned`` for binaries that carry ``marker`` as their last bytes (ELF loaders ignore bytes
+    after the last section, so a program stays runnable with it appended)."""
     return lambda data: data.endswith(marker)
+
+
+_RECORD_KIND = "utvm-build written files"
+
+
+def write_recorded(directory: str | os.PathLike, files: dict[str, bytes], *, record: str, what: str) -> None:
+    """Write ``files`` (single names) into ``directory`` (created), for formats that cannot carry a
+    mark of their own (.npy): the hidden ``record`` file lists the SHA-256 of each file written
+    there, and an existing file is replaced only when its content is what the record says we wrote.
+    Each file is written atomically; the record is updated before (old and new digests) and after."""
+    import hashlib
+    import json
+
+    def digest(b: bytes) -> str:
+        return hashlib.sha256(b).hexdigest()
+
+    out = Path(os.path.abspath(directory))
+    shown = os.fspath(directory)
+    if not out.name:
+        raise UtvmError(f"refusing to write {what} into {shown}: give a new directory")
+    with Dir.open(out.parent, create=True) as parent, lock(parent, out.name, shown):
+        kind = parent.kind(out.name)
+        if kind == "link":
+            raise UtvmError(f"refusing to write {what} into {shown}: it is a symlink (give the directory it "
+                            "points to, or a new directory)")
+        if kind not in (None, "dir"):
+            raise UtvmError(f"refusing to write {what} into {shown}: it exists and is not a directory")
+        with parent.child(out.name, create=True) as d:
+            rkind = d.kind(record)
+            rec: dict[str, list[str]] = {}
+            if rkind is not None:
+                doc = None
+                try:
+                    raw = d.read(record, limit=1 << 20)
+                    doc = json.loads(raw) if raw is not None else None
+                except ValueError:
+                    pass
+                if not (isinstance(doc, dict) and doc.get("kind") == _RECORD_KIND
+                        and isinstance(doc.get("files"), dict)):
+                    raise UtvmError(f"refusing to write {what} into {shown}: {record} there is not utvm-build's")
+                rec = {k: [h for h in v if isinstance(h, str)] for k, v in doc["files"].items()
+                       if isinstance(k, str) and isinstance(v, list)}
+            exists = {}
+            for name in files:
+                _check_name(name)
+                old_kind = d.kind(name)
+                exists[name] = old_kind is not None
+                if old_kind is None:
+                    continue
+                old = d.read(name) if old_kind == "file" else None
+                if old is None or digest(old) not in rec.get(name, []):
+                    raise UtvmError(f"refusing to overwrite {out / name}: utvm-build did not write it "
+                                    "(give a new --output-dir)")
+
+            def save(entries: dict[str, list[str]]) -> None:
+                body = json.dumps({"kind": _RECORD_KIND, "files": entries}, indent=1, sort_keys=True) + "\n"
+                install(d, record, body.encode(), replace=d.kind(record) is not None, what=f"{out / record}")
+
+            save({**rec, **{n: sorted({*rec.get(n, []), digest(b)}) for n, b in files.items()}})
+            for name, data in sorted(files.items()):
+                install(d, name, data, replace=exists[name], what=f"{what} {out / name}")
+            save({**rec, **{n: [digest(b)] for n, b in files.items()}})
