@@ -327,6 +327,8 @@ def lock(parent: Dir, name: str, what: str, wait: float | None = None) -> Iterat
     try:
         import fcntl
     except ImportError:   # pragma: no cover - Windows: no advisory lock
+        fcntl = None
+    if fcntl is None or parent.fd is None:   # pragma: no cover - no flock / no directory descriptors
         yield
         return
     if wait is None:
