@@ -78,7 +78,9 @@ def rsqrt_table(si: float, zi: int, so: float, zo: int) -> np.ndarray:
     GetInvSqrtQuantizedMultiplierExp and two MultiplyByQuantizedMultiplier with shifts of +-20.
     The reference fails at run time on inputs below the zero point; the table holds what its
     arithmetic gives there (GetInvSqrt treats x <= 1 as 1)."""
-    m, s = quantize_multiplier(1.0 / float(_F32(np.sqrt(_F32(si))) * _F32(so)))
+    denom = float(_F32(np.sqrt(_F32(si))) * _F32(so))
+    # A float32 product that underflows to 0 makes the reference's 1/x infinite: not representable.
+    m, s = quantize_multiplier(1.0 / denom if denom else math.inf)
     table = np.zeros(256, dtype=np.int8)
     for v in range(-128, 128):
         x = v - zi
