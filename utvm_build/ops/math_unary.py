@@ -183,7 +183,11 @@ class UnaryMath(OpHandler):
         if name == "HARD_SWISH" and hard_swish_params(si, so)[1] > 0:
             raise fail(op, "HARD_SWISH int8: input scale / 128 over the output scale must be at most 1 "
                            "(TFLite's output_multiplier_exponent <= 0)")
-        table = _TABLES[name](si, zi, so, zo)
+        try:
+            table = _TABLES[name](si, zi, so, zo)
+        except ValueError:   # lut_int8: 0 x inf (1 / output scale overflows float32)
+            raise fail(op, f"the quantization scales (input {si:g}, output {so:g}) make the reference's lookup "
+                           "table NaN (1 / output scale is infinite in float32)") from None
         return Prepared([call("utvm_lut_s8", Lit(x.size), Const(f"{fn}_lut", table, "int8_t"), In(0), Out(0))],
                         macs=x.size)
 
