@@ -28,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("seeds", help="write the seed corpus to a directory (for atheris/libFuzzer)")
     s.add_argument("out", type=Path)
     s.add_argument("--no-shared", action="store_true")
+    w = sub.add_parser("sweep", help="every scale / zero point / float option of every seed set to each "
+                                     "extreme value (systematic; see fuzz/sweep.py)")
+    w.add_argument("--c-sample", type=int, default=200, help="sanitized C builds of this many accepted mutants")
+    w.add_argument("--findings", type=Path, default=Path("fuzz/findings"))
+    w.add_argument("--no-shared", action="store_true")
     a = sub.add_parser("atheris", help="coverage-guided run (atheris/libFuzzer); other args go to libFuzzer")
     a.add_argument("--target", choices=("compile", "reader"), default="compile")
     args, rest = ap.parse_known_args(argv)
@@ -38,6 +43,15 @@ def main(argv: list[str] | None = None) -> int:
             (args.out / (name.replace("/", "_").removesuffix(".tflite") + ".tflite")).write_bytes(data)
         print(f"{len(seeds)} seeds in {args.out}")
         return 0
+    if args.cmd == "sweep":
+        from .sweep import sweep
+
+        st = sweep(all_seeds(not args.no_shared), args.c_sample, args.findings)
+        print(json.dumps({"outcomes": dict(st.outcomes), "c_built": st.c_built, "c_failures": st.c_failures,
+                          "findings": len(st.findings)}, indent=1))
+        for sig, detail in st.findings.items():
+            print(f"--- {sig}\n{detail[:1500]}")
+        return 1 if st.findings else 0
     if args.cmd == "atheris":
         from .atheris_target import main as atheris_main
 
