@@ -512,14 +512,15 @@ def write_recorded(directory: str | os.PathLike, files: dict[str, bytes], *, rec
     shown = os.fspath(directory)
     if not out.name:
         raise UtvmError(f"refusing to write {what} into {shown}: give a new directory")
-    with Dir.open(out.parent, create=True) as parent, lock(parent, out.name, shown):
+    with Dir.open(out.parent, create=True) as parent:
         kind = parent.kind(out.name)
         if kind == "link":
             raise UtvmError(f"refusing to write {what} into {shown}: it is a symlink (give the directory it "
                             "points to, or a new directory)")
         if kind not in (None, "dir"):
             raise UtvmError(f"refusing to write {what} into {shown}: it exists and is not a directory")
-        with parent.child(out.name, create=True) as d:
+        # The lock lives inside the directory (`--output-dir .` must not need a writable parent).
+        with parent.child(out.name, create=True) as d, lock(d, record.strip(".").removesuffix(".json"), shown):
             rkind = d.kind(record)
             rec: dict[str, list[str]] = {}
             if rkind is not None:
