@@ -428,7 +428,7 @@ def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
         scons(d, "-c", ok=False)
         assert {f: (d / f).read_bytes() for f in files(d) if f in before} == before
         assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
-        assert _empty_dirs(d) == [] and sorted(os.listdir(tmp_path)) == [f"p{k}"], os.listdir(tmp_path)
+        assert _empty_dirs(d) == [] and sorted(os.listdir(tmp_path)) == [f"p{j}" for j in range(k + 1)]
 
 
 def test_bad_options_are_one_line(tmp_path: Path) -> None:
