@@ -69,11 +69,12 @@ def _accept_key(o: Outcome) -> str:
 
 def run(seeds: list[tuple[str, bytes]], iterations: int, seed: int = 0, target: str = "compile",
         c_every: int = 0, c_budget: int = 0, out_dir: Path | None = None, time_limit: float = 0.0,
-        per_input_timeout: int = 20, log_every: int = 0) -> Stats:
+        per_input_timeout: int = 20, log_every: int = 0, semantic: bool = False) -> Stats:
     """Fuzz ``iterations`` mutants of ``seeds``.
 
     ``c_every``: build and run the C of every n-th accepted mutant (0: never), at most ``c_budget``
     times (0: no limit). ``out_dir``: save each new finding there (model + description).
+    ``semantic``: field patches only, no byte havoc (see ``mutate``).
     """
     rng = random.Random(seed)
     corpus = [d for _, d in seeds]
@@ -91,7 +92,7 @@ def run(seeds: list[tuple[str, bytes]], iterations: int, seed: int = 0, target: 
             k = rng.randrange(len(corpus))
             if k not in fields_cache:
                 fields_cache[k] = find_fields(corpus[k])
-            data = mutate(corpus[k], rng, fields_cache[k])
+            data = mutate(corpus[k], rng, fields_cache[k], semantic=semantic)
             stats.inputs += 1
             signal.alarm(per_input_timeout)
             try:

@@ -130,11 +130,16 @@ _WEIGHTS = {"scale": 6, "zero_point": 6, "tensor_ref": 6, "shape": 5, "dtype": 3
             "options_type": 1, "shape_signature": 1, "schema_version": 0.1}
 
 
-def mutate(data: bytes, rng: random.Random, fields: list[Field] | None = None, max_size: int = 1 << 22) -> bytes:
-    """One mutant of ``data``: mostly 1-3 field patches, sometimes byte havoc, sometimes both."""
+def mutate(data: bytes, rng: random.Random, fields: list[Field] | None = None, max_size: int = 1 << 22,
+           semantic: bool = False) -> bytes:
+    """One mutant of ``data``: mostly 1-3 field patches, sometimes byte havoc, sometimes both.
+
+    ``semantic``: field patches only (no byte havoc), so the mutant stays a well-formed flatbuffer and
+    reaches validation and code generation more often.
+    """
     out = bytearray(data)
     fields = find_fields(data) if fields is None else fields
-    r = rng.random()
+    r = rng.random() * (0.8 if semantic else 1.0)
     if fields and r < 0.85:
         weights = [_WEIGHTS.get(f.tag, 1) for f in fields]
         for f in rng.choices(fields, weights, k=rng.choice([1, 1, 1, 2, 3])):

@@ -10,8 +10,8 @@ import os
 import pickle
 import signal
 import sys
-from pathlib import Path
 
+from utvm_build import safe_fs
 from utvm_build.emit import output
 
 _count = 0
@@ -32,14 +32,15 @@ def _counted(fn):  # noqa: ANN001, ANN202
     return call
 
 
-def _write_in_two_halves(path: Path, data: bytes) -> None:
-    """output._write_file with a kill point in the middle of the content too."""
+_create = safe_fs.Dir.create
+
+
+def _write_in_two_halves(self: safe_fs.Dir, name: str, data: bytes, mode: int = 0o644) -> None:
+    """safe_fs.Dir.create with a kill point in the middle of the content too."""
     _tick()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "xb") as f:
-        f.write(data[: len(data) // 2])
-        f.flush()
-        _tick()
+    _create(self, name, data[: len(data) // 2], mode)
+    _tick()
+    with open(os.open(name, os.O_WRONLY | os.O_APPEND, dir_fd=self.fd), "ab") as f:
         f.write(data[len(data) // 2:])
         f.flush()
         os.fsync(f.fileno())
@@ -47,8 +48,8 @@ def _write_in_two_halves(path: Path, data: bytes) -> None:
 
 for name in ("rename", "replace", "link", "mkdir", "rmdir", "unlink", "fsync"):
     setattr(os, name, _counted(getattr(os, name)))
-output._exchange = _counted(output._exchange)
-output._write_file = _write_in_two_halves
+safe_fs.Dir.exchange = _counted(safe_fs.Dir.exchange)
+safe_fs.Dir.create = _write_in_two_halves
 
 with open(sys.argv[2], "rb") as f:
     files = pickle.load(f)

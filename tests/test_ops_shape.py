@@ -206,6 +206,31 @@ def test_strided_slice():
     _run(cases)
 
 
+def _slice_model(shape, begin, end, strides, out_shape, dtype: str) -> bytes:
+    mb = ModelBuilder()
+    q = {"scale": 0.5, "zero_point": 1} if dtype == "int8" else {}
+    x = mb.tensor(shape, dtype, **q)
+    ts = [mb.tensor([len(v)], "int32", data=np.array(v, dtype=np.int32)) for v in (begin, end, strides)]
+    y = mb.tensor(out_shape, dtype, **q)
+    mb.operator("STRIDED_SLICE", [x, *ts], [y], {})
+    return mb.build([x], [y])
+
+
+def test_strided_slice_strides_beyond_c_int() -> None:
+    """Fuzz finding (issue 22): a stride of INT32_MAX / INT32_MIN on a dimension that selects one
+    element gave a step literal beyond int (C failing -Werror). Such a step is never used: it is 0
+    now, and the result is the reference's. A stride that takes the reference's int index past
+    int32 (undefined there) is refused in one line. The fuzz inputs: tests/data/fuzz_regressions/."""
+    cases = [Case(m, random_inputs(m, 5 + k), f"STRIDED_SLICE extreme stride {k}") for k, m in enumerate([
+        _slice_model([2, 3], [0, 0], [2, 3], [2147483647, 1], [1, 3], "int8"),
+        _slice_model([2, 3], [-1, 0], [-3, 3], [-2147483648, 1], [1, 3], "float32"),
+        _slice_model([3, 2, 4], [0, 0, -1], [3, 2, -5], [2, 2147483647, -2147483648], [2, 1, 1], "int8"),
+    ])]
+    _run(cases)
+    with pytest.raises(UnsupportedError, match="overflows the reference's int32 index arithmetic"):
+        compile_bytes(_slice_model([3, 3], [1, 0], [3, 3], [2147483647, 1], [1, 3], "int8"), "m")
+
+
 # ---- RESHAPE / SQUEEZE (input -> output: stays a copy) -----------------------------------------
 def reshape_case(dtype: str, k: int, seed: int) -> Case:
     rng = np.random.default_rng(seed)

@@ -63,4 +63,39 @@ def test_report_in_chromium(tmp_path: Path) -> None:
     assert sorted((int(o), int(b)) for o, b in bars) == sorted(
         (b["offset"], b["bytes"]) for b in info["memory_plan"]["buffers"])
     embedded = re.search(r'<script type="application/json" id="utvm-report-data">(.*?)</script>', text, re.S)
-    assert json.loads(embedded.group(1).replace("<\\/", "</"))["totals"] == t
+    assert json.loads(embedded.group(1))["totals"] == t
+
+
+def test_embedded_json_survives_script_breaking_names(tmp_path: Path) -> None:
+    """Issue 22: a tensor name that closes the script element, opens a comment or another script,
+    or holds U+2028/U+2029, must leave the page's JSON parseable and intact: `<`, `>`, `&` and the
+    two separators are \\uXXXX escapes inside the element, so the first `</script` is its end."""
+    from tflite_writer import ModelBuilder
+
+    evil = "</script><script>alert(1)</script><!--<script>&amp;\u2028\u2029"
+    mb = ModelBuilder()
+    x = mb.tensor([1, 4], "float32", name=evil)
+    y = mb.tensor([1, 4], "float32", name="out" + evil)
+    mb.operator("RELU", [x], [y])
+    model = tmp_path / "m.tflite"
+    model.write_bytes(mb.build(inputs=[x], outputs=[y]))
+    page = tmp_path / "r.html"
+    cli("report", model, "-o", page)
+    text = page.read_text()
+    start = text.index('<script type="application/json" id="utvm-report-data">')
+    body = text[start:].split(">", 1)[1]
+    data = body[:body.index("</script")]   # where an HTML parser ends the element
+    for ch in "<>&\u2028\u2029":
+        assert ch not in data
+    doc = json.loads(data)
+    # The page's data is the document `info --json` prints (the reader keeps the HTML characters of
+    # names and writes the separators as visible \u2028 text).
+    assert doc == json.loads(cli("info", model, "--json").stdout)
+    assert doc["inputs"][0]["name"].startswith("</script><script>alert(1)</script><!--<script>&amp;")
+    assert doc["outputs"][0]["name"].startswith("out</script><script>")
+    assert text.count("<script") == 1   # the only script element is the data; the names are escaped text
+    from utvm_build.report import embed_json
+
+    raw = {"n": "</script><!--<script>&\u2028\u2029"}
+    assert embed_json(raw) == '{"n": "\\u003c/script\\u003e\\u003c!--\\u003cscript\\u003e\\u0026\\u2028\\u2029"}'
+    assert json.loads(embed_json(raw)) == raw

@@ -10,6 +10,7 @@ UTVM_SCONS_TEST_MODEL=/path/to.tflite to force a model.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -200,8 +201,8 @@ def test_up_to_date_regenerate_relink_and_clean(tmp_path: Path) -> None:
     scons(d, "-c", "ALIGN=64")
     left = set(files(d))
     assert left == {"SConstruct", "main.c", "model.tflite"}, left
-    # Folders stay (empty): SCons is never asked to delete a folder, which may hold a user's files.
-    assert not [p for p in (d / "utvm").rglob("*") if not p.is_dir()]
+    # The folders the build made go too, once empty (never one holding anything: os.rmdir).
+    assert not (d / "utvm").exists(), sorted(str(p) for p in (d / "utvm").rglob("*"))
 
 
 def test_broken_model_fails_clearly(tmp_path: Path) -> None:
@@ -223,6 +224,48 @@ def test_broken_model_fails_clearly(tmp_path: Path) -> None:
     (d / "SConstruct").write_text(SCONSTRUCT.replace("optimize=", "optimise="))
     shutil.copyfile(DIGITS, d / "model.tflite")
     assert "unknown option(s) optimise" in scons(d, ok=False).stderr
+
+
+def _empty_dirs(d: Path) -> list[str]:
+    return sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_dir() and not any(p.iterdir()))
+
+
+def test_clean_deletes_only_relative_entries_of_forged_manifests(tmp_path: Path) -> None:
+    """Issue 22: a generated directory's manifest or the manifest cache listing absolute paths,
+    '..' or SCons' '#' (top-relative) entries: `scons -c` removes only the relative, in-directory
+    entries, then the folders the build made once they are empty."""
+    need("gcc")
+    d = project(tmp_path / "p")
+    scons(d)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("mine\n")
+    (d / "notes.o").write_text("a user's object\n")
+    (d / "notes.txt").write_text("mine\n")
+    gen, cache = d / "utvm" / "net", d / "utvm" / "net.build" / "manifest.json"
+    manifest = json.loads((gen / ".utvm-build-manifest.json").read_text())
+    manifest["files"] += ["#SConstruct", "#notes.txt", str(outside), "../../SConstruct", "src/../../../main.c"]
+    (gen / ".utvm-build-manifest.json").write_text(json.dumps(manifest))
+    doc = json.loads(cache.read_text())
+    doc["manifest"]["files"] += ["#SConstruct", str(outside)]
+    doc["manifest"]["metadata"]["sources"] += ["#notes.c"]   # its object would be '#notes.o'
+    cache.write_text(json.dumps(doc))
+    # The model no longer compiles: `scons -c` works from the earlier manifest and the cache.
+    (d / "model.tflite").write_bytes(DIGITS.read_bytes()[:100])
+    scons(d, "-c")
+    assert set(files(d)) == {"SConstruct", "main.c", "model.tflite", "notes.o", "notes.txt"}
+    assert outside.read_text() == "mine\n" and (d / "notes.o").read_text() == "a user's object\n"
+    assert not [p for p in gen.rglob("*") if p.is_file() and p.name != ".utvm-build-manifest.json"]
+    # A forged cache is not trusted on a build either: regenerated from the model.
+    shutil.copyfile(DIGITS, d / "model.tflite")
+    scons(d)
+    doc = json.loads(cache.read_text())
+    doc["manifest"]["files"].append("#SConstruct")
+    cache.write_text(json.dumps(doc))
+    scons(d)
+    assert "#SConstruct" not in cache.read_text()
+    scons(d, "-c")
+    assert set(files(d)) == {"SConstruct", "main.c", "model.tflite", "notes.o", "notes.txt"}
+    assert _empty_dirs(d) == [] and not (d / "utvm").exists()
 
 
 def test_packed_models_crt_and_merged_config(tmp_path: Path) -> None:
@@ -381,9 +424,11 @@ def test_output_dir_never_destroys_user_files(tmp_path: Path) -> None:
         before = {f: (d / f).read_bytes() for f in files(d)}
         p = scons(d, ok=False)
         assert p.returncode != 0 and needle in p.stderr, p.stderr
+        assert _empty_dirs(d) == [], _empty_dirs(d)   # no folders made for a refused generation
         scons(d, "-c", ok=False)
         assert {f: (d / f).read_bytes() for f in files(d) if f in before} == before
         assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
+        assert _empty_dirs(d) == [] and sorted(os.listdir(tmp_path)) == [f"p{j}" for j in range(k + 1)]
 
 
 def test_bad_options_are_one_line(tmp_path: Path) -> None:

@@ -274,8 +274,14 @@ def _info(a: argparse.Namespace) -> int:
 def _report(a: argparse.Namespace) -> int:
     from .compiler import default_name
     from .info import model_report
-    from .report import find_benchmark, load_group, load_instructions, render_group_report, render_report
+    from .report import REPORT_MARK, find_benchmark, load_group, load_instructions, render_group_report, render_report
+    from .safe_fs import check_file_target, owned_by_prefix, write_file
 
+    owned = owned_by_prefix(REPORT_MARK)   # a report page, the only file `report` overwrites
+    try:
+        check_file_target(a.output, owned=owned, what="the report")
+    except OSError as e:
+        raise UtvmError(f"cannot write {a.output}: {e.strerror or e}") from None
     if a.model.is_dir():   # a model group's generated directory (compile-group): its pools
         bench, instructions = None, {}
         text = render_group_report(load_group(a.model)).encode()
@@ -285,11 +291,9 @@ def _report(a: argparse.Namespace) -> int:
         instructions, label = load_instructions(bench) if bench else ({}, "")
         text = render_report(report, instructions, label).encode()
     try:
-        tmp = a.output.with_name(f".{a.output.name}.utvm-tmp")
-        tmp.write_bytes(text)
-        tmp.replace(a.output)
+        write_file(a.output, text, owned=owned, what="the report")
     except OSError as e:
-        raise UtvmError(f"cannot write {a.output}: {e.strerror}") from None
+        raise UtvmError(f"cannot write {a.output}: {e.strerror or e}") from None
     extra = f", instructions from {bench}" if instructions else ""
     print(f"{a.output}: report of {printable(a.model.name)}{extra}")
     return 0

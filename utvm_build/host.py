@@ -285,11 +285,19 @@ def run_on_host(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
 
 
 def write_outputs(outs: Sequence[np.ndarray], output_dir: str | Path) -> None:
-    """``output_<i>.npy`` in ``output_dir`` (created), one per output."""
-    out = Path(output_dir)
+    """``output_<i>.npy`` in ``output_dir`` (created), one per output: each written atomically, over
+    an existing file only when it is one a run wrote there (``.utvm-build-outputs.json`` records
+    their digests; docs/output.md), never through a symlink."""
+    import io
+
+    from .safe_fs import write_recorded
+
+    files = {}
+    for i, o in enumerate(outs):
+        buf = io.BytesIO()
+        np.save(buf, o, allow_pickle=False)
+        files[f"output_{i}.npy"] = buf.getvalue()
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        for i, o in enumerate(outs):
-            np.save(out / f"output_{i}.npy", o)
+        write_recorded(output_dir, files, record=".utvm-build-outputs.json", what="the outputs")
     except OSError as e:
-        raise UtvmError(f"cannot write the outputs to {out}: {e.strerror}") from None
+        raise UtvmError(f"cannot write the outputs to {output_dir}: {e.strerror or e}") from None

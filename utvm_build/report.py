@@ -15,6 +15,9 @@ from pathlib import Path
 
 from .errors import UtvmError
 
+#: How every report page begins (after the doctype): what `report -o` recognises as its own file.
+REPORT_MARK = b"<title>utvm-build report: "
+
 _COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 
 
@@ -69,9 +72,19 @@ def render_report(report: dict, instructions: dict[int, int] | None = None, benc
     parts.append(_operator_table(report, instructions))
     if instructions:
         parts.append(f"<p>Instructions: {e(bench_label)}.</p>")
-    data = json.dumps(report, sort_keys=True).replace("</", "<\\/")
+    data = embed_json(report)
     parts += [f'<script type="application/json" id="utvm-report-data">{data}</script>', "</body></html>", ""]
     return "\n".join(parts)
+
+
+def embed_json(doc: object) -> str:
+    """``doc`` as JSON that is safe inside a <script> element: no ``<``, ``>`` or ``&`` (so no
+    ``</script>`` or ``<!--`` from a tensor name ends or changes the element) and no U+2028/U+2029;
+    each is a ``\\uXXXX`` escape, which every JSON parser reads back as the character."""
+    text = json.dumps(doc, sort_keys=True)   # ensure_ascii: every other non-ASCII character escaped
+    for ch in ("<", ">", "&", "\u2028", "\u2029"):
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
 
 
 def _operator_table(report: dict, instructions: dict[int, int] | None) -> str:
@@ -202,7 +215,7 @@ def render_group_report(group: dict) -> str:
     listed = e(", ".join(shared)) if shared else "none (no kernel function is called by two models)"
     parts.append(f'<p id="shared-kernels">{listed}</p>')
     public = {k: v for k, v in group.items() if k != "members"}
-    data = json.dumps(public, sort_keys=True).replace("</", "<\\/")
+    data = embed_json(public)
     parts += [f'<script type="application/json" id="utvm-report-data">{data}</script>', "</body></html>", ""]
     return "\n".join(parts)
 

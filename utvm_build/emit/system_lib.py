@@ -15,12 +15,12 @@ depends only on the models' names, which of them are profiled or keep state, and
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 from .. import __version__
 from ..errors import UtvmError
+from ..safe_fs import owned_by_prefix, write_file
 from .profile import packed_functions
 
 #: The count byte of a registry limits a module to this many functions.
@@ -117,26 +117,9 @@ def write_system_lib(paths: list[str | Path], output: str | Path) -> tuple[list[
     names = sorted(models)
     text = render_system_lib(names, {n for n, (p, _) in models.items() if p},
                              {n for n, (_, st) in models.items() if st}).encode()
-    out = Path(output)
     try:
-        if out.is_symlink() or (out.exists() and not out.is_file()):
-            raise UtvmError(f"refusing to write {out}: it is not a regular file")
-        if out.is_file():
-            old = out.read_bytes()
-            if old == text:
-                return names, False
-            if not old.startswith(_BANNER_START):
-                raise UtvmError(f"refusing to overwrite {out}: utvm-build did not write it (give a new file name)")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        # A fixed temporary name: a run killed before the rename leaves it, the next one reuses it.
-        tmp = out.with_name(f".{out.name}.utvm-tmp")
-        if tmp.is_symlink() or (tmp.exists() and not (tmp.is_file() and tmp.read_bytes().startswith(_BANNER_START))):
-            raise UtvmError(f"refusing to overwrite {tmp}: utvm-build did not write it")
-        with open(tmp, "wb") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(out)
+        written = write_file(output, text, owned=owned_by_prefix(_BANNER_START, within=len(_BANNER_START)),
+                             what="the system library")
     except OSError as e:
-        raise UtvmError(f"cannot write {out}: {e.strerror}") from None
-    return names, True
+        raise UtvmError(f"cannot write {output}: {e.strerror or e}") from None
+    return names, written

@@ -79,7 +79,9 @@ def rsqrt_table(si: float, zi: int, so: float, zo: int) -> np.ndarray:
     GetInvSqrtQuantizedMultiplierExp and two MultiplyByQuantizedMultiplier with shifts of +-20.
     The reference fails at run time on inputs below the zero point; the table holds what its
     arithmetic gives there (GetInvSqrt treats x <= 1 as 1)."""
-    m, s = quantize_multiplier(1.0 / float(_F32(np.sqrt(_F32(si))) * _F32(so)))
+    denom = float(_F32(np.sqrt(_F32(si))) * _F32(so))
+    # A float32 product that underflows to 0 makes the reference's 1/x infinite: not representable.
+    m, s = quantize_multiplier(1.0 / denom if denom else math.inf)
     table = np.zeros(256, dtype=np.int8)
     for v in range(-128, 128):
         x = v - zi
@@ -200,7 +202,11 @@ class UnaryMath(OpHandler):
         if name == "HARD_SWISH" and hard_swish_params(si, so)[1] > 0:
             raise fail(op, "HARD_SWISH int8: input scale / 128 over the output scale must be at most 1 "
                            "(TFLite's output_multiplier_exponent <= 0)")
-        table = _TABLES[name](si, zi, so, zo)
+        try:
+            table = _TABLES[name](si, zi, so, zo)
+        except ValueError:   # lut_int8: 0 x inf (1 / output scale overflows float32)
+            raise fail(op, f"the quantization scales (input {si:g}, output {so:g}) make the reference's lookup "
+                           "table NaN (1 / output scale is infinite in float32)") from None
         return Prepared([call("utvm_lut_s8", Lit(x.size), Const(f"{fn}_lut", table, "int8_t"), In(0), Out(0))],
                         macs=x.size)
 

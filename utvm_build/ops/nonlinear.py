@@ -270,7 +270,11 @@ class _SigmoidTanh(_Unary):
             return Prepared([call(fn, Lit(out.size), In(0), Out(0))])
         if x.dtype == "int8":
             f = tanhf if self.is_tanh else _logistic_f32
-            table = lut_int8(x.quant.s, x.quant.zp, out.quant.s, out.quant.zp, f)
+            try:
+                table = lut_int8(x.quant.s, x.quant.zp, out.quant.s, out.quant.zp, f)
+            except ValueError:   # 0 x inf: 1 / output scale overflows float32 (the reference casts NaN)
+                raise fail(op, f"the quantization scales (input {x.quant.s:g}, output {out.quant.s:g}) make the "
+                               "reference's lookup table NaN (1 / output scale is infinite in float32)") from None
             return Prepared([call(fn, Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
         mult, shift = int16_sigmoid_tanh_params(op, x.quant.s, self.is_tanh)
         return Prepared([call(fn, Lit(out.size), Lit(mult), Lit(shift), In(0), Out(0))])

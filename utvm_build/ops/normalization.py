@@ -112,6 +112,8 @@ class LogSoftmax(OpHandler):
             mult, shift, diff_min = softmax_s8_params(1.0, x.quant.s)
         except ValueError:
             raise fail(op, "the input scale is too small for the reference's Q5.26 input rescaling") from None
+        if mult == 0:   # QuantizeMultiplier flushed it to 0: the reference divides by it (then aborts)
+            raise fail(op, "the input scale is too small for the reference's Q5.26 input rescaling")
         # PreprocessLogSoftmaxScalingExp: the inverse of the input scaling, QuantizeMultiplierSmallerThanOneExp
         rev_mult, rev_shift = quantize_multiplier((1 << (31 - shift)) / float(mult))
         if rev_shift > 0:

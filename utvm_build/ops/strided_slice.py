@@ -26,6 +26,7 @@ from .base import OpHandler, expect_const, expect_counts, expect_dtype, fail, ou
 from .call import In, Out, Params, Prepared, call
 
 _DTYPES = ("int8", "int16", "int32", "float32")
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 
 def _clamp(v: int, lo: int, hi: int) -> int:
@@ -151,6 +152,12 @@ def resolve(op: Operator, in_shape: tuple[int, ...], begin: list[int], end: list
         while not (idx >= e0 if st5[a] > 0 else idx <= e0):
             c += 1
             idx += st5[a]
+        # The reference's loop index is an int advanced by the stride once past the last element
+        # (and with offset, end = stop + start): beyond int32 its arithmetic is undefined.
+        if not _INT32_MIN <= idx <= _INT32_MAX or (offset and not (sm5 >> a) & 1
+                                                     and not _INT32_MIN <= stops5[a] + s0 <= _INT32_MAX):
+            raise fail(op, f"stride {st5[a]} from index {s0} overflows the reference's int32 index "
+                           "arithmetic (strides and ends must keep every index within int32)")
         first.append(s0)
         counts.append(c)
     return shape5, first, st5, counts, out_shape
@@ -200,7 +207,10 @@ class StridedSlice(OpHandler):
         shape5, first, st5, counts, _ = self._plan(op, g)
         elem_strides = [int(np.prod(shape5[a + 1:], dtype=np.int64)) for a in range(5)]
         base = sum(f * s for f, s in zip(first, elem_strides))
-        steps = [st * s for st, s in zip(st5, elem_strides)]
+        # A dimension that selects one element never moves by its stride (the reference's loop exits
+        # after one step): its step is 0, so a stride of any int32 size stays a C int literal.
+        # With two or more elements, |step| * (count - 1) lies within the input: it fits too.
+        steps = [st * s if c > 1 else 0 for st, s, c in zip(st5, elem_strides, counts)]
         p = Params("utvm_strided_slice_params", {
             "base": base, "step": _c_array(steps), "count": _c_array(counts),
             "elem_size": np.dtype(x.dtype).itemsize})

@@ -234,12 +234,12 @@ def write_launcher(output: str | os.PathLike, serial: str | None, command: str |
     from pathlib import Path
 
     dev = f"--serial {shlex.quote(serial)}" if serial is not None else f"--command {shlex.quote(str(command))}"
-    out = Path(output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("#!/bin/sh\n"
-                   "# The RPC bridge (utvm-build rpc-bridge): TVM's unframed packets on RFD WFD <-> framed device.\n"
-                   f"exec {shlex.quote(sys.executable)} -m utvm_build.rpc.bridge {dev} \"$@\"\n")
-    out.chmod(0o755)
+    from .build import install_program
+
+    text = ("#!/bin/sh\n"
+            "# The RPC bridge (utvm-build rpc-bridge): TVM's unframed packets on RFD WFD <-> framed device.\n"
+            f"exec {shlex.quote(sys.executable)} -m utvm_build.rpc.bridge {dev} \"$@\"\n")
+    install_program(Path(output), text.encode(), launcher=True)
 
 
 if __name__ == "__main__":

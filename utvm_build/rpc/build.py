@@ -89,11 +89,48 @@ def build_host_server(models: Sequence[str | Path], output: str | Path, *, sanit
         sources += sorted(str(p) for p in (crt / "src").glob("*.c"))
         sources.append(str(crt / "host" / "rpc_server_host.c"))
         flags = SANITIZE_CFLAGS if sanitize else list(cflags)
-        output.parent.mkdir(parents=True, exist_ok=True)
+        program = work / "rpc_server"   # linked here, then installed (install_program)
         cmd = host_cc() + STRICT_CFLAGS + flags + flags_d + includes + [f"-I{crt / 'include'}", *sources,
-                                                                         "-o", str(output), "-lm"]
+                                                                         "-o", str(program), "-lm"]
         _compile(cmd)
+        install_program(output, program.read_bytes() + PROGRAM_MARK)
     return output
+
+
+#: The last bytes of every program and firmware rpc-server writes: how it recognises a file of its
+#: own to replace (loaders ignore bytes after the last section). Launcher scripts: LAUNCHER_MARKS.
+PROGRAM_MARK = b"\n\0utvm-build rpc-server program\0\n"
+LAUNCHER_MARKS = (b"# RPC server on QEMU ", b"# The RPC bridge (utvm-build rpc-bridge)")
+
+
+def check_output(output: str | Path, launcher: bool = False) -> None:
+    """Refuse, before building, an output that is a directory, a link or a file rpc-server did not write."""
+    from ..safe_fs import check_file_target
+
+    try:
+        check_file_target(output, owned=_owned(launcher), what="the program")
+        if launcher:
+            check_file_target(Path(output).with_name(Path(output).name + ".elf"), owned=_owned(False),
+                              what="the firmware")
+    except OSError as e:
+        raise UtvmError(f"cannot write {output}: {e.strerror or e}") from None
+
+
+def _owned(launcher: bool):  # noqa: ANN202
+    from ..safe_fs import owned_by_prefix, owned_by_suffix
+
+    return owned_by_prefix(*LAUNCHER_MARKS) if launcher else owned_by_suffix(PROGRAM_MARK)
+
+
+def install_program(output: str | Path, data: bytes, launcher: bool = False) -> None:
+    """Write an executable rpc-server made (docs/output.md: atomically, never over a file it did not
+    write, never through a link)."""
+    from ..safe_fs import write_file
+
+    try:
+        write_file(output, data, owned=_owned(launcher), what="the program", mode=0o755)
+    except OSError as e:
+        raise UtvmError(f"cannot write {output}: {e.strerror or e}") from None
 
 
 #: Flags of every Cortex-M firmware (as crt/Makefile's size target).
@@ -172,18 +209,20 @@ def build_qemu_server(models: Sequence[str | Path], output: str | Path, *, arena
         sources += [str(crt / "src" / f"{n}.c") for n in runtime + (["rpc_framing"] if framed else [])]
         sources.append(str(crt / "ports" / "cmsdk_rpc_main.c"))
         port = crt / "ports" / board.port
-        output.parent.mkdir(parents=True, exist_ok=True)
+        linked = work / "firmware.elf"   # linked here, then installed (install_program)
         cmd = (["arm-none-eabi-gcc", *STRICT_CFLAGS, *ARM_CFLAGS, *board.cpu_flags, *flags, *includes,
                 f"-I{crt / 'include'}", f"-I{port}", *sources, "-nostartfiles", "-Wl,--gc-sections",
-                f"-T{port / (board.port + '.ld')}", "--specs=nano.specs", "--specs=nosys.specs", "-o", str(elf),
+                f"-T{port / (board.port + '.ld')}", "--specs=nano.specs", "--specs=nosys.specs", "-o", str(linked),
                 *libs])
         _compile(cmd)
+        install_program(elf, linked.read_bytes() + PROGRAM_MARK)
     if launcher:
         qemu = " ".join(board.qemu())
-        output.write_text("#!/usr/bin/env bash\n"
-                          f"# RPC server on QEMU {board.machine} ({board.cpu}): utvm-build rpc-server "
-                          f"--device {device}.\n"
-                          "# Usage: $0 RFD WFD (as tvm.rpc.PopenSession runs it): the board's UART0 on those fds.\n"
-                          f'exec {qemu} -kernel "$(dirname "$0")/{elf.name}" <&"$1" >&"$2"\n')
-        output.chmod(0o755)
+        install_program(output, ("#!/usr/bin/env bash\n"
+                                 f"# RPC server on QEMU {board.machine} ({board.cpu}): utvm-build rpc-server "
+                                 f"--device {device}.\n"
+                                 "# Usage: $0 RFD WFD (as tvm.rpc.PopenSession runs it): the board's UART0 on "
+                                 "those fds.\n"
+                                 f'exec {qemu} -kernel "$(dirname "$0")/{elf.name}" <&"$1" >&"$2"\n').encode(),
+                        launcher=True)
     return output

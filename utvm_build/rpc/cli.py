@@ -65,9 +65,15 @@ def run(a: argparse.Namespace) -> bool:
         return _profile(a)
     if a.command != "rpc-server":
         return False
-    from .build import MINIMAL, build_host_server, build_qemu_server
+    from .build import MINIMAL, build_host_server, build_qemu_server, check_output
 
     defines = MINIMAL if a.minimal else ()
+    # Before any work: an output that is a directory, a link or a file rpc-server did not write.
+    if a.device.startswith("qemu-") and a.bridge:
+        check_output(a.output, launcher=True)
+        check_output(a.output.with_name(a.output.name + ".qemu"), launcher=True)
+    else:
+        check_output(a.output, launcher=a.device.startswith("qemu-"))
     for m in a.models:
         if not m.exists():
             raise UtvmError(f"{m}: no such file or directory")
@@ -97,6 +103,9 @@ def _bridge(a: argparse.Namespace) -> bool:
 
     program = a.program
     if a.output is not None:
+        from .build import check_output
+
+        check_output(a.output, launcher=True)
         write_launcher(a.output, a.serial, str(Path(program).resolve()) if program else None)
         print(f"{a.output}: RPC bridge to {a.serial or program}; start it with tvm.rpc.PopenSession('{a.output}')")
     else:

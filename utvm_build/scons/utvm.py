@@ -192,6 +192,84 @@ def _crt_dir() -> str:
         raise _error(f"the C runtime sources are missing ({e}); reinstall utvm-build") from None
 
 
+# ---- files: what the tool reads, writes and deletes (docs/output.md) ------------------------
+
+_CACHE_KIND = "utvm scons manifest cache"
+
+
+def _safe_rel(rel) -> bool:  # noqa: ANN001
+    """A manifest entry the tool may declare or delete: a relative path inside the generated
+    directory (not absolute, no drive, no '..', no SCons '#' top-relative path, no backslash)."""
+    if not isinstance(rel, str) or not rel or rel.startswith(("#", "/")) or "\\" in rel or "\0" in rel \
+            or re.match(r"^[A-Za-z]:", rel):
+        return False
+    parts = rel.split("/")
+    return all(p not in ("", ".", "..") for p in parts)
+
+
+def _read_json(path: str, limit: int = 1 << 24):  # noqa: ANN201
+    """The JSON document in the regular file ``path`` (never through a symlink); None if unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return json.loads(f.read(limit))
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write_own(path: str, data: bytes, owned) -> None:  # noqa: ANN001
+    """Write ``path`` atomically (a fresh temporary file beside it, O_EXCL|O_NOFOLLOW, fsync, rename):
+    only where nothing is or over a regular file ``owned(content)`` accepts; never through a link."""
+    import secrets
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise _error(f"refusing to write {path}: it is a symlink or not a regular file")
+        with open(path, "rb") as f:
+            if not owned(f.read(1 << 24)):
+                raise _error(f"refusing to overwrite {path}: the utvm tool did not write it")
+    folder, name = os.path.split(path)
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.utvm-tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)   # replaces the name; never follows a link there
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _valid_manifest(manifest) -> bool:  # noqa: ANN001
+    """A manifest (from the cache, which anyone could have edited) whose paths all stay inside."""
+    try:
+        meta = manifest["metadata"]
+        paths = [*manifest["files"], *meta["sources"], *meta["include_dirs"]]
+    except (KeyError, TypeError):
+        return False
+    return all(_safe_rel(p) for p in paths) and isinstance(meta.get("name"), str)
+
+
 # ---- code generation -----------------------------------------------------------------------
 
 def _codegen_args(options: dict, what: str) -> list[str]:
@@ -227,13 +305,10 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
         raise _error(f"{what}: cannot read the model {model}: {e.strerror}") from None
     key = {"python": python, "version": _VERSION, "model": os.path.basename(model),
            "sha256": hashlib.sha256(data).hexdigest(), "args": args}
-    try:
-        with open(cache, encoding="utf-8") as f:
-            cached = json.load(f)
-        if cached.get("key") == key:
-            return cached["manifest"]
-    except (OSError, ValueError, AttributeError):
-        pass
+    cached = _read_json(cache)
+    if isinstance(cached, dict) and cached.get("kind") == _CACHE_KIND and cached.get("key") == key \
+            and _valid_manifest(cached.get("manifest")):
+        return cached["manifest"]
     try:
         p = subprocess.run([python, "-m", "utvm_build", "manifest", model, *args],
                            capture_output=True, text=True, timeout=600)
@@ -250,12 +325,23 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
     if version != _VERSION:
         raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
                      f"UTVM_PYTHON '{python}' runs utvm_build {version}; {_hint()}")
-    os.makedirs(os.path.dirname(cache), exist_ok=True)
-    tmp = f"{cache}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump({"key": key, "manifest": manifest}, f, sort_keys=True)
-    os.replace(tmp, cache)
+    if not _valid_manifest(manifest):
+        raise _error(f"{what}: the code generator listed a file outside its directory")
+    body = json.dumps({"kind": _CACHE_KIND, "key": key, "manifest": manifest}, sort_keys=True).encode()
+    try:
+        _write_own(cache, body, lambda old: _is_cache(old))
+    except OSError as e:
+        raise _error(f"{what}: cannot write the manifest cache {cache}: {e.strerror or e}") from None
     return manifest
+
+
+def _is_cache(data: bytes) -> bool:
+    """A manifest cache the tool wrote (this version's, or one from before it had a kind)."""
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and set(doc) <= {"kind", "key", "manifest"} and "manifest" in doc
 
 
 def _codegen_emitter(target, source, env):
@@ -285,25 +371,61 @@ _CODEGEN = SCons.Builder.Builder(
 def _generated_files(out) -> list:
     """The files an earlier run of the generator wrote into ``out``, from its manifest (never the
     directory itself: anything else in it is not ours to delete)."""
-    try:
-        with open(os.path.join(out.get_abspath(), _MANIFEST), encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
+    doc = _read_json(os.path.join(out.get_abspath(), _MANIFEST))
+    if not isinstance(doc, dict) or doc.get("kind") != "utvm-build generated directory" \
+            or not isinstance(doc.get("files"), list):
         return []
-    if not isinstance(doc, dict) or doc.get("kind") != "utvm-build generated directory":
-        return []
-    return [out.File(rel) for rel in doc.get("files", []) if isinstance(rel, str) and ".." not in rel.split("/")]
+    # Only relative, in-directory entries: never an absolute path, '..' or SCons' '#' (the top).
+    return [out.File(rel) for rel in doc["files"] if _safe_rel(rel)]
+
+
+def _prune_later(env, *folders: str) -> None:
+    """At the end of the SCons run, remove these folders if they are empty: a generated directory's
+    folders (SCons makes them for the targets before the generator runs, so a refused generation
+    would leave them), the objects' folders and $UTVM_DIR's. Only folders this build made (under
+    `scons -c`: those of the tool's files), never the project's top or a folder above it."""
+    reg = env.fs.__dict__.setdefault("_utvm_prune", {})
+    if not reg:
+        import atexit
+
+        atexit.register(_prune, reg, env.Dir("#").get_abspath(), bool(env.GetOption("clean")))
+    for d in folders:
+        reg.setdefault(os.path.abspath(d), os.path.isdir(d))   # value: it existed before this run
+
+
+def _prune(reg: dict, top: str, clean: bool) -> None:
+    for d in sorted(reg, key=lambda p: p.count(os.sep), reverse=True):
+        if d == top or top.startswith(d.rstrip(os.sep) + os.sep) or os.path.islink(d):
+            continue
+        if reg[d] and not clean:
+            continue   # there before this build: not ours to remove
+        try:
+            os.rmdir(d)   # only when empty
+        except OSError:
+            pass
+
+
+def _model_folders(out, work, st, files) -> list:  # noqa: ANN001
+    """The folders of a model: its generated directory and the folders of its files, its objects'
+    folder and $UTVM_DIR."""
+    folders = {out.get_abspath(), work.get_abspath(), st["dir"].get_abspath()}
+    for rel in ["src/kernels/x", "include/x", *files]:
+        if _safe_rel(rel):
+            parts = rel.split("/")[:-1]
+            for k in range(1, len(parts) + 1):
+                folders.add(os.path.join(out.get_abspath(), *parts[:k]))
+    return sorted(folders)
 
 
 def _cached_objects(env, work) -> list:
     """The object files of the last good build, named after the sources in the manifest cache."""
+    doc = _read_json(work.File("manifest.json").get_abspath())
     try:
-        with open(work.File("manifest.json").get_abspath(), encoding="utf-8") as f:
-            sources = json.load(f)["manifest"]["metadata"]["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
+        sources = doc["manifest"]["metadata"]["sources"]
+    except (KeyError, TypeError):
         return []
     suffix = env.subst("$OBJSUFFIX")
-    return [work.File(os.path.splitext(os.path.basename(str(s)))[0] + suffix) for s in sources]
+    return [work.File(os.path.splitext(os.path.basename(s))[0] + suffix) for s in sources if _safe_rel(s)]
 
 
 def _need_c_builders(env, what: str) -> None:
@@ -342,6 +464,10 @@ def UtvmModel(env, target, model, **kw):
     base = os.path.basename(target)
     out = env.Dir(kw["output_dir"]) if kw.get("output_dir") else st["dir"].Dir(base)
     work = out.up().Dir(out.name + ".build")  # objects and the manifest cache (the generator owns `out`)
+    top = env.Dir("#").get_abspath()
+    if top == out.get_abspath() or top.startswith(out.get_abspath().rstrip(os.sep) + os.sep):
+        work = st["dir"].Dir(base + ".build")   # never beside the project (the generator refuses `out`)
+    _prune_later(env, *_model_folders(out, work, st, []))
     # One generated directory per model in the whole build (the generator owns it: docs/output.md).
     owners = env.fs.__dict__.setdefault("_utvm_output_dirs", {})
     if out.get_abspath() in owners:
@@ -360,13 +486,16 @@ def UtvmModel(env, target, model, **kw):
             raise
         # `scons -c` with a model that no longer compiles: still remove what an earlier build made.
         lib = env.File(os.path.join(os.path.dirname(target), env.subst("$LIBPREFIX") + base + env.subst("$LIBSUFFIX")))
-        env.Clean(env.Dir("."), [lib, work.File("manifest.json"), *_generated_files(out),
-                                 *_cached_objects(env, work)])
+        earlier = _generated_files(out)
+        env.Clean(env.Dir("."), [lib, work.File("manifest.json"), *earlier, *_cached_objects(env, work)])
+        _prune_later(env, *_model_folders(out, work, st, [os.path.relpath(n.get_abspath(), out.get_abspath())
+                                                            .replace(os.sep, "/") for n in earlier]))
         lib.attributes.utvm_model = {"name": None, "include_dirs": [], "packed": False, "needs_crt": False,
                                      "generated_dir": out,
                                      "metadata": None, "state": st}
         return SCons.Util.NodeList([lib])
     manifest = generated[0].attributes.utvm_manifest
+    _prune_later(env, *_model_folders(out, work, st, manifest["files"]))
     meta = manifest["metadata"]
     name = meta["name"]
     if name in st["names"]:
@@ -576,9 +705,11 @@ def _merge_crt_config(target, source, env):
             "#ifndef TVM_RUNTIME_CRT_CONFIG_H_\n#define TVM_RUNTIME_CRT_CONFIG_H_\n\n"
             + "".join(f"#define {k} {v}\n" for k, v in values.items())
             + "\n#endif /* TVM_RUNTIME_CRT_CONFIG_H_ */\n")
-    with open(target[0].get_abspath(), "w", encoding="utf-8") as f:
-        f.write(text)
+    _write_own(target[0].get_abspath(), text.encode(), lambda old: old.startswith(_MERGED_BANNER))
     return 0
+
+
+_MERGED_BANNER = b"/* Generated by the utvm SCons tool."
 
 
 def _make_crt(env, target, config_base, what):
@@ -596,6 +727,7 @@ def _make_crt(env, target, config_base, what):
     cenv.Prepend(CPPPATH=[merged[0].dir, st["crt_include"], env.Dir(os.path.join(crt, "src"))])
     src = os.path.join(crt, "src")
     work = st["dir"].Dir("utvm_crt.build")
+    _prune_later(env, st["dir"].get_abspath(), work.get_abspath(), st["dir"].Dir("crt_config").get_abspath())
     names = sorted(f for f in os.listdir(src) if f.endswith(".c"))
 
     def objs(files):
@@ -630,6 +762,7 @@ def _system_lib(env, infos: list):
     key = hashlib.sha256("\n".join(names).encode()).hexdigest()[:12]
     if key not in st["syslibs"]:
         work = st["dir"].Dir(f"utvm_system_lib_{key}.build")
+        _prune_later(env, st["dir"].get_abspath(), work.get_abspath())
         source = env.Command(
             work.File("utvm_system_lib.c"), [by_name[n]["metadata_node"] for n in names],
             SCons.Action.Action([["$UTVM_PYTHON", "-m", "utvm_build", "syslib", "$SOURCES", "-o", "$TARGET"]],
