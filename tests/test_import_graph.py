@@ -1,4 +1,4 @@
-"""The modules of utvm_build import each other without circles (docs/architecture.md, "Layers").
+"""The modules of utvm_build import each other without circles (docs/architecture.md, "No import circles").
 
 The graph is read from the source (ast), not from a running interpreter, so imports inside
 functions and under ``if TYPE_CHECKING:`` count as well: a lazy import hides a circle from Python

@@ -32,17 +32,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import quantize_multiplier
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, Lit, Out, Params, Prepared, call
 
 _F32 = np.float32

@@ -24,17 +24,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import activation_range_float, activation_range_quantized
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_const,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_const, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, Null, Operand, Out, Params, Prepared, Scratch, call
 from .conv import per_channel_multipliers, real_multipliers, window
 from .limits import check_accumulators, check_window_extent
