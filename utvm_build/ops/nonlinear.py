@@ -261,7 +261,8 @@ class _SigmoidTanh(_Unary):
         if x.dtype == "int8":
             f = tanhf if self.is_tanh else _logistic_f32
             table = lut_int8(x.quant.s, x.quant.zp, out.quant.s, out.quant.zp, f)
-            return Prepared([call(fn, Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
+            # the table lookup every int8 elementwise operator with a 256-entry table shares
+            return Prepared([call("utvm_lut_s8", Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
         mult, shift = int16_sigmoid_tanh_params(op, x.quant.s, self.is_tanh)
         return Prepared([call(fn, Lit(out.size), Lit(mult), Lit(shift), In(0), Out(0))])
 
