@@ -146,11 +146,11 @@ def test_check_call_catches_mismatches(args: tuple, why: str | None) -> None:
 
 def test_literals_are_range_checked() -> None:
     g, op = _graph_with_pool()
-    ok = KernelCall("utvm_logistic_s8", (Lit(5), Const("t", np.zeros(256, np.int8), "int8_t"), In(0), Out(0)))
+    ok = KernelCall("utvm_lut_s8", (Lit(5), Const("t", np.zeros(256, np.int8), "int8_t"), In(0), Out(0)))
     kernel_table.check_call(ok, op, g, "generic")
     for bad in (Lit(2**31), Lit(1.5, "float")):
         with pytest.raises(TypeError):
-            kernel_table.check_call(KernelCall("utvm_logistic_s8", (bad, *ok.args[1:])), op, g, "generic")
+            kernel_table.check_call(KernelCall("utvm_lut_s8", (bad, *ok.args[1:])), op, g, "generic")
 
 
 def test_scratch_rule_belongs_to_the_kernel() -> None:

@@ -4,60 +4,23 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from .. import __version__
-from ..graph import ITEM_SIZE, Graph, Operator, Tensor
+from ..graph import ITEM_SIZE, Graph, Operator
 from ..ops.call import Prepared
 from ..options import CompileOptions
 from ..planner import MemoryPlan
 from ..targets import kernel_text, kernel_variant
 from ..validate import operator_context
-from .cnames import c_comment, c_identifier, float_literal
+from .cnames import c_comment, float_literal
 from .constants import ConstantPool
 from .control import CONTROL_OPS, ControlEmitter, state_init_function, state_layout_comment, subgraph_function
 from .crt_config import CrtNeeds, render_crt_config
 from .group import GUARD_IF, POOL_BUSY_STATUS, UNUSED_FUNCTION_PRAGMAS, GroupLink, wrapper_prototype
 from .ops_file import OpFunction, describe, render_op
 from .packed import render_packed
+from .ports import Port, ports
 from .profile import packed_functions, render_profile, wrap_call
-
-
-@dataclass
-class Port:
-    """A model input or output as the C API shows it."""
-
-    tensor: Tensor
-    c_name: str
-
-    def metadata(self) -> dict:
-        t = self.tensor
-        q = t.quant
-        return {
-            "name": t.name, "c_name": self.c_name, "dtype": t.dtype, "shape": list(t.shape),
-            "scale": None if q is None else float(q.scale[0]),
-            "zero_point": None if q is None else int(q.zero_point[0]),
-            "bytes": t.nbytes,
-        }
-
-
-def ports(g: Graph) -> tuple[list[Port], list[Port]]:
-    """The C names of the inputs and outputs: from the tensor names, unique, and never the
-    positional name (``input_<k>``, ``output_<k>``) of another port, which the header's positional
-    macros (``TVMGEN_<NAME>_INPUT_<k>_SIZE``) use."""
-    positional = [f"input_{k}" for k in range(len(g.inputs))] + [f"output_{k}" for k in range(len(g.outputs))]
-    used = {"workspace", "global_workspace"} | set(positional)
-    names = []
-    for k, t in enumerate(list(g.inputs) + list(g.outputs)):
-        own = positional[k]
-        natural = c_identifier(g.tensors[t].name, None, own.split("_")[0])
-        if natural == own:
-            names.append(own)
-        else:
-            names.append(c_identifier(g.tensors[t].name, used, own.split("_")[0]))
-    ins = [Port(g.tensors[t], n) for t, n in zip(g.inputs, names)]
-    outs = [Port(g.tensors[t], n) for t, n in zip(g.outputs, names[len(g.inputs):])]
-    return ins, outs
 
 
 def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str, opts: CompileOptions,

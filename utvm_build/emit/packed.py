@@ -7,12 +7,9 @@ Emitted only with ``interface="packed"``; the typed entry point stays the only c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .crt_config import CrtNeeds
-
-if TYPE_CHECKING:
-    from .model import Port
+from .ports import Port
 
 # dtype -> (DLDataTypeCode, bits)
 _DL_TYPES = {"int8": ("kDLInt", 8), "int16": ("kDLInt", 16), "int32": ("kDLInt", 32), "int64": ("kDLInt", 64),

@@ -33,4 +33,28 @@ typedef struct {
   int32_t qmax;
 } utvm_leaky_relu_q_params;
 
+/* The element operations of the quantized kernels, int8 and int16 alike (the kernel narrows):
+ * requantized to the output, offset and clamped. */
+static inline int32_t utvm_relu_q_one(const utvm_relu_q_params* p, int32_t in) {
+  const int32_t v = p->output_offset + utvm_mul_by_quantized_mul(in - p->input_offset, p->multiplier, p->shift);
+  return utvm_clamp_i32(v, p->act_min, p->act_max);
+}
+
+static inline int32_t utvm_leaky_relu_q_one(const utvm_leaky_relu_q_params* p, int32_t in) {
+  const int32_t x = in - p->input_offset;
+  const int32_t v = p->output_offset +
+                    ((x >= 0) ? utvm_mul_by_quantized_mul(x, p->multiplier_identity, p->shift_identity)
+                              : utvm_mul_by_quantized_mul(x, p->multiplier_alpha, p->shift_alpha));
+  return utvm_clamp_i32(v, p->qmin, p->qmax);
+}
+
+/* The loop of every quantized activation kernel: out[i] = (T)ONE(p, in[i]) over p->size elements. */
+#define UTVM_ACTIVATION_Q(T, ONE, p, in, out)         \
+  do {                                               \
+    int32_t i_;                                      \
+    for (i_ = 0; i_ < (p)->size; ++i_) {             \
+      (out)[i_] = (T)ONE((p), (int32_t)(in)[i_]);    \
+    }                                                \
+  } while (0)
+
 #endif /* UTVM_KERNELS_ACTIVATIONS_H_ */

@@ -21,28 +21,7 @@ static inline int16_t utvm_add_s16_one(const utvm_add_q_params* p, int32_t a, in
 
 static void utvm_add_s16(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int16_t* in1,
                         const int16_t* in2, int16_t* out) {
-  int32_t i;
-  if (sh->broadcast == 0) {
-    for (i = 0; i < sh->size; ++i) {
-      out[i] = utvm_add_s16_one(p, in1[i], in2[i]);
-    }
-  } else {
-    const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
-    const int32_t s1 = sh->stride1[UTVM_EW_MAX_DIMS - 1];
-    const int32_t s2 = sh->stride2[UTVM_EW_MAX_DIMS - 1];
-    const int32_t rows = utvm_ew_rows(sh);
-    int32_t r;
-    int16_t* dst = out;
-    utvm_ew_iter it;
-    utvm_ew_iter_init(&it);
-    for (r = 0; r < rows; ++r) {
-      for (i = 0; i < n; ++i) {
-        *dst = utvm_add_s16_one(p, in1[it.o1 + (i * s1)], in2[it.o2 + (i * s2)]);
-        ++dst;
-      }
-      utvm_ew_iter_next(sh, &it);
-    }
-  }
+  UTVM_EW_BINARY(int16_t, utvm_add_s16_one, p, sh, in1, in2, out);
 }
 
 #endif /* UTVM_KERNELS_ADD_S16_H_ */

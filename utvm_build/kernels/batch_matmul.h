@@ -44,4 +44,63 @@ static inline void utvm_bmm_bases(const utvm_bmm_geom* g, int32_t b0, int32_t b1
   *rhs = (b0 * g->rhs_ext[0]) + (b1 * g->rhs_ext[1]) + (b2 * g->rhs_ext[2]);
 }
 
+/* The integer kernels' element operations. int8: (rhs - rhs_zp) * (lhs - lhs_zp) summed in int32,
+ * the int32 MultiplyByQuantizedMultiplier; int16 (zero points 0): int64 sums and the int64
+ * MultiplyByQuantizedMultiplier. */
+static inline int32_t utvm_bmm_s8_mac(const utvm_bmm_q_params* p, int32_t total, int8_t r, int8_t a) {
+  return total + (((int32_t)r + p->rhs_offset) * ((int32_t)a + p->lhs_offset));
+}
+
+static inline int8_t utvm_bmm_s8_out(const utvm_bmm_q_params* p, int32_t total) {
+  return (int8_t)utvm_clamp_i32(utvm_mul_by_quantized_mul(total, p->multiplier, p->shift) + p->output_offset,
+                                p->out_min, p->out_max);
+}
+
+static inline int64_t utvm_bmm_s16_mac(const utvm_bmm_q_params* p, int64_t total, int16_t r, int16_t a) {
+  (void)p;
+  return total + ((int64_t)r * (int64_t)a);
+}
+
+static inline int16_t utvm_bmm_s16_out(const utvm_bmm_q_params* p, int64_t total) {
+  return (int16_t)utvm_clamp_i32(utvm_mul_by_quantized_mul64(total, p->multiplier, p->shift) + p->output_offset,
+                                 p->out_min, p->out_max);
+}
+
+/* The walk of every BATCH_MATMUL kernel, written once: for each output (batch, m, n) in output
+ * order, ACC total = 0, total = MAC(p, total, rhs[.., n, k], lhs[.., m, k]) for k ascending (the
+ * reference's order), then *out++ = FINISH(p, total). MAC and FINISH are the type's static
+ * inline element operations (zero points, accumulator width, requantization); the macro expands
+ * in place, so each kernel costs what its hand-written loops cost. */
+#define UTVM_BMM_WALK(p, g, lhs, rhs, out, T, ACC, MAC, FINISH)                                             \
+  do {                                                                                                      \
+    int32_t b0_;                                                                                            \
+    int32_t b1_;                                                                                            \
+    int32_t b2_;                                                                                            \
+    int32_t m_;                                                                                             \
+    int32_t n_;                                                                                             \
+    int32_t k_;                                                                                             \
+    int32_t o_ = 0;                                                                                         \
+    for (b0_ = 0; b0_ < (g)->batch[0]; ++b0_) {                                                             \
+      for (b1_ = 0; b1_ < (g)->batch[1]; ++b1_) {                                                           \
+        for (b2_ = 0; b2_ < (g)->batch[2]; ++b2_) {                                                         \
+          int32_t lb_;                                                                                      \
+          int32_t rb_;                                                                                      \
+          utvm_bmm_bases((g), b0_, b1_, b2_, &lb_, &rb_);                                                   \
+          for (m_ = 0; m_ < (g)->rows; ++m_) {                                                              \
+            const T* a_ = &(lhs)[lb_ + (m_ * (g)->lhs_row_stride)];                                         \
+            for (n_ = 0; n_ < (g)->cols; ++n_) {                                                            \
+              const T* r_ = &(rhs)[rb_ + (n_ * (g)->rhs_col_stride)];                                       \
+              ACC total_ = (ACC)0;                                                                          \
+              for (k_ = 0; k_ < (g)->depth; ++k_) {                                                         \
+                total_ = MAC((p), total_, r_[k_ * (g)->rhs_depth_stride], a_[k_ * (g)->lhs_depth_stride]);  \
+              }                                                                                             \
+              (out)[o_] = FINISH((p), total_);                                                              \
+              o_ += 1;                                                                                      \
+            }                                                                                               \
+          }                                                                                                 \
+        }                                                                                                   \
+      }                                                                                                     \
+    }                                                                                                       \
+  } while (0)
+
 #endif /* UTVM_KERNELS_BATCH_MATMUL_H_ */

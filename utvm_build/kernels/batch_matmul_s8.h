@@ -5,37 +5,7 @@
 #include "batch_matmul.h"
 
 static void utvm_batch_matmul_s8(const utvm_bmm_q_params* p, const int8_t* lhs, const int8_t* rhs, int8_t* out) {
-  const utvm_bmm_geom* g = &p->g;
-  int32_t b0;
-  int32_t b1;
-  int32_t b2;
-  int32_t m;
-  int32_t n;
-  int32_t k;
-  int32_t o = 0;
-  for (b0 = 0; b0 < g->batch[0]; ++b0) {
-    for (b1 = 0; b1 < g->batch[1]; ++b1) {
-      for (b2 = 0; b2 < g->batch[2]; ++b2) {
-        int32_t lb;
-        int32_t rb;
-        utvm_bmm_bases(g, b0, b1, b2, &lb, &rb);
-        for (m = 0; m < g->rows; ++m) {
-          const int8_t* a = &lhs[lb + (m * g->lhs_row_stride)];
-          for (n = 0; n < g->cols; ++n) {
-            const int8_t* b = &rhs[rb + (n * g->rhs_col_stride)];
-            int32_t total = 0;
-            for (k = 0; k < g->depth; ++k) {
-              total += ((int32_t)b[k * g->rhs_depth_stride] + p->rhs_offset) *
-                       ((int32_t)a[k * g->lhs_depth_stride] + p->lhs_offset);
-            }
-            out[o] = (int8_t)utvm_clamp_i32(utvm_mul_by_quantized_mul(total, p->multiplier, p->shift) + p->output_offset,
-                                     p->out_min, p->out_max);
-            o += 1;
-          }
-        }
-      }
-    }
-  }
+  UTVM_BMM_WALK(p, &p->g, lhs, rhs, out, int8_t, int32_t, utvm_bmm_s8_mac, utvm_bmm_s8_out);
 }
 
 #endif /* UTVM_KERNELS_BATCH_MATMUL_S8_H_ */

@@ -9,28 +9,7 @@
 #include "cumsum.h"
 
 static void utvm_cumsum_s32(const utvm_cumsum_params* p, const int32_t* in, int32_t* out) {
-  int32_t o;
-  int32_t n;
-  int32_t a;
-  for (o = 0; o < p->outer; ++o) {
-    for (n = 0; n < p->inner; ++n) {
-      int32_t acc = 0;
-      for (a = 0; a < p->axis; ++a) {
-        const int32_t k = (p->reverse != 0) ? ((p->axis - 1) - a) : a;
-        const size_t at = ((((size_t)o * (size_t)p->axis) + (size_t)k) * (size_t)p->inner) + (size_t)n;
-        const int32_t x = in[at];
-        if (p->exclusive != 0) {
-          const uint32_t sum = (uint32_t)acc + (uint32_t)x;
-          out[at] = acc;
-          acc = (int32_t)sum;
-        } else {
-          const uint32_t sum = (uint32_t)acc + (uint32_t)x;
-          acc = (int32_t)sum;
-          out[at] = acc;
-        }
-      }
-    }
-  }
+  UTVM_CUMSUM(p, p, in, out, int32_t, 0, UTVM_CUMSUM_VALUE, utvm_cumsum_s32_add, UTVM_CUMSUM_VALUE);
 }
 
 #endif /* UTVM_KERNELS_CUMSUM_S32_H_ */

@@ -27,43 +27,24 @@ typedef struct {
   int32_t act_max;
 } utvm_cumsum_s8_params;
 
-/* a + b with two's complement wrap-around. */
-static inline int32_t utvm_cumsum_s8_add_wrap(int32_t a, int32_t b) {
-  const uint32_t s = (uint32_t)a + (uint32_t)b;
-  return (int32_t)s;
-}
-
 static inline int32_t utvm_cumsum_s8_scale_in(const utvm_cumsum_s8_params* q, int32_t y) {
   return utvm_mul_by_quantized_mul(utvm_shl_wrap_i32(y, q->left_shift), q->input_multiplier, q->input_shift);
+}
+
+static inline int32_t utvm_cumsum_s8_load(const utvm_cumsum_s8_params* q, int8_t x) {
+  return utvm_cumsum_s8_scale_in(q, q->input_offset + (int32_t)x);
+}
+
+static inline int8_t utvm_cumsum_s8_out(const utvm_cumsum_s8_params* q, int32_t sum) {
+  const int32_t v = utvm_cumsum_s32_add(utvm_mul_by_quantized_mul(sum, q->output_multiplier, q->output_shift),
+                                            q->output_offset);
+  return (int8_t)utvm_clamp_i32(v, q->act_min, q->act_max);
 }
 
 static inline void utvm_cumsum_s8(const utvm_cumsum_params* p, const utvm_cumsum_s8_params* q, const int8_t* in,
                                   int8_t* out) {
   const int32_t start = utvm_cumsum_s8_scale_in(q, q->input_offset);
-  int32_t o;
-  int32_t n;
-  int32_t a;
-  for (o = 0; o < p->outer; ++o) {
-    for (n = 0; n < p->inner; ++n) {
-      int32_t acc = start;
-      for (a = 0; a < p->axis; ++a) {
-        const int32_t k = (p->reverse != 0) ? ((p->axis - 1) - a) : a;
-        const size_t at = ((((size_t)o * (size_t)p->axis) + (size_t)k) * (size_t)p->inner) + (size_t)n;
-        const int32_t scaled = utvm_cumsum_s8_scale_in(q, q->input_offset + (int32_t)in[at]);
-        int32_t sum;
-        if (p->exclusive != 0) {
-          sum = acc;
-          acc = utvm_cumsum_s8_add_wrap(acc, scaled);
-        } else {
-          acc = utvm_cumsum_s8_add_wrap(acc, scaled);
-          sum = acc;
-        }
-        sum = utvm_mul_by_quantized_mul(sum, q->output_multiplier, q->output_shift);
-        sum = utvm_cumsum_s8_add_wrap(sum, q->output_offset);
-        out[at] = (int8_t)utvm_clamp_i32(sum, q->act_min, q->act_max);
-      }
-    }
-  }
+  UTVM_CUMSUM(p, q, in, out, int32_t, start, utvm_cumsum_s8_load, utvm_cumsum_s32_add, utvm_cumsum_s8_out);
 }
 
 #endif /* UTVM_KERNELS_CUMSUM_S8_H_ */

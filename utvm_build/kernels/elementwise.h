@@ -60,6 +60,37 @@ static inline int32_t utvm_ew_rows(const utvm_ew_shape* sh) {
   return (n > 0) ? (sh->size / n) : 0;
 }
 
+/* The loop of every binary elementwise kernel (add_s16, add_f32, mul_*): out[i] = (T)ONE(p, a, b)
+ * with a and b the input elements that output element i reads. ONE is the type's element
+ * operation (a static inline function below or in the type's file); the walk is written once here and expanded in place, so
+ * each kernel compiles to the loops it had when it spelled them out. Same-shape operands take the
+ * flat loop; otherwise rows of the innermost dimension, the odometer stepping between rows. */
+#define UTVM_EW_BINARY(T, ONE, p, sh, in1, in2, out)                                    \
+  do {                                                                                  \
+    int32_t i_;                                                                         \
+    if ((sh)->broadcast == 0) {                                                         \
+      for (i_ = 0; i_ < (sh)->size; ++i_) {                                             \
+        (out)[i_] = (T)ONE((p), (in1)[i_], (in2)[i_]);                                  \
+      }                                                                                 \
+    } else {                                                                            \
+      const int32_t n_ = (sh)->dims[UTVM_EW_MAX_DIMS - 1];                              \
+      const int32_t s1_ = (sh)->stride1[UTVM_EW_MAX_DIMS - 1];                          \
+      const int32_t s2_ = (sh)->stride2[UTVM_EW_MAX_DIMS - 1];                          \
+      const int32_t rows_ = utvm_ew_rows(sh);                                           \
+      int32_t r_;                                                                       \
+      T* dst_ = (out);                                                                  \
+      utvm_ew_iter it_;                                                                 \
+      utvm_ew_iter_init(&it_);                                                          \
+      for (r_ = 0; r_ < rows_; ++r_) {                                                  \
+        for (i_ = 0; i_ < n_; ++i_) {                                                   \
+          *dst_ = (T)ONE((p), (in1)[it_.o1 + (i_ * s1_)], (in2)[it_.o2 + (i_ * s2_)]);  \
+          ++dst_;                                                                       \
+        }                                                                               \
+        utvm_ew_iter_next((sh), &it_);                                                  \
+      }                                                                                 \
+    }                                                                                   \
+  } while (0)
+
 /* ADD / SUB, int8 and int16 general-scale path (TFLite reference AddElementwise /
  * BroadcastAdd4DSlow; SUB negates input2_multiplier as sub.cc does). */
 typedef struct {
@@ -87,6 +118,14 @@ typedef struct {
   int32_t act_min;
   int32_t act_max;
 } utvm_mul_q_params;
+
+/* MUL's element operation, int8 and int16 alike (narrowed by the caller):
+ * output_offset + MultiplyByQuantizedMultiplier((in1 + off1) * (in2 + off2)), clamped. */
+static inline int32_t utvm_mul_q_one(const utvm_mul_q_params* p, int32_t a, int32_t b) {
+  const int32_t prod = (p->input1_offset + a) * (p->input2_offset + b);
+  const int32_t raw = p->output_offset + utvm_mul_by_quantized_mul(prod, p->output_multiplier, p->output_shift);
+  return utvm_clamp_i32(raw, p->act_min, p->act_max);
+}
 
 /* MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0). */
 static inline int32_t utvm_mul_by_quantized_mul_lt1(int32_t x, int32_t multiplier, int32_t shift) {

@@ -1,6 +1,6 @@
 /* utvm-build kernels: int8 elementwise operators as a 256-entry table made at code generation
- * (ABS, RSQRT, ELU, HARD_SWISH int8: the generator reproduces the reference arithmetic, integer or
- * LUTPopulate, for every input value). Index: the input byte as uint8_t. */
+ * (ABS, RSQRT, ELU, HARD_SWISH, LOGISTIC, TANH int8: the generator reproduces the reference
+ * arithmetic, integer or LUTPopulate, for every input value). Index: the input byte as uint8_t. */
 #ifndef UTVM_KERNELS_LUT_S8_H_
 #define UTVM_KERNELS_LUT_S8_H_
 

@@ -6,36 +6,17 @@
 
 #include "pooling.h"
 
+static inline float utvm_max_pool_f32_tap(float m, float v) {
+  return (m < v) ? v : m; /* std::max(m, v) */
+}
+
+static inline float utvm_max_pool_f32_out(const utvm_pool_f32_params* p, float m, int32_t count) {
+  (void)count;
+  return utvm_clamp_f32(m, p->act_min, p->act_max);
+}
+
 static void utvm_max_pool_f32(const utvm_pool_f32_params* p, const float* in, float* out) {
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  int32_t c;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        int32_t iy;
-        int32_t ix;
-        int32_t fy0;
-        int32_t fy1;
-        int32_t fx0;
-        int32_t fx1;
-        UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
-        for (c = 0; c < p->channels; ++c) {
-          int32_t fy;
-          int32_t fx;
-          float m = -FLT_MAX;
-          for (fy = fy0; fy < fy1; ++fy) {
-            for (fx = fx0; fx < fx1; ++fx) {
-              const float v = in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * p->channels) + c];
-              m = (m < v) ? v : m; /* std::max(m, v) */
-            }
-          }
-          out[(((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels) + c] = utvm_clamp_f32(m, p->act_min, p->act_max);
-        }
-      }
-    }
-  }
+  UTVM_POOL_WALK(float, p, in, out, float, -FLT_MAX, utvm_max_pool_f32_tap, utvm_max_pool_f32_out);
 }
 
 #endif /* UTVM_KERNELS_POOLING_MAX_F32_H_ */

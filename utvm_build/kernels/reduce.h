@@ -20,11 +20,7 @@
 #define UTVM_REDUCE_ALL 3
 
 typedef struct {
-  int32_t rank;
-  int32_t in_dims[UTVM_MEAN_MAX_RANK];
-  int32_t out_strides[UTVM_MEAN_MAX_RANK];
-  int32_t in_size;
-  int32_t out_size;
+  UTVM_MEAN_WALK_FIELDS
   int32_t kind;        /* UTVM_REDUCE_* */
   int32_t seed_first;  /* all dims reduced: output = input[0], then the rest */
 } utvm_reduce_params;
@@ -33,5 +29,24 @@ typedef struct {
 static inline int32_t utvm_reduce_start(const utvm_reduce_params* p) {
   return ((p->seed_first != 0) && (p->in_size > 0)) ? 1 : 0;
 }
+
+/* The element operations of REDUCE_MAX / REDUCE_MIN (any arithmetic type; NaN as the
+ * reference's comparisons treat it: the current value stays). */
+#define UTVM_REDUCE_MAX_OF(acc, v) (((v) > (acc)) ? (v) : (acc))
+#define UTVM_REDUCE_MIN_OF(acc, v) (((v) < (acc)) ? (v) : (acc))
+
+/* The walk of every reduce kernel (mean.h's, seeded with input[0] when seed_first):
+ * out[o] = STEP(out[o], in[i]); STEP is the type's element operation. */
+#define UTVM_REDUCE_WALK(p, in, out, init, STEP) UTVM_MEAN_WALK(p, in, out, init, utvm_reduce_start(p), STEP)
+
+/* REDUCE_MAX / REDUCE_MIN of one type: lowest / highest its initial value. */
+#define UTVM_REDUCE_MAX_MIN(p, in, out, lowest, highest)          \
+  do {                                                            \
+    if ((p)->kind == UTVM_REDUCE_MAX) {                           \
+      UTVM_REDUCE_WALK(p, in, out, lowest, UTVM_REDUCE_MAX_OF);   \
+    } else {                                                      \
+      UTVM_REDUCE_WALK(p, in, out, highest, UTVM_REDUCE_MIN_OF);  \
+    }                                                             \
+  } while (0)
 
 #endif /* UTVM_KERNELS_REDUCE_H_ */

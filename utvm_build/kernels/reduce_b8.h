@@ -4,17 +4,13 @@
 
 #include "reduce.h"
 
+/* in && current, from true (the walk ignores seed_first: the same result) */
+static inline uint8_t utvm_reduce_all_b8_step(uint8_t acc, uint8_t v) {
+  return ((v != 0u) && (acc != 0u)) ? 1u : 0u;
+}
+
 static void utvm_reduce_all_b8(const utvm_reduce_params* p, const uint8_t* in, uint8_t* out) {
-  int32_t index[UTVM_MEAN_MAX_RANK] = {0, 0, 0, 0, 0, 0};
-  int32_t o = 0;
-  int32_t i;
-  for (i = 0; i < p->out_size; ++i) {
-    out[i] = 1u;
-  }
-  for (i = 0; i < p->in_size; ++i) {
-    out[o] = ((in[i] != 0u) && (out[o] != 0u)) ? 1u : 0u;
-    o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-  }
+  UTVM_MEAN_WALK(p, in, out, 1u, 0, utvm_reduce_all_b8_step);
 }
 
 #endif /* UTVM_KERNELS_REDUCE_B8_H_ */

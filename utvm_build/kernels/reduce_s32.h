@@ -11,34 +11,10 @@ static inline int32_t utvm_reduce_add_s32(int32_t a, int32_t b) {
 }
 
 static void utvm_reduce_s32(const utvm_reduce_params* p, const int32_t* in, int32_t* out) {
-  int32_t index[UTVM_MEAN_MAX_RANK] = {0, 0, 0, 0, 0, 0};
-  int32_t o = 0;
-  int32_t i;
-  const int32_t start = utvm_reduce_start(p);
-  const int32_t init = (p->kind == UTVM_REDUCE_MAX) ? (int32_t)INT32_MIN
-                                                      : ((p->kind == UTVM_REDUCE_MIN) ? (int32_t)INT32_MAX : 0);
-  for (i = 0; i < p->out_size; ++i) {
-    out[i] = init;
-  }
-  if (start == 1) {
-    out[0] = in[0];
-    o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-  }
-  if (p->kind == UTVM_REDUCE_MAX) {
-    for (i = start; i < p->in_size; ++i) {
-      out[o] = (in[i] > out[o]) ? in[i] : out[o];
-      o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-    }
-  } else if (p->kind == UTVM_REDUCE_MIN) {
-    for (i = start; i < p->in_size; ++i) {
-      out[o] = (in[i] < out[o]) ? in[i] : out[o];
-      o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-    }
+  if (p->kind == UTVM_REDUCE_SUM) {
+    UTVM_REDUCE_WALK(p, in, out, 0, utvm_reduce_add_s32);
   } else {
-    for (i = start; i < p->in_size; ++i) {
-      out[o] = utvm_reduce_add_s32(out[o], in[i]);
-      o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-    }
+    UTVM_REDUCE_MAX_MIN(p, in, out, (int32_t)INT32_MIN, (int32_t)INT32_MAX);
   }
 }
 

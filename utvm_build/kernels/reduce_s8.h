@@ -5,29 +5,7 @@
 #include "reduce.h"
 
 static void utvm_reduce_s8(const utvm_reduce_params* p, const int8_t* in, int8_t* out) {
-  int32_t index[UTVM_MEAN_MAX_RANK] = {0, 0, 0, 0, 0, 0};
-  int32_t o = 0;
-  int32_t i;
-  const int32_t start = utvm_reduce_start(p);
-  const int8_t init = (p->kind == UTVM_REDUCE_MAX) ? (int8_t)INT8_MIN : (int8_t)INT8_MAX;
-  for (i = 0; i < p->out_size; ++i) {
-    out[i] = init;
-  }
-  if (start == 1) {
-    out[0] = in[0];
-    o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-  }
-  if (p->kind == UTVM_REDUCE_MAX) {
-    for (i = start; i < p->in_size; ++i) {
-      out[o] = (in[i] > out[o]) ? in[i] : out[o];
-      o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-    }
-  } else {
-    for (i = start; i < p->in_size; ++i) {
-      out[o] = (in[i] < out[o]) ? in[i] : out[o];
-      o = utvm_mean_next(p->rank, p->in_dims, p->out_strides, index, o);
-    }
-  }
+  UTVM_REDUCE_MAX_MIN(p, in, out, (int8_t)INT8_MIN, (int8_t)INT8_MAX);
 }
 
 #endif /* UTVM_KERNELS_REDUCE_S8_H_ */

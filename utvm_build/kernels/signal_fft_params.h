@@ -28,4 +28,30 @@ typedef struct {
   int32_t stride[UTVM_SIGNAL_FFT_MAX_STAGES]; /* twiddle stride (product of the outer radixes) */
 } utvm_signal_rfft_params;
 
+/* The stage loop of the complex FFT, written once for every type (signal_kissfft_{s16,s32,f32}.h
+ * give the butterflies): `work` holds the inputs in kf_work's leaf order; each stage, deepest
+ * first, runs its butterfly over every block (radix 4 takes the direction). */
+#define UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, T, BFLY2, BFLY3, BFLY4, BFLY5)  \
+  do {                                                                               \
+    int32_t s_;                                                                      \
+    for (s_ = (p)->n_stages - 1; s_ >= 0; --s_) {                                    \
+      const int32_t radix_ = (p)->radix[s_];                                         \
+      const int32_t m_ = (p)->span[s_];                                              \
+      const int32_t fstride_ = (p)->stride[s_];                                      \
+      int32_t b_;                                                                    \
+      for (b_ = 0; b_ < fstride_; ++b_) {                                            \
+        T* blk_ = &(work)[2 * b_ * radix_ * m_];                                     \
+        if (radix_ == 2) {                                                           \
+          BFLY2(blk_, (tw), fstride_, m_);                                           \
+        } else if (radix_ == 3) {                                                    \
+          BFLY3(blk_, (tw), fstride_, m_);                                           \
+        } else if (radix_ == 4) {                                                    \
+          BFLY4(blk_, (tw), fstride_, m_, (inverse));                                \
+        } else {                                                                     \
+          BFLY5(blk_, (tw), fstride_, m_);                                           \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
+  } while (0)
+
 #endif /* UTVM_KERNELS_SIGNAL_FFT_PARAMS_H_ */

@@ -174,25 +174,8 @@ static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly5(float* f, const float* tw, int
 /* The complex FFT of fft_length / 2 points in place: `work` holds the inputs in kf_work's leaf
  * order; every stage's butterflies, deepest first. */
 static void utvm_sfftf_stages(const utvm_signal_rfft_params* p, const float* tw, float* work, int32_t inverse) {
-  int32_t s;
-  for (s = p->n_stages - 1; s >= 0; --s) {
-    const int32_t radix = p->radix[s];
-    const int32_t m = p->span[s];
-    const int32_t fstride = p->stride[s];
-    int32_t b;
-    for (b = 0; b < fstride; ++b) {
-      float* blk = &work[2 * b * radix * m];
-      if (radix == 2) {
-        utvm_sfftf_bfly2(blk, tw, fstride, m);
-      } else if (radix == 3) {
-        utvm_sfftf_bfly3(blk, tw, fstride, m);
-      } else if (radix == 4) {
-        utvm_sfftf_bfly4(blk, tw, fstride, m, inverse);
-      } else {
-        utvm_sfftf_bfly5(blk, tw, fstride, m);
-      }
-    }
-  }
+  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, float, utvm_sfftf_bfly2, utvm_sfftf_bfly3, utvm_sfftf_bfly4,
+                         utvm_sfftf_bfly5);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_F32_H_ */

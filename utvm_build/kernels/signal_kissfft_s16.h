@@ -171,25 +171,8 @@ static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly5(int16_t* f, const int16_t* tw, 
 /* The complex FFT of n_c = fft_length / 2 points: `work` (2 n_c int16) already holds the inputs
  * in kf_work's leaf order; every stage's butterflies, deepest first. */
 static void utvm_sfft_stages(const utvm_signal_rfft_params* p, const int16_t* tw, int16_t* work, int32_t inverse) {
-  int32_t s;
-  for (s = p->n_stages - 1; s >= 0; --s) {
-    const int32_t radix = p->radix[s];
-    const int32_t m = p->span[s];
-    const int32_t fstride = p->stride[s];
-    int32_t b;
-    for (b = 0; b < fstride; ++b) {
-      int16_t* blk = &work[2 * b * radix * m];
-      if (radix == 2) {
-        utvm_sfft_bfly2(blk, tw, fstride, m);
-      } else if (radix == 3) {
-        utvm_sfft_bfly3(blk, tw, fstride, m);
-      } else if (radix == 4) {
-        utvm_sfft_bfly4(blk, tw, fstride, m, inverse);
-      } else {
-        utvm_sfft_bfly5(blk, tw, fstride, m);
-      }
-    }
-  }
+  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, int16_t, utvm_sfft_bfly2, utvm_sfft_bfly3, utvm_sfft_bfly4,
+                         utvm_sfft_bfly5);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S16_H_ */

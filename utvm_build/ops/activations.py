@@ -15,17 +15,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import dtype_range, quantize_multiplier, tflite_round
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 
 _F32 = np.float32

@@ -27,13 +27,7 @@ import numpy as np
 
 from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
-from ..quant import (
-    MAX_MULTIPLIER,
-    MAX_MULTIPLIER_64,
-    activation_range_float,
-    activation_range_quantized,
-    quantize_multiplier,
-)
+from ..quant import activation_range_float, activation_range_quantized
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -50,6 +44,7 @@ from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, S
 from .conv_mve import conv_mve_call, depthwise_mve_call
 from .hybrid import is_hybrid, prepare_hybrid_conv
 from .limits import check_accumulators, check_window_extent
+from .multipliers import per_channel_multipliers, real_multipliers
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
@@ -374,27 +369,6 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
 
 def _dw_rows_in(geo: _Geom, rows: int) -> int:
     return (rows - 1) * geo.stride_h + (geo.filter_h - 1) * geo.dilation_h + 1
-
-
-def per_channel_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) -> tuple[np.ndarray, np.ndarray]:
-    """PopulateConvolutionQuantizationParams: per output channel (multiplier, shift), int32 arrays.
-
-    effective_output_scale = double(input_scale) * double(filter_scale) / double(output_scale),
-    the scales being the float32 values stored in the model; a per-tensor filter scale is broadcast.
-    """
-    max_real = MAX_MULTIPLIER if x.dtype == "int8" else MAX_MULTIPLIER_64
-    pairs = [quantize_multiplier(float(r), max_real) for r in real_multipliers(x, w, out, channels)]
-    return (np.array([p[0] for p in pairs], dtype=np.int32), np.array([p[1] for p in pairs], dtype=np.int32))
-
-
-def real_multipliers(x: Tensor, w: Tensor, out: Tensor, channels: int) -> np.ndarray:
-    """The per-channel effective output scales, float64 (see per_channel_multipliers)."""
-    s_in = float(np.float32(x.quant.s))
-    s_out = float(np.float32(out.quant.s))
-    scales = np.asarray(w.quant.scale, dtype=np.float32)
-    if len(scales) == 1:
-        scales = np.repeat(scales, channels)
-    return np.array([s_in * float(sc) / s_out for sc in scales], dtype=np.float64)
 
 
 @register("CONV_2D")

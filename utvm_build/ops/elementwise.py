@@ -18,23 +18,8 @@ import numpy as np
 
 from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
-from ..quant import (
-    UnrepresentableMultiplier,
-    activation_range_float,
-    activation_range_quantized,
-    quantize_multiplier,
-)
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
 MAX_DIMS = 6

@@ -37,23 +37,9 @@ from .base import (
 from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, call
 from .hybrid import is_hybrid, prepare_hybrid_fc
 from .limits import check_accumulators
+from .multipliers import conv_multiplier, per_channel_multipliers, unit_multipliers
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
-
-
-def conv_multiplier(input_scale: float, filter_scale: float, output_scale: float) -> float:
-    """TFLite GetQuantizedConvolutionMultipler: the product is taken in float32."""
-    product = float(np.float32(input_scale) * np.float32(filter_scale))
-    return product / float(np.float32(output_scale))
-
-
-def real_multipliers(x: Tensor, w: Tensor, out: Tensor, units: int) -> np.ndarray:
-    """The rescale factor of every output unit (per-tensor weights: the same for all)."""
-    if w.quant.per_channel:
-        from .conv import real_multipliers as per_channel
-
-        return per_channel(x, w, out, units)
-    return np.full(units, conv_multiplier(x.quant.s, w.quant.s, out.quant.s), dtype=np.float64)
 
 
 def acc32(dtype: str, bias) -> int:
@@ -102,7 +88,7 @@ class FullyConnected(OpHandler):
             if x.dtype == "int16" and (x.quant.zp != 0 or out.quant.zp != 0):
                 raise fail(op, "int16 activations must have zero point 0")
             sums = np.abs(w.data.astype(np.int64)).sum(axis=1)
-            check_accumulators(op, x, w, bias, sums, real_multipliers(x, w, out, out_depth))
+            check_accumulators(op, x, w, bias, sums, unit_multipliers(x, w, out, out_depth))
 
     def macs(self, op: Operator, g: Graph) -> int:
         return out_tensor(g, op).size * tensor(g, op, 1).shape[1]
@@ -147,8 +133,6 @@ class FullyConnected(OpHandler):
         return Null() if bias is None else Const("bias", bias.data.astype(np.int64), "int64_t")
 
     def _per_channel(self, op: Operator, g: Graph, common: dict, act: str) -> KernelCall:
-        from .conv import per_channel_multipliers
-
         x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
         bias = g.input_tensor(op, 2)
         mult, shift = per_channel_multipliers(x, w, out, w.shape[0])

@@ -34,6 +34,7 @@ import numpy as np
 from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float
 from .base import OpHandler, expect_const, expect_counts, expect_dtype, expect_quant, fail, out_tensor, tensor
+from .batch_matmul_geometry import MAX_DEPTH_S8, geometry, rhs_operand
 from .call import Const, In, Null, Operand, Out, Params, Prepared, Scratch, call
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -150,8 +151,6 @@ def prepare_hybrid_conv(handler: OpHandler, op: Operator, g: Graph) -> Prepared:
 
 def prepare_hybrid_bmm(op: Operator, g: Graph) -> Prepared:
     """BATCH_MATMUL with a float32 LHS and a constant int8 RHS (batch_matmul.cc EvalHybrid)."""
-    from .batch_matmul import MAX_DEPTH_S8, geometry, rhs_operand
-
     lhs, rhs, out = tensor(g, op, 0, "lhs"), tensor(g, op, 1, "rhs"), out_tensor(g, op)
     expect_dtype(op, out, ("float32",), "output")
     expect_const(op, rhs, "rhs")

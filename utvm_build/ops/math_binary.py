@@ -22,12 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Operator, Tensor
-from ..quant import (
-    UnrepresentableMultiplier,
-    activation_range_float,
-    activation_range_quantized,
-    quantize_multiplier,
-)
+from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Lit, Out, Params, Prepared, PtrArray, call
 from .elementwise import MAX_DIMS, _shape_fields, broadcast_plan, check_broadcast_rank, quantize_multiplier_lt1

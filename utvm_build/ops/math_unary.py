@@ -23,16 +23,7 @@ from ..graph import Graph, Operator, Tensor
 from ..quant import quantize_multiplier
 from .base import OpHandler, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, Lit, Out, Params, Prepared, call
-from .math_fixed import (
-    INT16_MAX,
-    INT16_MIN,
-    downscale_multiplier_int16,
-    inv_sqrt_multiplier,
-    mbqm,
-    rdbp,
-    srdhm,
-    wrap,
-)
+from .math_fixed import INT16_MAX, INT16_MIN, downscale_multiplier_int16, inv_sqrt_multiplier, mbqm, rdbp, srdhm, wrap
 from .nonlinear import expf, lut_int8
 
 _F32 = np.float32

@@ -32,17 +32,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import quantize_multiplier
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, Lit, Out, Params, Prepared, call
 
 _F32 = np.float32
@@ -275,7 +265,8 @@ class _SigmoidTanh(_Unary):
             except ValueError:   # 0 x inf: 1 / output scale overflows float32 (the reference casts NaN)
                 raise fail(op, f"the quantization scales (input {x.quant.s:g}, output {out.quant.s:g}) make the "
                                "reference's lookup table NaN (1 / output scale is infinite in float32)") from None
-            return Prepared([call(fn, Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
+            # the table lookup every int8 elementwise operator with a 256-entry table shares
+            return Prepared([call("utvm_lut_s8", Lit(out.size), Const("lut", table, "int8_t"), In(0), Out(0))])
         mult, shift = int16_sigmoid_tanh_params(op, x.quant.s, self.is_tanh)
         return Prepared([call(fn, Lit(out.size), Lit(mult), Lit(shift), In(0), Out(0))])
 

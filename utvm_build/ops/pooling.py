@@ -15,17 +15,7 @@ from __future__ import annotations
 
 from ..graph import Graph, Operator
 from ..quant import activation_range_float, activation_range_quantized
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 from .conv import window
 from .limits import check_window_extent

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Graph, Operator
+from ..graph import Graph, Operator, Tensor
 from ..quant import dtype_range, quantize_multiplier
 from .base import (
     OpHandler,
@@ -99,20 +99,7 @@ class Mean(OpHandler):
     supported = "int8, int16 (zero points 0), float32; constant axes, keep_dims true/false"
 
     def validate(self, op: Operator, g: Graph) -> None:
-        expect_counts(op, 2)
-        x, axis, out = tensor(g, op, 0), tensor(g, op, 1, "axis"), out_tensor(g, op)
-        expect_dtype(op, x, ("int8", "int16", "float32"), "input")
-        expect_dtype(op, out, (x.dtype,), "output")
-        expect_dtype(op, axis, ("int32",), "axis")
-        expect_const(op, axis, "axis")
-        raw, axes = _axes(op, g)
-        if x.size == 0:
-            raise fail(op, "empty input tensors are not supported")
-        geo = _geometry(op, g)
-        if len(geo["dims"]) > MAX_RANK:
-            raise fail(op, f"the reduction pattern needs {len(geo['dims'])} dimensions; at most {MAX_RANK}")
-        if out.size != geo["out_size"]:
-            raise fail(op, f"output {list(out.shape)} does not match the reduction of {list(x.shape)} over {raw}")
+        _, x, out = _validate_geometry(op, g, ("int8", "int16", "float32"))
         if x.dtype == "float32":
             return
         for t, role in ((x, "input"), (out, "output")):
@@ -126,8 +113,7 @@ class Mean(OpHandler):
         self.validate(op, g)
         x, out = tensor(g, op, 0), out_tensor(g, op)
         geo = _geometry(op, g)
-        common = {"rank": len(geo["dims"]), "in_dims": _c_array(geo["dims"]),
-                  "out_strides": _c_array(geo["strides"]), "in_size": x.size, "out_size": geo["out_size"]}
+        common = _walk(geo, x.size)
         sfx = dtype_suffix(x.dtype)
         if x.dtype == "float32":
             p = Params("utvm_mean_f32_params", {**common, "count": geo["count"]})
@@ -146,10 +132,13 @@ class Mean(OpHandler):
         return Prepared([call(f"utvm_mean_{sfx}", p, In(0), Out(0), Scratch("int32_t"))])
 
 
-def _validate_geometry(op: Operator, g: Graph) -> dict:
-    """Axis tensor and output shape checks shared by the reductions; returns the geometry."""
+def _validate_geometry(op: Operator, g: Graph, dtypes: tuple[str, ...]) -> tuple[dict, Tensor, Tensor]:
+    """The checks every reduction shares: input of one of ``dtypes``, output of the same type,
+    constant int32 axes, the output shape; returns (geometry, input, output)."""
     expect_counts(op, 2)
     x, axis, out = tensor(g, op, 0), tensor(g, op, 1, "axis"), out_tensor(g, op)
+    expect_dtype(op, x, dtypes, "input")
+    expect_dtype(op, out, (x.dtype,), "output")
     expect_dtype(op, axis, ("int32",), "axis")
     expect_const(op, axis, "axis")
     raw, _ = _axes(op, g)
@@ -160,7 +149,7 @@ def _validate_geometry(op: Operator, g: Graph) -> dict:
         raise fail(op, f"the reduction pattern needs {len(geo['dims'])} dimensions; at most {MAX_RANK}")
     if out.size != geo["out_size"]:
         raise fail(op, f"output {list(out.shape)} does not match the reduction of {list(x.shape)} over {raw}")
-    return geo
+    return geo, x, out
 
 
 def _walk(geo: dict, in_size: int) -> dict:
@@ -188,24 +177,26 @@ def _wrap32(v: int) -> int:
 _KIND = {"REDUCE_MAX": 0, "REDUCE_MIN": 1, "SUM": 2, "REDUCE_ALL": 3}
 
 
+def _reduce_call(op: Operator, g: Graph, geo: dict, dtype: str) -> Prepared:
+    """The kernel of reduce.h for REDUCE_MAX / REDUCE_MIN / float32 and int32 SUM."""
+    p = Params("utvm_reduce_params", {**_walk(geo, tensor(g, op, 0).size), "kind": _KIND[op.op],
+                                      "seed_first": int(_reduces_all(op, g))})
+    return Prepared([call(f"utvm_reduce_{dtype_suffix(dtype)}", p, In(0), Out(0))])
+
+
 @register("REDUCE_MAX", "REDUCE_MIN")
 class ReduceMinMax(OpHandler):
     supported = ("float32, int8, int16, int32 (int8/int16: input and output quantization equal); constant axes, "
                  "keep_dims true/false")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        geo = _validate_geometry(op, g)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("float32", "int8", "int16", "int32"), "input")
-        expect_dtype(op, out, (x.dtype,), "output")
+        geo, x, out = _validate_geometry(op, g, ("float32", "int8", "int16", "int32"))
         if x.dtype in ("int8", "int16"):
             expect_quant(op, x, "input")
             expect_quant(op, out, "output")
             if not _same_quant(op, g):
                 raise fail(op, "input and output quantization must be equal (scale and zero point)")
-        p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op],
-                                          "seed_first": int(_reduces_all(op, g))})
-        return Prepared([call(f"utvm_reduce_{dtype_suffix(x.dtype)}", p, In(0), Out(0))])
+        return _reduce_call(op, g, geo, x.dtype)
 
 
 @register("REDUCE_ALL")
@@ -213,10 +204,7 @@ class ReduceAll(OpHandler):
     supported = "bool; constant axes, keep_dims true/false"
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        geo = _validate_geometry(op, g)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("bool",), "input")
-        expect_dtype(op, out, ("bool",), "output")
+        geo, x, out = _validate_geometry(op, g, ("bool",))
         p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op], "seed_first": 0})
         return Prepared([call("utvm_reduce_all_b8", p, In(0), Out(0))])
 
@@ -227,14 +215,9 @@ class Sum(OpHandler):
                  "keep_dims true/false")
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
-        geo = _validate_geometry(op, g)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("float32", "int32", "int8", "int16"), "input")
-        expect_dtype(op, out, (x.dtype,), "output")
+        geo, x, out = _validate_geometry(op, g, ("float32", "int32", "int8", "int16"))
         if x.dtype in ("float32", "int32"):
-            p = Params("utvm_reduce_params", {**_walk(geo, x.size), "kind": _KIND[op.op],
-                                              "seed_first": int(_reduces_all(op, g))})
-            return Prepared([call(f"utvm_reduce_{dtype_suffix(x.dtype)}", p, In(0), Out(0))])
+            return _reduce_call(op, g, geo, x.dtype)
         for t, role in ((x, "input"), (out, "output")):
             expect_quant(op, t, role)
         count = geo["count"]

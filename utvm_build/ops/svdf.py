@@ -23,17 +23,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import activation_range_float, quantize_multiplier
-from .base import (
-    OpHandler,
-    expect_const,
-    expect_counts,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, expect_const, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 
 _F32 = np.float32

@@ -24,20 +24,11 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import activation_range_float, activation_range_quantized
-from .base import (
-    OpHandler,
-    dtype_suffix,
-    expect_const,
-    expect_dtype,
-    expect_quant,
-    fail,
-    out_tensor,
-    register,
-    tensor,
-)
+from .base import OpHandler, dtype_suffix, expect_const, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, Null, Operand, Out, Params, Prepared, Scratch, call
-from .conv import per_channel_multipliers, real_multipliers, window
+from .conv import window
 from .limits import check_accumulators, check_window_extent
+from .multipliers import per_channel_multipliers, real_multipliers
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 

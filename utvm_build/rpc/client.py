@@ -26,23 +26,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import UtvmError
 from . import protocol as P
+from .errors import RPCConnectionError, RPCError, RPCTimeoutError
 
 #: Most bytes of a reply accepted (a reply is a Return, an Exception or a CopyAck of one chunk).
 MAX_REPLY_BYTES = 1 << 26
-
-
-class RPCError(UtvmError):
-    """The device reported an error; ``str(e)`` is the device's message."""
-
-
-class RPCTimeoutError(RPCError):
-    """The device did not answer in time."""
-
-
-class RPCConnectionError(RPCError):
-    """The device or the transport went away (or an earlier timeout closed the session)."""
 
 
 # ---- transports -----------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import time
 
+from .errors import RPCConnectionError, RPCTimeoutError
+
 START, ESCAPE, ACK, RESET = 0x7E, 0x7D, 0x02, 0x04
 
 
@@ -77,7 +79,6 @@ class FramedTransport:
 
     def _reset_link(self, timeout: float) -> None:
         """Send RESET frames (with a fresh nonce) until the device answers with that nonce."""
-        from .client import RPCTimeoutError
 
         self.nonce = os.urandom(4)
         deadline = time.monotonic() + timeout
@@ -94,7 +95,6 @@ class FramedTransport:
     def _pump(self, timeout: float, want_ack: int | None = None) -> bool:
         """Read what arrives within ``timeout``; True when the ACK of ``want_ack`` (or, when None,
         new data) came."""
-        from .client import RPCConnectionError, RPCTimeoutError
 
         try:
             data = self.raw.recv_some(4096, timeout)
@@ -121,8 +121,6 @@ class FramedTransport:
         return event
 
     def send(self, data: bytes, timeout: float) -> None:
-        from .client import RPCConnectionError
-
         for off in range(0, len(data), self.payload):
             chunk = data[off:off + self.payload]
             for attempt in range(self.retries + 1):
@@ -141,8 +139,6 @@ class FramedTransport:
             self.tx_seq ^= 1
 
     def recv(self, n: int, timeout: float) -> bytes:
-        from .client import RPCTimeoutError
-
         deadline = time.monotonic() + timeout
         while len(self.rx) < n:
             left = deadline - time.monotonic()

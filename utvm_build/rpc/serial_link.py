@@ -14,6 +14,7 @@ import os
 import time
 
 from ..errors import UtvmError
+from .errors import RPCConnectionError, RPCTimeoutError
 
 DEFAULT_BAUD = 115200
 
@@ -41,8 +42,6 @@ class _PySerialTransport:
             self.rfd = None
 
     def send(self, data: bytes, timeout: float) -> None:
-        from .client import RPCConnectionError, RPCTimeoutError
-
         self.ser.write_timeout = timeout
         try:
             self.ser.write(data)
@@ -52,8 +51,6 @@ class _PySerialTransport:
             raise RPCTimeoutError(f"the serial port did not take data within {timeout:g} s ({e})") from None
 
     def recv_some(self, n: int, timeout: float) -> bytes:
-        from .client import RPCConnectionError, RPCTimeoutError
-
         self.ser.timeout = max(timeout, 0)
         try:
             b = self.ser.read(1)
