@@ -27,6 +27,9 @@ from .graph import Graph
 class Location:
     kind: str   # "input" | "output" | "workspace" | "const" | "state"
     index: int  # input/output position, workspace offset, state offset (0 for const)
+    #: bytes into the caller's input/output buffer (a view of an input or output: passes/patches.py);
+    #: a workspace view has its offset in ``index``
+    offset: int = 0
 
 
 @dataclass
@@ -81,6 +84,8 @@ class MemoryPlan:
     #: plans of the other subgraphs (TFLite number -> plan, offsets relative to the subgraph's
     #: frame), in the order their functions are emitted (callees first)
     subplans: dict[int, MemoryPlan] = field(default_factory=dict)
+    #: what --memory / --ram-limit did (passes/patches.PatchReport), None with --memory fast
+    patches: object = None
 
     @property
     def state_bytes(self) -> int:
@@ -259,6 +264,11 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
             if buf is None:   # never touched by an operator (e.g. an output aliasing an input)
                 continue
             loc = Location("workspace", buf.offset)
+        view = g.storage_offset(t)
+        if view and loc.kind == "workspace":
+            loc = Location("workspace", loc.index + view)
+        elif view:
+            loc = Location(loc.kind, loc.index, view)
         locations[t] = loc
     scratch = {b.key[1]: b.offset for b in buffers if b.key[0] == "scratch"}
     return MemoryPlan(locations=locations, scratch=scratch, workspace_bytes=total,

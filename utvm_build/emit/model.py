@@ -94,6 +94,9 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                       "scratch_bytes": scratch_sizes.get(pos, 0) if fn else 0}
             if g.graphs:
                 record["subgraph"] = k
+            stripe = op.options.get("utvm_patch")
+            if stripe is not None:   # passes/patches.py: one stripe of rows of operator "of"
+                record["patch"] = {"of": stripe["of"], "stripe": stripe["stripe"], "stripes": stripe["stripes"]}
             op_records.append(record)
     op_records.sort(key=lambda r: r["index"])
     slots = {r["index"]: k for k, r in enumerate(op_records)} if opts.profile else None
@@ -147,6 +150,8 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
         "link_libraries": ["m"] if any("<math.h>" in files[f"src/kernels/{k}.h"] for k in used_kernels) else [],
         "crt": needs.as_dict(),
     }
+    if plan.patches is not None:   # --memory balanced|min, --ram-limit (passes/patches.py)
+        meta["memory_plan"] = plan.patches.as_dict()
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
 
@@ -528,7 +533,10 @@ def _tensor_exprs(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], o
     names: dict[int, str] = {}
     for t, loc in sorted(plan.locations.items()):
         tensor = g.tensors[t]
-        if loc.kind == "input":
+        if loc.kind in ("input", "output") and loc.offset:   # a stripe of the caller's buffer
+            port = (inputs if loc.kind == "input" else outputs)[loc.index].c_name
+            names[t] = f"({tensor.ctype}*)&((uint8_t*){loc.kind}s->{port})[{loc.offset}]"
+        elif loc.kind == "input":
             names[t] = f"inputs->{inputs[loc.index].c_name}"
         elif loc.kind == "output":
             names[t] = f"outputs->{outputs[loc.index].c_name}"

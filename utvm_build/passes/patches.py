@@ -1,0 +1,320 @@
+"""Patch-based execution (MCUNetV2, arXiv 2110.15352) of chains of windowed operators, in stripes.
+
+A *segment* is a run of consecutive operators (CONV_2D, DEPTHWISE_CONV_2D) where each one's output
+is read only by the next. Run layer by layer, every intermediate of the segment is alive whole; run
+in ``n`` stripes of output rows, each stripe computes the rows it needs of every intermediate (the
+receptive field, propagated backwards through stride, dilation, filter and padding), so only one
+stripe's intermediates are alive at a time. Rows that two stripes both need (the halo) are computed
+twice: that is the cost, counted as extra MACs.
+
+The rewrite is a graph rewrite, no new C: the segment's operators are replaced by one copy per
+stripe, whose input and output are *views* (``Graph.view_offsets``: a run of whole rows of a
+NHWC tensor with batch 1 is contiguous) of the segment's input and output, and whose intermediates
+are tensors of the stripe's rows. Each copy has its own top padding (``ops/conv.PATCH_OPTION``),
+so a stripe's border rows are padded exactly where the whole tensor's are and interior rows see
+their real neighbours: every output element is computed by the same kernel with the same
+arithmetic on the same values, hence byte-identical. The memory planner then plans the stripes'
+tensors as any others.
+
+When the segment's input dies with the segment and its output is not larger, the output may be
+placed over the input (``in place``): stripe ``k`` writes output bytes that no later stripe (nor
+its own first operator, for a one-operator segment) still reads; checked byte by byte here.
+
+The choice (``choose``): candidate segments (every run of at most ``MAX_SEGMENT`` operators inside
+a chain), stripe counts, in place or not; each candidate is planned with the real planner and the
+one with the smallest workspace within the extra-MAC budget of the mode is taken, repeatedly
+(several segments, e.g. one per residual block), while the workspace shrinks. docs/architecture.md
+("Memory below the activation bound").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from ..errors import UtvmError
+from ..graph import Graph, Operator, Tensor
+from ..ops.conv import PATCH_OPTION
+
+PATCHABLE = ("CONV_2D", "DEPTHWISE_CONV_2D")
+#: Extra MACs allowed, as a fraction of the model's MACs, per --memory mode (--ram-limit: MIN's).
+EXTRA_MACS = {"balanced": 0.02, "min": 0.10}
+#: Longest segment tried (operators) and stripe counts tried.
+MAX_SEGMENT = 12
+STRIPES = (2, 3, 4, 6, 8, 12, 16)
+#: Segments applied one after another at most.
+MAX_ROUNDS = 4
+
+
+@dataclass
+class _Geo:
+    in_h: int
+    out_h: int
+    stride: int
+    dilation: int
+    filt: int
+    pad: int
+    macs_per_row: int
+
+
+@dataclass
+class Candidate:
+    start: int                 # position of the segment's first operator in g.operators
+    ops: list[Operator]
+    stripes: int
+    in_place: bool
+    rows: list[list[tuple[int, int, int, int, int]]]   # per stripe, per op: (i0, i1, o0, o1, pad_h)
+    extra_macs: int
+    workspace: int = 0
+
+
+@dataclass
+class PatchReport:
+    """What the planner chose (``info``, metadata.json, the report)."""
+
+    mode: str
+    workspace_before: int = 0
+    workspace_after: int = 0
+    extra_macs: int = 0
+    model_macs: int = 0
+    segments: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"mode": self.mode, "workspace_before": self.workspace_before,
+                "workspace_after": self.workspace_after, "extra_macs": self.extra_macs,
+                "model_macs": self.model_macs, "segments": self.segments}
+
+
+def _geo(op: Operator, g: Graph) -> _Geo | None:
+    """The operator's height geometry, or None when it cannot be cut into stripes."""
+    from ..ops import handler_for
+    from ..ops.hybrid import is_hybrid
+
+    if op.op not in PATCHABLE or PATCH_OPTION in op.options or len(op.outputs) != 1 or not op.inputs:
+        return None
+    x, out = g.input_tensor(op, 0), g.tensors[op.outputs[0]]
+    if x is None or x.is_const or x.is_variable or out.is_variable or is_hybrid(op, g):
+        return None
+    if len(x.shape) != 4 or x.shape[0] != 1:
+        return None
+    try:
+        geo = handler_for(op.op).geometry(op, g)
+    except UtvmError:
+        return None
+    return _Geo(geo.in_h, geo.out_h, geo.stride_h, geo.dilation_h, geo.filter_h, geo.pad_h,
+                geo.out_w * geo.out_c * geo.filter_h * geo.filter_w * geo.filter_in_c)
+
+
+def _consumers(g: Graph) -> dict[int, int]:
+    count: dict[int, int] = {}
+    for op in g.operators:
+        for t in op.inputs:
+            if t >= 0:
+                count[t] = count.get(t, 0) + 1
+    return count
+
+
+def _plain(g: Graph, t: int) -> bool:
+    """A tensor with storage of its own that nothing else shares (no alias either way)."""
+    return g.storage_root(t) == t and t not in g.aliases.values()
+
+
+def chains(g: Graph) -> list[list[int]]:
+    """Maximal runs of positions in g.operators of patchable operators, each reading the previous
+    one's output, which nothing else reads."""
+    uses = _consumers(g)
+    runs: list[list[int]] = []
+    current: list[int] = []
+    for pos, op in enumerate(g.operators):
+        if _geo(op, g) is None:
+            current = []
+            continue
+        prev = g.operators[pos - 1] if current else None
+        if prev is not None:
+            link = prev.outputs[0]
+            if not (op.inputs[0] == link and uses.get(link, 0) == 1 and link not in g.outputs
+                    and _plain(g, link)):
+                current = []
+        if not current:
+            current = [pos]
+            runs.append(current)
+        else:
+            current.append(pos)
+    return runs
+
+
+def stripe_rows(geos: list[_Geo], n: int) -> list[list[tuple[int, int, int, int, int]]] | None:
+    """Per stripe, per operator: (first input row, end input row, first output row, end output row,
+    top padding of the stripe); None when a stripe would be empty."""
+    out_h = geos[-1].out_h
+    if n < 2 or n > out_h:
+        return None
+    bounds = [out_h * k // n for k in range(n + 1)]
+    result = []
+    for k in range(n):
+        a, b = bounds[k], bounds[k + 1]
+        rows: list[tuple[int, int, int, int, int]] = []
+        for geo in reversed(geos):
+            lo = a * geo.stride - geo.pad
+            hi = (b - 1) * geo.stride - geo.pad + (geo.filt - 1) * geo.dilation + 1
+            i0, i1 = max(0, lo), min(geo.in_h, hi)
+            if i1 <= i0 or b <= a:
+                return None
+            rows.insert(0, (i0, i1, a, b, i0 - lo))
+            a, b = i0, i1
+        result.append(rows)
+    return result
+
+
+def _in_place_ok(g: Graph, ops: list[Operator], rows: list, io_in_workspace: bool) -> bool:
+    """The segment's output may overwrite its input: the input dies with the segment, and no stripe
+    writes output bytes that a later stripe (or, for one operator, the same stripe) still reads."""
+    t_in, t_out = ops[0].inputs[0], ops[-1].outputs[0]
+    tin, tout = g.tensors[t_in], g.tensors[t_out]
+    if t_in in g.outputs or t_out in g.outputs or t_out in g.inputs or not (_plain(g, t_in) and _plain(g, t_out)):
+        return False
+    if t_in in g.inputs and not io_in_workspace:   # the caller's buffer: never written
+        return False
+    if tin.is_const or tout.nbytes > tin.nbytes or _consumers(g).get(t_in, 0) != 1:
+        return False
+    in_row = tin.nbytes // tin.shape[1]
+    out_row = tout.nbytes // tout.shape[1]
+    same = 0 if len(ops) == 1 else 1
+    for k, stripe in enumerate(rows):
+        write_end = stripe[-1][3] * out_row
+        write_start = stripe[-1][2] * out_row
+        for later in rows[k + same:]:
+            read_start, read_end = later[0][0] * in_row, later[0][1] * in_row
+            if write_start < read_end and read_start < write_end:
+                return False
+    return True
+
+
+def _extra_macs(geos: list[_Geo], rows: list) -> int:
+    done = sum(geo.macs_per_row * (r[3] - r[2]) for stripe in rows for geo, r in zip(geos, stripe))
+    return done - sum(geo.macs_per_row * geo.out_h for geo in geos)
+
+
+def apply(g: Graph, c: Candidate, first_index: int) -> list[Tensor]:
+    """Rewrite ``g`` in place: the segment's operators become one copy per stripe. Returns the new
+    tensors (already appended to g.tensors); new operators are numbered from ``first_index``."""
+    t_in, t_out = c.ops[0].inputs[0], c.ops[-1].outputs[0]
+    new_tensors: list[Tensor] = []
+    new_ops: list[Operator] = []
+
+    def tensor_like(base: Tensor, rows: int, name: str) -> int:
+        t = Tensor(index=len(g.tensors), name=name, dtype=base.dtype,
+                   shape=(base.shape[0], rows, *base.shape[2:]), quant=base.quant)
+        g.tensors.append(t)
+        new_tensors.append(t)
+        return t.index
+
+    def view(of: int, r0: int, r1: int, k: int) -> int:
+        base = g.tensors[of]
+        t = tensor_like(base, r1 - r0, f"{base.name}/rows{r0}-{r1}")
+        g.aliases[t] = of
+        g.view_offsets[t] = r0 * (base.nbytes // base.shape[1])
+        del k
+        return t
+
+    if c.in_place:
+        g.aliases[t_out] = t_in
+    index = first_index
+    for k, stripe in enumerate(c.rows):
+        prev = view(t_in, stripe[0][0], stripe[0][1], k)
+        for j, (op, r) in enumerate(zip(c.ops, stripe)):
+            last = j == len(c.ops) - 1
+            out = view(t_out, r[2], r[3], k) if last else tensor_like(
+                g.tensors[op.outputs[0]], r[3] - r[2], f"{g.tensors[op.outputs[0]].name}/stripe{k}")
+            options = dict(op.options)
+            options[PATCH_OPTION] = {"pad_h": r[4], "of": op.index, "stripe": k, "stripes": c.stripes}
+            new_ops.append(dataclasses.replace(op, index=index, inputs=[prev, *op.inputs[1:]], outputs=[out],
+                                               options=options))
+            index += 1
+            prev = out
+    g.operators[c.start:c.start + len(c.ops)] = new_ops
+    return new_tensors
+
+
+def _candidates(g: Graph, io_in_workspace: bool, budget: float):
+    for run in chains(g):
+        geos_all = [_geo(g.operators[p], g) for p in run]
+        for a in range(len(run)):
+            for b in range(a + 1, min(len(run), a + MAX_SEGMENT) + 1):
+                ops = [g.operators[p] for p in run[a:b]]
+                geos = [x for x in geos_all[a:b] if x is not None]
+                for n in STRIPES:
+                    rows = stripe_rows(geos, n)
+                    if rows is None:
+                        continue
+                    extra = _extra_macs(geos, rows)
+                    if extra > budget:
+                        continue
+                    for in_place in (True, False):
+                        if in_place and not _in_place_ok(g, ops, rows, io_in_workspace):
+                            continue
+                        if not in_place and len(ops) == 1:
+                            continue   # one operator in stripes saves nothing unless in place
+                        yield Candidate(run[a], ops, n, in_place, rows, extra)
+
+
+def _copy(g: Graph) -> Graph:
+    """A graph to try a rewrite on: its own lists and tables, the same tensor objects."""
+    return dataclasses.replace(g, tensors=list(g.tensors), operators=list(g.operators), aliases=dict(g.aliases),
+                               view_offsets=dict(g.view_offsets), graphs=[])
+
+
+def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[int, int], alignment: int,
+           io_in_workspace: bool) -> PatchReport | None:
+    """Pick and apply segments (``g`` is rewritten in place). ``scratch``: operator index -> its
+    scratch bytes (a stripe is given its operator's); returns what was done, None for "fast"."""
+    from ..planner import plan_memory, plan_state
+
+    if mode == "fast" and not ram_limit:
+        return None
+    if len(g.all_graphs) > 1:
+        return PatchReport(mode)   # control flow: the frames of other subgraphs are not rewritten
+    state = plan_state(g)
+    budget = EXTRA_MACS.get(mode, EXTRA_MACS["min"]) * model_macs
+
+    def size_of(h: Graph) -> int:
+        sizes = [scratch.get(op.options.get(PATCH_OPTION, {}).get("of", op.index), 0) for op in h.operators]
+        return plan_memory(h, sizes, alignment, io_in_workspace=io_in_workspace, state=state).workspace_bytes
+
+    report = PatchReport(mode, model_macs=model_macs)
+    current = report.workspace_before = report.workspace_after = size_of(g)
+    spent = 0
+    for _ in range(MAX_ROUNDS):
+        if ram_limit and current <= ram_limit:
+            break
+        best: Candidate | None = None
+        for c in _candidates(g, io_in_workspace, budget - spent):
+            trial = _copy(g)
+            apply(trial, c, 1 << 20)
+            c.workspace = size_of(trial)
+            if ram_limit:   # the fewest extra MACs that meets the limit, else the smallest
+                key = (c.workspace > ram_limit, c.extra_macs if c.workspace <= ram_limit else c.workspace,
+                       c.workspace)
+                best_key = None if best is None else (best.workspace > ram_limit, best.extra_macs if
+                                                      best.workspace <= ram_limit else best.workspace, best.workspace)
+            else:
+                key = (c.workspace, c.extra_macs, 0)
+                best_key = None if best is None else (best.workspace, best.extra_macs, 0)
+            if best_key is None or key < best_key:
+                best = c
+        if best is None or best.workspace >= current:
+            break
+        first = max(op.index for op in g.all_operators()) + 1
+        t_in, t_out = best.ops[0].inputs[0], best.ops[-1].outputs[0]
+        apply(g, best, first)
+        spent += best.extra_macs
+        current = best.workspace
+        report.segments.append({
+            "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
+            "input": g.tensors[t_in].name, "output": g.tensors[t_out].name,
+            "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
+            "in_place": best.in_place, "extra_macs": best.extra_macs, "workspace_after": best.workspace,
+            "first_operator_index": first})
+    report.workspace_after = current
+    report.extra_macs = spent
+    return report
