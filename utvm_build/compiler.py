@@ -19,6 +19,7 @@ from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
 from .passes.kernel_state import add_kernel_state
+from .passes.inplace import alias_in_place
 from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
@@ -143,6 +144,7 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     scratch = {op.index: op_scratch_bytes(op, sg, prepared[op.index], opts.target)
                for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)
+    aliased = alias_in_place(g, opts.io == "workspace") if opts.memory != "fast" or opts.ram_limit else []
     patches = choose_patches(g, opts.memory, opts.ram_limit, sum(p.macs for p in prepared.values()), scratch,
                              opts.workspace_align, io_in_workspace=opts.io == "workspace")
     if patches is not None and patches.segments:   # the stripes' own kernel calls and scratch
@@ -153,6 +155,8 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
                 scratch[op.index] = op_scratch_bytes(op, g, prepared[op.index], opts.target)
         opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+    if patches is not None:
+        patches.in_place = aliased
     plan.patches = patches
     if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
         raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "

@@ -43,7 +43,7 @@ EXTRA_MACS = {"balanced": 0.02, "min": 0.10}
 MAX_SEGMENT = 12
 STRIPES = (2, 3, 4, 6, 8, 12, 16)
 #: Segments applied one after another at most.
-MAX_ROUNDS = 4
+MAX_ROUNDS = 16
 
 
 @dataclass
@@ -66,6 +66,8 @@ class Candidate:
     rows: list[list[tuple[int, int, int, int, int]]]   # per stripe, per op: (i0, i1, o0, o1, pad_h)
     extra_macs: int
     workspace: int = 0
+    #: in place: bytes by which the output starts before the input in their shared buffer
+    shift: int = 0
 
 
 @dataclass
@@ -78,11 +80,13 @@ class PatchReport:
     extra_macs: int = 0
     model_macs: int = 0
     segments: list[dict] = field(default_factory=list)
+    #: elementwise operators written over a dying input (passes/inplace.py)
+    in_place: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"mode": self.mode, "workspace_before": self.workspace_before,
                 "workspace_after": self.workspace_after, "extra_macs": self.extra_macs,
-                "model_macs": self.model_macs, "segments": self.segments}
+                "model_macs": self.model_macs, "segments": self.segments, "in_place": self.in_place}
 
 
 def _geo(op: Operator, g: Graph) -> _Geo | None:
@@ -166,28 +170,39 @@ def stripe_rows(geos: list[_Geo], n: int) -> list[list[tuple[int, int, int, int,
     return result
 
 
-def _in_place_ok(g: Graph, ops: list[Operator], rows: list, io_in_workspace: bool) -> bool:
-    """The segment's output may overwrite its input: the input dies with the segment, and no stripe
-    writes output bytes that a later stripe (or, for one operator, the same stripe) still reads."""
+def _in_place_shift(g: Graph, ops: list[Operator], rows: list, io_in_workspace: bool) -> int | None:
+    """Bytes by which the segment's output must start before its input so that it can overwrite it
+    (None: it cannot). Needs an input that dies with the segment, and no stripe may write output
+    bytes that a later stripe (or, for one operator, the same stripe) still reads: the smallest
+    shift, in whole output rows, for which that holds."""
     t_in, t_out = ops[0].inputs[0], ops[-1].outputs[0]
     tin, tout = g.tensors[t_in], g.tensors[t_out]
     if t_in in g.outputs or t_out in g.outputs or t_out in g.inputs or not (_plain(g, t_in) and _plain(g, t_out)):
-        return False
+        return None
     if t_in in g.inputs and not io_in_workspace:   # the caller's buffer: never written
-        return False
-    if tin.is_const or tout.nbytes > tin.nbytes or _consumers(g).get(t_in, 0) != 1:
-        return False
+        return None
+    if tin.is_const or _consumers(g).get(t_in, 0) != 1:
+        return None
     in_row = tin.nbytes // tin.shape[1]
     out_row = tout.nbytes // tout.shape[1]
     same = 0 if len(ops) == 1 else 1
-    for k, stripe in enumerate(rows):
-        write_end = stripe[-1][3] * out_row
-        write_start = stripe[-1][2] * out_row
-        for later in rows[k + same:]:
-            read_start, read_end = later[0][0] * in_row, later[0][1] * in_row
-            if write_start < read_end and read_start < write_end:
-                return False
-    return True
+    for m in range(tout.shape[1] + 1):
+        shift = m * out_row
+        if shift + max(0, tout.nbytes - shift - tin.nbytes) >= tout.nbytes:
+            return None   # no better than a buffer of its own
+        ok = True
+        for k, stripe in enumerate(rows):
+            write_start, write_end = stripe[-1][2] * out_row - shift, stripe[-1][3] * out_row - shift
+            for later in rows[k + same:]:
+                read_start, read_end = later[0][0] * in_row, later[0][1] * in_row
+                if write_start < read_end and read_start < write_end:
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            return shift
+    return None
 
 
 def _extra_macs(geos: list[_Geo], rows: list) -> int:
@@ -218,7 +233,18 @@ def apply(g: Graph, c: Candidate, first_index: int) -> list[Tensor]:
         return t
 
     if c.in_place:
-        g.aliases[t_out] = t_in
+        tin, tout = g.tensors[t_in], g.tensors[t_out]
+        if c.shift == 0 and tout.nbytes <= tin.nbytes:
+            g.aliases[t_out] = t_in
+        else:   # one buffer holding both: the output from 0, the input from c.shift
+            item = tin.nbytes // tin.size
+            total = max(c.shift + tin.nbytes, tout.nbytes)
+            shared = Tensor(index=len(g.tensors), name=f"{tin.name}+{tout.name}", dtype=tin.dtype,
+                            shape=(total // item,))
+            g.tensors.append(shared)
+            new_tensors.append(shared)
+            g.aliases[t_in], g.view_offsets[t_in] = shared.index, c.shift
+            g.aliases[t_out] = shared.index
     index = first_index
     for k, stripe in enumerate(c.rows):
         prev = view(t_in, stripe[0][0], stripe[0][1], k)
@@ -250,12 +276,11 @@ def _candidates(g: Graph, io_in_workspace: bool, budget: float):
                     extra = _extra_macs(geos, rows)
                     if extra > budget:
                         continue
-                    for in_place in (True, False):
-                        if in_place and not _in_place_ok(g, ops, rows, io_in_workspace):
-                            continue
-                        if not in_place and len(ops) == 1:
-                            continue   # one operator in stripes saves nothing unless in place
-                        yield Candidate(run[a], ops, n, in_place, rows, extra)
+                    shift = _in_place_shift(g, ops, rows, io_in_workspace)
+                    if shift is not None:
+                        yield Candidate(run[a], ops, n, True, rows, extra, shift=shift)
+                    if len(ops) > 1:   # one operator in stripes saves nothing unless in place
+                        yield Candidate(run[a], ops, n, False, rows, extra)
 
 
 def _copy(g: Graph) -> Graph:
@@ -277,44 +302,68 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
     state = plan_state(g)
     budget = EXTRA_MACS.get(mode, EXTRA_MACS["min"]) * model_macs
 
-    def size_of(h: Graph) -> int:
-        sizes = [scratch.get(op.options.get(PATCH_OPTION, {}).get("of", op.index), 0) for op in h.operators]
-        return plan_memory(h, sizes, alignment, io_in_workspace=io_in_workspace, state=state).workspace_bytes
+    def size_of(h: Graph) -> tuple[int, int]:
+        """(workspace, operators at the peak): a segment that takes one operator off the peak is
+        progress even before the workspace shrinks (the peak is often a plateau: KWS's 8 layers)."""
+        ids = [op.options.get(PATCH_OPTION, {}).get("of", op.index) for op in h.operators]
+        plan = plan_memory(h, [scratch.get(i, 0) for i in ids], alignment, io_in_workspace=io_in_workspace,
+                           state=state)
+        live = [0] * len(h.operators)
+        for b in plan.buffers:
+            for step in range(b.first, b.last + 1):
+                live[step] += b.size
+        peak = max(live + [0])
+        return plan.workspace_bytes, len({ids[k] for k, v in enumerate(live) if v == peak})
 
     report = PatchReport(mode, model_macs=model_macs)
-    current = report.workspace_before = report.workspace_after = size_of(g)
+    work = _copy(g)
+    current = size_of(work)
+    report.workspace_before = current[0]
+    best_state = (current, work, [], 0)
+    segments: list[dict] = []
     spent = 0
     for _ in range(MAX_ROUNDS):
-        if ram_limit and current <= ram_limit:
+        if ram_limit and current[0] <= ram_limit:
             break
         best: Candidate | None = None
-        for c in _candidates(g, io_in_workspace, budget - spent):
-            trial = _copy(g)
+        best_key: tuple | None = None
+        for c in _candidates(work, io_in_workspace, budget - spent):
+            trial = _copy(work)
             apply(trial, c, 1 << 20)
-            c.workspace = size_of(trial)
+            ws, at_peak = size_of(trial)
+            c.workspace = ws
             if ram_limit:   # the fewest extra MACs that meets the limit, else the smallest
-                key = (c.workspace > ram_limit, c.extra_macs if c.workspace <= ram_limit else c.workspace,
-                       c.workspace)
-                best_key = None if best is None else (best.workspace > ram_limit, best.extra_macs if
-                                                      best.workspace <= ram_limit else best.workspace, best.workspace)
+                key: tuple = (ws > ram_limit, spent + c.extra_macs if ws <= ram_limit else ws, at_peak, c.stripes)
             else:
-                key = (c.workspace, c.extra_macs, 0)
-                best_key = None if best is None else (best.workspace, best.extra_macs, 0)
-            if best_key is None or key < best_key:
-                best = c
-        if best is None or best.workspace >= current:
+                key = (ws, at_peak, c.extra_macs, c.stripes)
+            if (ws, at_peak) < current and (best_key is None or key < best_key):
+                best, best_key = c, key
+        if best is None:
             break
-        first = max(op.index for op in g.all_operators()) + 1
+        first = max(op.index for op in work.operators) + 1
+        first = max(first, max(op.index for op in g.all_operators()) + 1)
         t_in, t_out = best.ops[0].inputs[0], best.ops[-1].outputs[0]
-        apply(g, best, first)
+        names = (work.tensors[t_in].name, work.tensors[t_out].name)
+        apply(work, best, first)
         spent += best.extra_macs
-        current = best.workspace
-        report.segments.append({
+        current = size_of(work)
+        segments.append({
             "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
-            "input": g.tensors[t_in].name, "output": g.tensors[t_out].name,
+            "input": names[0], "output": names[1],
             "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
-            "in_place": best.in_place, "extra_macs": best.extra_macs, "workspace_after": best.workspace,
-            "first_operator_index": first})
+            "in_place": best.in_place, "shift_bytes": best.shift, "extra_macs": best.extra_macs,
+            "workspace_after": current[0], "first_operator_index": first})
+        if current[0] < best_state[0][0]:
+            best_state = (current, _copy(work), list(segments), spent)
+    current, chosen, report.segments, spent = best_state
+    if report.segments:   # the rewrite that reached the smallest workspace
+        g.tensors[:] = chosen.tensors
+        g.operators[:] = chosen.operators
+        g.aliases.clear()
+        g.aliases.update(chosen.aliases)
+        g.view_offsets.clear()
+        g.view_offsets.update(chosen.view_offsets)
+    current = current[0]
     report.workspace_after = current
     report.extra_macs = spent
     return report
