@@ -18,8 +18,8 @@ from .ops import handler_for, supported_operators
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
-from .passes.kernel_state import add_kernel_state
 from .passes.inplace import alias_in_place
+from .passes.kernel_state import add_kernel_state
 from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
