@@ -66,8 +66,19 @@ class Candidate:
     rows: list[list[tuple[int, int, int, int, int]]]   # per stripe, per op: (i0, i1, o0, o1, pad_h)
     extra_macs: int
     workspace: int = 0
-    #: in place: bytes by which the output starts before the input in their shared buffer
-    shift: int = 0
+    #: in place: the output's start relative to the input's in their shared buffer, and whether the
+    #: stripes run bottom-up
+    delta: int = 0
+    reverse: bool = False
+
+
+@dataclass
+class _Size:
+    peak: int
+    count: int
+    workspace: int
+    at_peak: set[int]
+    local: int
 
 
 @dataclass
@@ -170,39 +181,106 @@ def stripe_rows(geos: list[_Geo], n: int) -> list[list[tuple[int, int, int, int,
     return result
 
 
-def _in_place_shift(g: Graph, ops: list[Operator], rows: list, io_in_workspace: bool) -> int | None:
-    """Bytes by which the segment's output must start before its input so that it can overwrite it
-    (None: it cannot). Needs an input that dies with the segment, and no stripe may write output
-    bytes that a later stripe (or, for one operator, the same stripe) still reads: the smallest
-    shift, in whole output rows, for which that holds."""
+def _storage_dies(g: Graph, t_in: int, start: int, io_in_workspace: bool) -> bool:
+    """Every tensor sharing ``t_in``'s storage is dead once the operator at ``start`` has read
+    ``t_in``: nothing after it reads them, none is a model output or the caller's input."""
+    root = g.storage_root(t_in)
+    members = [t for t in range(len(g.tensors)) if g.storage_root(t) == root]
+    for t in members:
+        tensor = g.tensors[t]
+        if t in g.outputs or tensor.is_const or tensor.is_variable:
+            return False
+        if t in g.inputs and not io_in_workspace:   # the caller's buffer: never written
+            return False
+        readers = [pos for pos, op in enumerate(g.operators) if t in op.inputs]
+        if any(pos > start for pos in readers) or (t == t_in and readers != [start]):
+            return False
+    return True
+
+
+@dataclass
+class _Anchor:
+    keep: int         # the tensor whose storage keeps its layout
+    join: int         # the tensor whose storage (root) is placed relative to it
+    base: int         # offset of ``keep`` in its storage
+    size: int         # bytes of that storage
+    join_offset: int  # offset of ``join`` in its own storage
+    joining: int      # bytes of that storage
+    sign: int         # 1: the output joins (at base + delta), -1: the input joins (at base - delta)
+
+
+def _anchor(g: Graph, t_in: int, t_out: int, end: int) -> _Anchor | None:
+    """How the input's and the output's storage become one: the output (a tensor of its own)
+    joins the input's storage; or the input's storage joins the output's, when the output's
+    already holds tensors of a later in-place segment (used only after position ``end``)."""
+    def storage(t: int) -> tuple[int, int]:
+        return g.storage_offset(t), g.tensors[g.storage_root(t)].nbytes
+
+    if _plain(g, t_out):
+        return _Anchor(t_in, t_out, *storage(t_in), 0, g.tensors[t_out].nbytes, 1)
+    if g.storage_root(t_in) != g.storage_root(t_out) and _joins_later(g, t_out, end):
+        return _Anchor(t_out, t_in, *storage(t_out), *storage(t_in), -1)
+    return None
+
+
+def _joins_later(g: Graph, t_out: int, end: int) -> bool:
+    """The other tensors of ``t_out``'s storage are all used only after position ``end`` (they
+    belong to a later in-place segment): the segment's input may join that storage."""
+    root = g.storage_root(t_out)
+    members = {t for t in range(len(g.tensors)) if g.storage_root(t) == root} - {t_out}
+    return all(not (members & set(op.inputs + op.outputs)) for op in g.operators[:end + 1])
+
+
+def _in_place_layout(g: Graph, start: int, ops: list[Operator], rows: list,
+                     io_in_workspace: bool) -> tuple[int, bool, int] | None:
+    """Where the segment's output can overwrite its input: (bytes the shared buffer grows by,
+    stripes bottom-up?, output start relative to the input's), the cheapest; None when it cannot.
+    Top-down stripes write output bytes that no later stripe (nor, for one operator, the same
+    stripe) still reads when the output starts early enough; bottom-up, late enough."""
     t_in, t_out = ops[0].inputs[0], ops[-1].outputs[0]
     tin, tout = g.tensors[t_in], g.tensors[t_out]
-    if t_in in g.outputs or t_out in g.outputs or t_out in g.inputs or not (_plain(g, t_in) and _plain(g, t_out)):
+    if t_out in g.outputs or t_out in g.inputs or tout.is_variable:
         return None
-    if t_in in g.inputs and not io_in_workspace:   # the caller's buffer: never written
+    if not _storage_dies(g, t_in, start, io_in_workspace):
         return None
-    if tin.is_const or _consumers(g).get(t_in, 0) != 1:
+    anchor = _anchor(g, t_in, t_out, start + len(ops) - 1)
+    if anchor is None:
         return None
     in_row = tin.nbytes // tin.shape[1]
     out_row = tout.nbytes // tout.shape[1]
+    item = max(tin.nbytes // tin.size, tout.nbytes // tout.size)
     same = 0 if len(ops) == 1 else 1
-    for m in range(tout.shape[1] + 1):
-        shift = m * out_row
-        if shift + max(0, tout.nbytes - shift - tin.nbytes) >= tout.nbytes:
-            return None   # no better than a buffer of its own
-        ok = True
-        for k, stripe in enumerate(rows):
-            write_start, write_end = stripe[-1][2] * out_row - shift, stripe[-1][3] * out_row - shift
-            for later in rows[k + same:]:
-                read_start, read_end = later[0][0] * in_row, later[0][1] * in_row
-                if write_start < read_end and read_start < write_end:
-                    ok = False
+    deltas = sorted({m * out_row for m in range(-tout.shape[1], tout.shape[1] + 1)} | {tin.nbytes - tout.nbytes},
+                    key=abs)
+    best = None
+    for reverse in (False, True):
+        order = rows[::-1] if reverse else rows
+        for delta in deltas:
+            at = anchor.base + anchor.sign * delta - anchor.join_offset   # where the joining storage starts
+            if at % 4 or at % item:
+                continue
+            growth = max(anchor.size, at + anchor.joining) - min(0, at) - anchor.size
+            if growth >= anchor.joining or (best is not None and growth >= best[0]):
+                continue
+            ok = True
+            for k, stripe in enumerate(order):
+                w0, w1 = stripe[-1][2] * out_row + delta, stripe[-1][3] * out_row + delta
+                for later in order[k + same:]:
+                    if w0 < later[0][1] * in_row and later[0][0] * in_row < w1:
+                        ok = False
+                        break
+                if not ok:
                     break
-            if not ok:
-                break
-        if ok:
-            return shift
-    return None
+            if ok:
+                best = (growth, reverse, delta)
+    return best
+
+
+def _aligned(g: Graph, ops: list[Operator], rows: list) -> bool:
+    """Every stripe's view starts at a multiple of 4 bytes from its tensor (kernels may load words)."""
+    tin, tout = g.tensors[ops[0].inputs[0]], g.tensors[ops[-1].outputs[0]]
+    in_row, out_row = tin.nbytes // tin.shape[1], tout.nbytes // tout.shape[1]
+    return all((st[0][0] * in_row) % 4 == 0 and (st[-1][2] * out_row) % 4 == 0 for st in rows)
 
 
 def _extra_macs(geos: list[_Geo], rows: list) -> int:
@@ -224,33 +302,36 @@ def apply(g: Graph, c: Candidate, first_index: int) -> list[Tensor]:
         new_tensors.append(t)
         return t.index
 
-    def view(of: int, r0: int, r1: int, k: int) -> int:
+    def view(of: int, r0: int, r1: int) -> int:
         base = g.tensors[of]
         t = tensor_like(base, r1 - r0, f"{base.name}/rows{r0}-{r1}")
         g.aliases[t] = of
         g.view_offsets[t] = r0 * (base.nbytes // base.shape[1])
-        del k
         return t
 
     if c.in_place:
         tin, tout = g.tensors[t_in], g.tensors[t_out]
-        if c.shift == 0 and tout.nbytes <= tin.nbytes:
+        if g.storage_root(t_in) == t_in and c.delta == 0 and tout.nbytes <= tin.nbytes and _plain(g, t_out):
             g.aliases[t_out] = t_in
-        else:   # one buffer holding both: the output from 0, the input from c.shift
+        else:   # one buffer holding the storage of one and the other
+            anchor = _anchor(g, t_in, t_out, c.start + len(c.ops) - 1)
+            assert anchor is not None
+            at = anchor.base + anchor.sign * c.delta - anchor.join_offset
+            keep_root, join_root = g.storage_root(anchor.keep), g.storage_root(anchor.join)
+            lo, hi = min(0, at), max(anchor.size, at + anchor.joining)
             item = tin.nbytes // tin.size
-            total = max(c.shift + tin.nbytes, tout.nbytes)
             shared = Tensor(index=len(g.tensors), name=f"{tin.name}+{tout.name}", dtype=tin.dtype,
-                            shape=(total // item,))
+                            shape=((hi - lo) // item,))
             g.tensors.append(shared)
             new_tensors.append(shared)
-            g.aliases[t_in], g.view_offsets[t_in] = shared.index, c.shift
-            g.aliases[t_out] = shared.index
+            g.aliases[keep_root], g.view_offsets[keep_root] = shared.index, -lo
+            g.aliases[join_root], g.view_offsets[join_root] = shared.index, at - lo
     index = first_index
-    for k, stripe in enumerate(c.rows):
-        prev = view(t_in, stripe[0][0], stripe[0][1], k)
+    for k, stripe in (reversed(list(enumerate(c.rows))) if c.reverse else enumerate(c.rows)):
+        prev = view(t_in, stripe[0][0], stripe[0][1])
         for j, (op, r) in enumerate(zip(c.ops, stripe)):
             last = j == len(c.ops) - 1
-            out = view(t_out, r[2], r[3], k) if last else tensor_like(
+            out = view(t_out, r[2], r[3]) if last else tensor_like(
                 g.tensors[op.outputs[0]], r[3] - r[2], f"{g.tensors[op.outputs[0]].name}/stripe{k}")
             options = dict(op.options)
             options[PATCH_OPTION] = {"pad_h": r[4], "of": op.index, "stripe": k, "stripes": c.stripes}
@@ -262,23 +343,29 @@ def apply(g: Graph, c: Candidate, first_index: int) -> list[Tensor]:
     return new_tensors
 
 
-def _candidates(g: Graph, io_in_workspace: bool, budget: float):
+def _candidates(g: Graph, io_in_workspace: bool, budget: float, at_peak: set[int]):
+    """Segments that contain an operator at the peak (no other can lower it), their stripe counts
+    within the MAC budget, in place where possible."""
     for run in chains(g):
         geos_all = [_geo(g.operators[p], g) for p in run]
         for a in range(len(run)):
             for b in range(a + 1, min(len(run), a + MAX_SEGMENT) + 1):
                 ops = [g.operators[p] for p in run[a:b]]
+                if not any(op.index in at_peak for op in ops):
+                    continue
                 geos = [x for x in geos_all[a:b] if x is not None]
                 for n in STRIPES:
                     rows = stripe_rows(geos, n)
                     if rows is None:
                         continue
+                    if not _aligned(g, ops, rows):
+                        continue
                     extra = _extra_macs(geos, rows)
                     if extra > budget:
                         continue
-                    shift = _in_place_shift(g, ops, rows, io_in_workspace)
-                    if shift is not None:
-                        yield Candidate(run[a], ops, n, True, rows, extra, shift=shift)
+                    layout = _in_place_layout(g, run[a], ops, rows, io_in_workspace)
+                    if layout is not None:
+                        yield Candidate(run[a], ops, n, True, rows, extra, delta=layout[2], reverse=layout[1])
                     if len(ops) > 1:   # one operator in stripes saves nothing unless in place
                         yield Candidate(run[a], ops, n, False, rows, extra)
 
@@ -293,7 +380,7 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
            io_in_workspace: bool) -> PatchReport | None:
     """Pick and apply segments (``g`` is rewritten in place). ``scratch``: operator index -> its
     scratch bytes (a stripe is given its operator's); returns what was done, None for "fast"."""
-    from ..planner import plan_memory, plan_state
+    from ..planner import live_bytes, plan_memory, plan_state
 
     if mode == "fast" and not ram_limit:
         return None
@@ -302,60 +389,77 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
     state = plan_state(g)
     budget = EXTRA_MACS.get(mode, EXTRA_MACS["min"]) * model_macs
 
-    def size_of(h: Graph) -> tuple[int, int]:
-        """(workspace, operators at the peak): a segment that takes one operator off the peak is
-        progress even before the workspace shrinks (the peak is often a plateau: KWS's 8 layers)."""
+    def size_of(h: Graph, segment: set[int] | None = None) -> _Size:
+        """The peak (largest bytes alive at one step), the operators at it, the workspace and the
+        peak over ``segment``'s stripes. A segment that takes one operator off the peak is progress
+        even before the peak itself falls (it is often a plateau: KWS's 8 layers); the workspace
+        (placement included) decides which rewrite is kept."""
         ids = [op.options.get(PATCH_OPTION, {}).get("of", op.index) for op in h.operators]
         plan = plan_memory(h, [scratch.get(i, 0) for i in ids], alignment, io_in_workspace=io_in_workspace,
                            state=state)
-        live = [0] * len(h.operators)
-        for b in plan.buffers:
-            for step in range(b.first, b.last + 1):
-                live[step] += b.size
+        live = live_bytes(plan.buffers, len(h.operators), ("tensor", "scratch"))
         peak = max(live + [0])
-        return plan.workspace_bytes, len({ids[k] for k, v in enumerate(live) if v == peak})
+        at_peak = {ids[k] for k, v in enumerate(live) if v == peak}
+        local = max([v for k, v in enumerate(live) if segment and ids[k] in segment] + [0])
+        return _Size(peak, len(at_peak), plan.workspace_bytes, at_peak, local)
+
+    def greedy(free_first: bool) -> tuple[_Size, Graph, list[dict], int]:
+        """Apply the best segment, again and again; the state with the smallest workspace."""
+        work = _copy(g)
+        current = size_of(work)
+        best_state = (current, work, [], 0)
+        segments: list[dict] = []
+        spent = 0
+        for _ in range(MAX_ROUNDS):
+            if ram_limit and best_state[0].workspace <= ram_limit:
+                break
+            best: Candidate | None = None
+            best_key: tuple | None = None
+            # free_first: the rewrites that recompute nothing (in place, stripes without halos)
+            # before the others (spending the MAC budget on a local gain can block a better set of
+            # free ones: KWS); else all at once (a free local gain can block a better costly
+            # segment: VWW). Both are tried.
+            for share in (0.0, 1.0) if free_first else (1.0,):
+                for c in _candidates(work, io_in_workspace, (budget - spent) * share, current.at_peak):
+                    if share and free_first and not c.extra_macs:
+                        continue
+                    trial = _copy(work)
+                    apply(trial, c, 1 << 20)
+                    size = size_of(trial, {op.index for op in c.ops})
+                    c.workspace = size.workspace
+                    if (size.peak, size.count) >= (current.peak, current.count):
+                        continue
+                    if ram_limit:   # the fewest extra MACs that meets the limit, else the smallest
+                        fits = size.workspace <= ram_limit
+                        key: tuple = (not fits, spent + c.extra_macs if fits else size.peak, size.count, c.stripes)
+                    else:
+                        key = (size.peak, size.count, size.local, size.workspace, c.extra_macs, c.stripes)
+                    if best_key is None or key < best_key:
+                        best, best_key = c, key
+                if best is not None:
+                    break
+            if best is None:
+                break
+            first = max(max(op.index for op in work.operators), max(op.index for op in g.all_operators())) + 1
+            t_in, t_out = best.ops[0].inputs[0], best.ops[-1].outputs[0]
+            names = (work.tensors[t_in].name, work.tensors[t_out].name)
+            apply(work, best, first)
+            spent += best.extra_macs
+            current = size_of(work)
+            segments.append({
+                "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
+                "input": names[0], "output": names[1],
+                "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
+                "in_place": best.in_place, "output_offset_bytes": best.delta, "bottom_up": best.reverse,
+                "extra_macs": best.extra_macs, "workspace_after": current.workspace, "first_operator_index": first})
+            if current.workspace < best_state[0].workspace:
+                best_state = (current, _copy(work), list(segments), spent)
+        return best_state
 
     report = PatchReport(mode, model_macs=model_macs)
-    work = _copy(g)
-    current = size_of(work)
-    report.workspace_before = current[0]
-    best_state = (current, work, [], 0)
-    segments: list[dict] = []
-    spent = 0
-    for _ in range(MAX_ROUNDS):
-        if ram_limit and current[0] <= ram_limit:
-            break
-        best: Candidate | None = None
-        best_key: tuple | None = None
-        for c in _candidates(work, io_in_workspace, budget - spent):
-            trial = _copy(work)
-            apply(trial, c, 1 << 20)
-            ws, at_peak = size_of(trial)
-            c.workspace = ws
-            if ram_limit:   # the fewest extra MACs that meets the limit, else the smallest
-                key: tuple = (ws > ram_limit, spent + c.extra_macs if ws <= ram_limit else ws, at_peak, c.stripes)
-            else:
-                key = (ws, at_peak, c.extra_macs, c.stripes)
-            if (ws, at_peak) < current and (best_key is None or key < best_key):
-                best, best_key = c, key
-        if best is None:
-            break
-        first = max(op.index for op in work.operators) + 1
-        first = max(first, max(op.index for op in g.all_operators()) + 1)
-        t_in, t_out = best.ops[0].inputs[0], best.ops[-1].outputs[0]
-        names = (work.tensors[t_in].name, work.tensors[t_out].name)
-        apply(work, best, first)
-        spent += best.extra_macs
-        current = size_of(work)
-        segments.append({
-            "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
-            "input": names[0], "output": names[1],
-            "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
-            "in_place": best.in_place, "shift_bytes": best.shift, "extra_macs": best.extra_macs,
-            "workspace_after": current[0], "first_operator_index": first})
-        if current[0] < best_state[0][0]:
-            best_state = (current, _copy(work), list(segments), spent)
-    current, chosen, report.segments, spent = best_state
+    report.workspace_before = size_of(g).workspace
+    runs = [greedy(True), greedy(False)]
+    current, chosen, report.segments, spent = min(runs, key=lambda r: (r[0].workspace, r[3]))
     if report.segments:   # the rewrite that reached the smallest workspace
         g.tensors[:] = chosen.tensors
         g.operators[:] = chosen.operators
@@ -363,7 +467,7 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
         g.aliases.update(chosen.aliases)
         g.view_offsets.clear()
         g.view_offsets.update(chosen.view_offsets)
-    current = current[0]
+    current = current.workspace
     report.workspace_after = current
     report.extra_macs = spent
     return report
