@@ -157,6 +157,7 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     if patches is not None:
         patches.in_place = aliased
+        patches.workspace_after = plan.workspace_bytes   # the search estimated the stripes' scratch
     plan.patches = patches
     if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
         raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "

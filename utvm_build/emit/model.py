@@ -151,7 +151,7 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
         "crt": needs.as_dict(),
     }
     if plan.patches is not None:   # --memory balanced|min, --ram-limit (passes/patches.py)
-        meta["memory_plan"] = plan.patches.as_dict()
+        meta["memory_transforms"] = plan.patches.as_dict()
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
 
