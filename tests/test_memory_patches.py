@@ -135,7 +135,11 @@ def every_candidate(seeds: list[int], per_model: int) -> list[Case]:
             cands = list(patches._candidates(g, io == "workspace", float("inf"), {op.index for op in g.operators}))
             picks = range(len(cands)) if FULL or len(cands) <= per_model else \
                 [int((i + 0.5) * len(cands) / per_model) for i in range(per_model)]
-            for k in picks:
+            # and the first of each kind, so that the sample has them all
+            firsts = [next((k for k, c in enumerate(cands) if test(c)), None)
+                      for test in (lambda c: c.reverse, lambda c: c.in_place and not c.reverse,
+                                   lambda c: not c.in_place)]
+            for k in sorted(set(picks) | {k for k in firsts if k is not None}):
                 c = cands[k]
                 tag = f"memory chain {seed}"
                 forced = _with_description(model, tag, f"force {k}".ljust(len(tag)))

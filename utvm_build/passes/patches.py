@@ -389,13 +389,14 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
     state = plan_state(g)
     budget = EXTRA_MACS.get(mode, EXTRA_MACS["min"]) * model_macs
 
-    def size_of(h: Graph, segment: set[int] | None = None) -> _Size:
+    def size_of(h: Graph, segment: set[int] | None = None, with_scratch: bool = True) -> _Size:
         """The peak (largest bytes alive at one step), the operators at it, the workspace and the
         peak over ``segment``'s stripes. A segment that takes one operator off the peak is progress
         even before the peak itself falls (it is often a plateau: KWS's 8 layers); the workspace
         (placement included) decides which rewrite is kept."""
         ids = [op.options.get(PATCH_OPTION, {}).get("of", op.index) for op in h.operators]
-        plan = plan_memory(h, [scratch.get(i, 0) for i in ids], alignment, io_in_workspace=io_in_workspace,
+        plan = plan_memory(h, [scratch.get(i, 0) if with_scratch else 0 for i in ids], alignment,
+                           io_in_workspace=io_in_workspace,
                            state=state)
         live = live_bytes(plan.buffers, len(h.operators), ("tensor", "scratch"))
         peak = max(live + [0])
@@ -403,11 +404,13 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
         local = max([v for k, v in enumerate(live) if segment and ids[k] in segment] + [0])
         return _Size(peak, len(at_peak), plan.workspace_bytes, at_peak, local)
 
-    def greedy(free_first: bool) -> tuple[_Size, Graph, list[dict], int]:
-        """Apply the best segment, again and again; the state with the smallest workspace."""
+    def greedy(free_first: bool, with_scratch: bool = True) -> tuple[_Size, Graph, list[dict], int]:
+        """Apply the best segment, again and again; the state with the smallest workspace (with
+        the kernels' scratch; ``with_scratch`` False: the search itself ignores it, which keeps a
+        large scratch of a few operators from steering it)."""
         work = _copy(g)
-        current = size_of(work)
-        best_state = (current, work, [], 0)
+        current = size_of(work, with_scratch=with_scratch)
+        best_state = (size_of(work), work, [], 0)
         segments: list[dict] = []
         spent = 0
         for _ in range(MAX_ROUNDS):
@@ -425,7 +428,7 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
                         continue
                     trial = _copy(work)
                     apply(trial, c, 1 << 20)
-                    size = size_of(trial, {op.index for op in c.ops})
+                    size = size_of(trial, {op.index for op in c.ops}, with_scratch)
                     c.workspace = size.workspace
                     if (size.peak, size.count) >= (current.peak, current.count):
                         continue
@@ -433,7 +436,10 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
                         fits = size.workspace <= ram_limit
                         key: tuple = (not fits, spent + c.extra_macs if fits else size.peak, size.count, c.stripes)
                     else:
-                        key = (size.peak, size.count, size.local, size.workspace, c.extra_macs, c.stripes)
+                        # in place before not: a segment's live bytes fall as its stripes consume the
+                        # input, but only one buffer holding both lets the placement use that
+                        key = (size.peak, size.count, size.local, not c.in_place, size.workspace, c.extra_macs,
+                               c.stripes)
                     if best_key is None or key < best_key:
                         best, best_key = c, key
                 if best is not None:
@@ -445,20 +451,23 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
             names = (work.tensors[t_in].name, work.tensors[t_out].name)
             apply(work, best, first)
             spent += best.extra_macs
-            current = size_of(work)
+            current = size_of(work, with_scratch=with_scratch)
+            real = current if with_scratch else size_of(work)
             segments.append({
                 "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
                 "input": names[0], "output": names[1],
                 "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
                 "in_place": best.in_place, "output_offset_bytes": best.delta, "bottom_up": best.reverse,
-                "extra_macs": best.extra_macs, "workspace_after": current.workspace, "first_operator_index": first})
-            if current.workspace < best_state[0].workspace:
-                best_state = (current, _copy(work), list(segments), spent)
+                "extra_macs": best.extra_macs, "workspace_after": real.workspace, "first_operator_index": first})
+            if real.workspace < best_state[0].workspace:
+                best_state = (real, _copy(work), list(segments), spent)
         return best_state
 
     report = PatchReport(mode, model_macs=model_macs)
     report.workspace_before = size_of(g).workspace
     runs = [greedy(True), greedy(False)]
+    if any(scratch.values()):
+        runs += [greedy(True, False), greedy(False, False)]
     current, chosen, report.segments, spent = min(runs, key=lambda r: (r[0].workspace, r[3]))
     if report.segments:   # the rewrite that reached the smallest workspace
         g.tensors[:] = chosen.tensors
