@@ -144,7 +144,11 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     scratch = {op.index: op_scratch_bytes(op, sg, prepared[op.index], opts.target)
                for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)
-    aliased = alias_in_place(g, opts.io == "workspace") if opts.memory != "fast" or opts.ram_limit else []
+    rewrite = opts.memory != "fast" or bool(opts.ram_limit)
+    # the layer-by-layer workspace, for the report of what --memory / --ram-limit changed
+    before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
+        if rewrite else 0
+    aliased = alias_in_place(g, opts.io == "workspace") if rewrite else []
     patches = choose_patches(g, opts.memory, opts.ram_limit, sum(p.macs for p in prepared.values()), scratch,
                              opts.workspace_align, io_in_workspace=opts.io == "workspace")
     if patches is not None and patches.segments:   # the stripes' own kernel calls and scratch
@@ -157,12 +161,13 @@ def compile_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
     if patches is not None:
         patches.in_place = aliased
+        patches.workspace_before = before
         patches.workspace_after = plan.workspace_bytes   # the search estimated the stripes' scratch
     plan.patches = patches
     if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
         raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "
                         f"bytes (stripes within {int(EXTRA_MACS['min'] * 100)}% extra MACs; "
-                        f"layer by layer: {patches.workspace_before if patches else plan.workspace_bytes})")
+                        f"layer by layer: {before})")
     sha = hashlib.sha256(data).hexdigest()
     files = render(g, plan, prepared, name, opts, sha, source_name)
     return Compiled(name=name, graph=g, plan=plan, files=files)

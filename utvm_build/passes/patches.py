@@ -432,14 +432,13 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
                     c.workspace = size.workspace
                     if (size.peak, size.count) >= (current.peak, current.count):
                         continue
-                    if ram_limit:   # the fewest extra MACs that meets the limit, else the smallest
+                    # in place before not: a segment's live bytes fall as its stripes consume the
+                    # input, but only one buffer holding both lets the placement use that
+                    key: tuple = (size.peak, size.count, size.local, not c.in_place, size.workspace, c.extra_macs,
+                                  c.stripes)
+                    if ram_limit:   # the fewest extra MACs that meets the limit, else as above
                         fits = size.workspace <= ram_limit
-                        key: tuple = (not fits, spent + c.extra_macs if fits else size.peak, size.count, c.stripes)
-                    else:
-                        # in place before not: a segment's live bytes fall as its stripes consume the
-                        # input, but only one buffer holding both lets the placement use that
-                        key = (size.peak, size.count, size.local, not c.in_place, size.workspace, c.extra_macs,
-                               c.stripes)
+                        key = (not fits, spent + c.extra_macs if fits else 0, *key)
                     if best_key is None or key < best_key:
                         best, best_key = c, key
                 if best is not None:
