@@ -80,7 +80,7 @@ def chain_model(seed: int) -> tuple[bytes, list[np.ndarray]]:
     return model, [rng.integers(-128, 128, shape).astype(np.int8)]
 
 
-SEEDS = list(range(40 if FULL else 5))
+SEEDS = list(range(40 if FULL else 3))
 
 
 def _options(**kw) -> CompileOptions:  # noqa: ANN003
@@ -153,8 +153,8 @@ def test_every_candidate_matches_the_reference(monkeypatch: pytest.MonkeyPatch) 
     """Each candidate the planner weighs (segment, stripe count, in place, top-down or bottom-up),
     forced one at a time, is byte-identical to the reference."""
     _forced(monkeypatch)
-    cases = every_candidate(SEEDS if FULL else [0, 7, 9], 4)
-    assert len(cases) >= 24
+    cases = every_candidate(SEEDS if FULL else [0, 7], 4)
+    assert len(cases) >= 16
     assert any("in place" in c.label for c in cases) and any("bottom-up" in c.label for c in cases)
     assert any("in place" not in c.label for c in cases)
     check_against_oracle(cases)
