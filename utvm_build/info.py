@@ -129,7 +129,8 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
         report[kind] = ports
     for t in report["tensors"]:
         loc = plan.locations.get(t["index"])
-        t["location"] = None if loc is None else {"kind": loc.kind, "index": loc.index}
+        t["location"] = None if loc is None else {"kind": loc.kind, "index": loc.index,
+                                                  **({"offset": loc.offset} if loc.offset else {})}
     steps = [op.index for op in g.operators]
     buffers = []
     for b in sorted(plan.buffers, key=lambda b: (b.offset, b.first)):
