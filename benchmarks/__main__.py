@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -91,6 +93,13 @@ def merged_records(runs: Path, records: list[dict]) -> list[dict]:
     return sorted(merged, key=lambda r: (order.get(r["model"], len(order)), r["model"], config_key(r["config"])))
 
 
+def codegen_suffix(codegen_args: str) -> str:
+    """The configuration-name suffix of extra compile options: "--memory min" -> "+memory-min"."""
+    words = [w.lstrip("-") for w in shlex.split(codegen_args)]
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", "-".join(w for w in words if w)).strip("-")
+    return f"+{slug}" if slug else ""
+
+
 def config_key(config: str) -> tuple:
     """The order in which the harness runs configurations: host, then per core and level the
     generic and DSP builds, then the --io workspace builds."""
@@ -115,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
                          "dsp (the core's own target: cortex-m4, kernels/arm_dsp / cortex-m55, kernels/arm_mve then "
                          "arm_dsp); "
                          "--io workspace builds are generic")
+    ap.add_argument("--io-targets", nargs="*", default=["generic"], choices=["generic", "dsp"],
+                    help="utvm-build --target of the --io workspace builds (default: generic)")
+    ap.add_argument("--codegen-args", default="", metavar="ARGS",
+                    help="extra utvm-build compile options for every model and build, e.g. \"--memory min\" "
+                         "(CMake: BENCH_CODEGEN_ARGS); the configurations are named with a suffix from them "
+                         "(m4-Os-io+memory-min)")
     ap.add_argument("--work-dir", type=Path, default=REPO / "build" / "benchmarks")
     ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per QEMU run")
@@ -137,16 +152,17 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict] = []
     try:
         qemu_plugin.build_plugin()
-        host_dir = args.work_dir / "host-O2"
-        print(f"== host -O2: building {len(models)} models", flush=True)
-        build(models, None, "O2", host_dir)
+        suffix = codegen_suffix(args.codegen_args)
+        host_dir = args.work_dir / f"host-O2{suffix}"
+        print(f"== host -O2{suffix}: building {len(models)} models", flush=True)
+        build(models, None, "O2", host_dir, codegen_args=args.codegen_args)
         host: dict[str, dict] = {}
         metas: dict[str, dict] = {}
         arenas: dict[str, dict] = {}
         for m in models:
             metas[m.name] = model_metadata(host_dir, m)
             host[m.name] = measure_host(host_dir, m)
-            rec = model_record(metas[m.name], m.name, m.origin) | {"config": "host-O2"} | host[m.name]
+            rec = model_record(metas[m.name], m.name, m.origin) | {"config": f"host-O2{suffix}"} | host[m.name]
             if m.name in STATEFUL_MODELS:
                 arenas[m.name] = tflm_arena(m, metas[m.name])
                 a = arenas[m.name]
@@ -159,14 +175,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   {m.name}: {rec.get('instructions', '-')} instructions (callgrind), "
                   f"{rec.get('outputs_vs_reference', 'not checked')} vs reference", flush=True)
         configs = [(CORES[c], opt, "caller", t) for c in args.cores for opt in args.opts for t in args.targets]
-        configs += [(CORES[c], opt, "workspace", "generic") for c in args.cores for opt in args.io_opts]
+        configs += [(CORES[c], opt, "workspace", t) for c in args.cores for opt in args.io_opts
+                    for t in args.io_targets]
         for core, opt, io, tgt in configs:
             target = "generic" if tgt == "generic" else core.cpu
             config = f"{core.name}-{opt}" + ("-io" if io == "workspace" else "")
-            config += f"-{target}" if tgt != "generic" else ""
+            config += (f"-{target}" if tgt != "generic" else "") + suffix
             print(f"== {config}: building (--target {target})", flush=True)
             build_dir = args.work_dir / config
-            build(models, core, opt, build_dir, io, target)
+            build(models, core, opt, build_dir, io, target, args.codegen_args)
             for m in models:
                 r = measure_target(build_dir, m, core, args.timeout)
                 dtypes = [t["dtype"] for t in metas[m.name]["outputs"]]

@@ -173,7 +173,7 @@ def render(records: list[dict], environment: dict) -> str:
     """records: one per (model, config) as written to the JSON files."""
     by_key = {(r["model"], r["config"]): r for r in records}
     models = list(dict.fromkeys(r["model"] for r in records))
-    configs = list(dict.fromkeys(r["config"] for r in records if r["config"] != "host-O2"))
+    configs = list(dict.fromkeys(r["config"] for r in records if not r["config"].startswith("host")))
     out = ["# Benchmark results", "",
            "Produced by `python -m benchmarks` (see [../README.md](../README.md) for what is measured "
            "and how). One inference per model, deterministic pseudo-random input; every Cortex-M "
@@ -236,4 +236,35 @@ def render(records: list[dict], environment: dict) -> str:
                        f"{_n(overhead)} | {_n(int(t['flash'] - t['weights']))} | {_n(r['ram_bytes'])} | "
                        f"{ram_io} | {_n(int(t['ram']))} | {_n(r['stack_bytes'])} | 1 148 |")
         out.append("")
+    out += render_memory(by_key, models, configs)
     return "\n".join(out)
+
+
+def render_memory(by_key: dict, models: list[str], configs: list[str]) -> list[str]:
+    """Each configuration measured with extra compile options (``--codegen-args``, a "+..." suffix)
+    next to the same configuration without them: RAM and instructions before and after."""
+    out: list[str] = []
+    for config in configs:
+        if "+" not in config:
+            continue
+        base = config.split("+", 1)[0]
+        rows = [(m, by_key[(m, base)], by_key[(m, config)]) for m in models
+                if (m, base) in by_key and (m, config) in by_key]
+        if not rows:
+            continue
+        out += [f"## {config} against {base}", "",
+                f"The same build with `{config.split('+', 1)[1].replace('-', ' ', 1)}` (docs/architecture.md, "
+                "\"Memory below the activation bound\"). RAM total = workspace + data/bss + stack; TFLM: "
+                "`../shared/docs/anchors.md` (its arena + stack).", "",
+                "| model | workspace | RAM total | RAM vs TFLM | instructions | ratio | flash | outputs vs host |",
+                "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for m, a, b in rows:
+            t = TFLM_M4_OS.get(m)
+            vs = f"{a['ram_bytes'] / t['ram']:.2f}x -> {b['ram_bytes'] / t['ram']:.2f}x" if t else "-"
+            out.append(f"| {m} | {_n(a['workspace_bytes'])} -> {_n(b['workspace_bytes'])} | "
+                       f"{_n(a['ram_bytes'])} -> {_n(b['ram_bytes'])} | {vs} | "
+                       f"{_m(a['instructions'])} -> {_m(b['instructions'])} | "
+                       f"{b['instructions'] / a['instructions']:.3f}x | {_n(a['flash_bytes'])} -> "
+                       f"{_n(b['flash_bytes'])} | {b['outputs_vs_host']} |")
+        out.append("")
+    return out

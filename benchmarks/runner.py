@@ -55,14 +55,15 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 900) -> str:
 
 
 def build(models: list[BenchModel], core: Core | None, opt: str, build_dir: Path, io: str = "caller",
-          target: str = "generic") -> None:
+          target: str = "generic", codegen_args: str = "") -> None:
     """Configure and build every model's program for one core (None: the host) at -<opt>, with the
-    models' inputs and outputs in the caller's buffers or in the workspace (``io``) and the
-    kernels of utvm-build's ``--target`` (``target``)."""
+    models' inputs and outputs in the caller's buffers or in the workspace (``io``), the
+    kernels of utvm-build's ``--target`` (``target``) and extra compile options (``codegen_args``,
+    one string as on a command line: BENCH_CODEGEN_ARGS)."""
     cmd = ["cmake", "-S", str(FIRMWARE_DIR), "-B", str(build_dir),
            f"-DBENCH_MODELS={';'.join(f'{m.name}={m.path}' for m in models)}",
            f"-DBENCH_OPT=-{opt}", f"-DBENCH_IO={io}", f"-DBENCH_TARGET={target}",
-           f"-DPython3_EXECUTABLE={sys.executable}"]
+           f"-DBENCH_CODEGEN_ARGS={codegen_args}", f"-DPython3_EXECUTABLE={sys.executable}"]
     if shutil.which("ninja"):
         cmd += ["-G", "Ninja"]
     if core is not None:

@@ -294,7 +294,8 @@ endfunction()
 #                [INTERFACE c|packed] [WORKSPACE static|user]
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                [STATE static|user] [PROFILE]
+#                [STATE static|user] [PROFILE] [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>]
+#                [CODEGEN_ARGS <utvm-build compile option>...]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
 #                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52])
 #
@@ -303,8 +304,8 @@ endfunction()
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          STATE OUTPUT_DIR TARGET)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM")
+          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM;CODEGEN_ARGS")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -335,7 +336,7 @@ function(utvm_add_model target)
     endif()
   endif()
   foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace" "STATE;static;user"
-        "TARGET;${targets}")
+        "TARGET;${targets}" "MEMORY;fast;balanced;min")
     list(POP_FRONT check kw)
     if(DEFINED ARG_${kw} AND NOT ARG_${kw} IN_LIST check)
       list(JOIN check ", " accepted)
@@ -353,6 +354,9 @@ function(utvm_add_model target)
                           "\"\" for none)")
     endif()
   endforeach()
+  if(DEFINED ARG_RAM_LIMIT AND NOT ARG_RAM_LIMIT MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "${fn}: RAM_LIMIT '${ARG_RAM_LIMIT}' is not a number of bytes")
+  endif()
   if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "" AND NOT ARG_NAME MATCHES "^[a-z_][a-z0-9_]*$")
     message(FATAL_ERROR "${fn}: NAME '${ARG_NAME}' is not a lowercase C identifier (a-z, 0-9, _)")
   endif()
@@ -362,7 +366,8 @@ function(utvm_add_model target)
   if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
     list(APPEND options "--name=${ARG_NAME}")
   endif()
-  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET)
+  foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET
+          MEMORY RAM_LIMIT)
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
     # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".
@@ -374,6 +379,8 @@ function(utvm_add_model target)
   if(ARG_PROFILE)
     list(APPEND options "--profile")
   endif()
+  # Any other option of `utvm-build compile`, as given (the generator checks them).
+  list(APPEND options ${ARG_CODEGEN_ARGS})
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")

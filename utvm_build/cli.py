@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from . import __version__
 from .errors import UtvmError
-from .options import INTERFACES, IO_PLACEMENTS, STATES, WORKSPACES, CompileOptions
+from .options import INTERFACES, IO_PLACEMENTS, MEMORY_MODES, STATES, WORKSPACES, CompileOptions
 from .targets import TARGETS
 from .text import printable
 
@@ -42,13 +42,19 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", choices=STATES, default=d.state,
                    help="static: the state (variables kept across calls) is a static region; user: the "
                         "caller passes it to run and reset (several instances of one model); docs/state.md")
+    p.add_argument("--memory", choices=MEMORY_MODES, default=d.memory,
+                   help="fast: layer by layer (default); balanced / min: run chains of convolutions in stripes "
+                        "of rows (patch-based execution) for less RAM, at most 2%% / 10%% more MACs")
+    p.add_argument("--ram-limit", type=int, default=d.ram_limit, metavar="BYTES",
+                   help="largest workspace wanted: stripes with the fewest extra MACs that meet it (0: none)")
 
 
 def _options(a: argparse.Namespace) -> CompileOptions:
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
-                          target=a.target, state=a.state, profile=a.profile)
+                          target=a.target, state=a.state, profile=a.profile, memory=a.memory,
+                          ram_limit=a.ram_limit)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -19,7 +19,10 @@ from .ops import handler_for
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
+from .passes.patches import EXTRA_MACS
+from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
 from .planner import MemoryPlan, plan_model
 from .validate import operator_context, validate_graph
@@ -171,7 +174,30 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     scratch = {op.index: op_scratch_bytes(op, sg, prepared[op.index], opts.target)
                for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)
+    rewrite = opts.memory != "fast" or bool(opts.ram_limit)
+    # the layer-by-layer workspace, for the report of what --memory / --ram-limit changed
+    before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
+        if rewrite else 0
+    aliased = alias_in_place(g, opts.io == "workspace") if rewrite else []
+    patches = choose_patches(g, opts.memory, opts.ram_limit, sum(p.macs for p in prepared.values()), scratch,
+                             opts.workspace_align, io_in_workspace=opts.io == "workspace")
+    if patches is not None and patches.segments:   # the stripes' own kernel calls and scratch
+        for op in g.operators:
+            if op.index not in prepared:
+                with operator_context(op, g):
+                    prepared[op.index] = handler_for(op.op).prepare(op, g, opts.target)
+                scratch[op.index] = op_scratch_bytes(op, g, prepared[op.index], opts.target)
+        opts = with_safe_workspace_align(opts, g, scratch)
     plan = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+    if patches is not None:
+        patches.in_place = aliased
+        patches.workspace_before = before
+        patches.workspace_after = plan.workspace_bytes   # the search estimated the stripes' scratch
+    plan.patches = patches
+    if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
+        raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "
+                        f"bytes (stripes within {int(EXTRA_MACS['min'] * 100)}% extra MACs; "
+                        f"layer by layer: {before})")
     sha = hashlib.sha256(data).hexdigest()
     return Planned(name, g, plan, prepared, opts, sha, source_name)
 

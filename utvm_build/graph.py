@@ -104,6 +104,9 @@ class Graph:
     description: str = ""
     #: tensor -> tensor whose storage it shares (RESHAPE/SQUEEZE outputs; set by passes.aliases)
     aliases: dict[int, int] = field(default_factory=dict)
+    #: tensor -> byte offset inside the tensor it aliases (a *view*: a stripe of rows of a larger
+    #: tensor, set by passes.patches; absent = 0, as for RESHAPE aliases)
+    view_offsets: dict[int, int] = field(default_factory=dict)
     #: Every subgraph of the model by TFLite number (``graphs[0]`` is the main one); empty for a
     #: graph built by hand, which is then the model's only subgraph.
     graphs: list[Graph] = field(default_factory=list, repr=False)
@@ -135,6 +138,18 @@ class Graph:
             if seen > len(self.tensors):
                 raise RuntimeError("alias cycle")
         return tensor
+
+    def storage_offset(self, tensor: int) -> int:
+        """Byte offset of ``tensor`` inside its storage root's buffer (0 unless it is a view)."""
+        offset = 0
+        seen = 0
+        while tensor in self.aliases:
+            offset += self.view_offsets.get(tensor, 0)
+            tensor = self.aliases[tensor]
+            seen += 1
+            if seen > len(self.tensors):
+                raise RuntimeError("alias cycle")
+        return offset
 
     def producer(self, tensor: int) -> Operator | None:
         for op in self.operators:

@@ -96,8 +96,22 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
     meta, plan, g = compiled.metadata, compiled.plan, compiled.graph
     up = meta["prefix"].upper()
     by_index = {r["index"]: r for r in meta["operators"]}
+    stripes: dict[int, list[dict]] = {}   # operator -> its stripes (--memory: passes/patches.py)
+    for r in meta["operators"]:
+        if "patch" in r:
+            stripes.setdefault(r["patch"]["of"], []).append(r)
     for op in report["operators"]:
         rec = by_index.get(op["index"])
+        if rec is None and op["index"] in stripes:
+            parts = stripes[op["index"]]
+            variants = meta.get("kernel_variants", {})
+            op.update({"emitted": True, "function": None, "macs": sum(r["macs"] for r in parts),
+                       "stripes": [r["function"] for r in parts],
+                       "kernels": [{"kernel": k, "variant": variants.get(k, "generic")} for k in parts[0]["kernels"]],
+                       "constants_bytes": sum(r["constants_bytes"] for r in parts),
+                       "scratch_bytes": max(r["scratch_bytes"] for r in parts),
+                       "note": f"run in {len(parts)} stripes of rows (--memory)"})
+            continue
         if rec is None:
             op.update({"emitted": False, "note": "no code: folded or removed by a graph pass"})
             continue
@@ -115,11 +129,15 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
         report[kind] = ports
     for t in report["tensors"]:
         loc = plan.locations.get(t["index"])
-        t["location"] = None if loc is None else {"kind": loc.kind, "index": loc.index}
+        t["location"] = None if loc is None else {"kind": loc.kind, "index": loc.index,
+                                                  **({"offset": loc.offset} if loc.offset else {})}
     steps = [op.index for op in g.operators]
     buffers = []
     for b in sorted(plan.buffers, key=lambda b: (b.offset, b.first)):
         entry = {"offset": b.offset, "bytes": b.size, "first_step": b.first, "last_step": b.last}
+        if b.parts is not None:   # views (--memory): the pieces and when each is alive
+            entry["parts"] = [{"offset": b.offset + rel, "bytes": size, "first_step": first, "last_step": last}
+                              for rel, size, first, last in b.parts]
         if b.key[0] == "scratch":
             entry.update({"kind": "scratch", "operator": steps[b.key[1]]})
         else:
@@ -130,6 +148,8 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
                              "lower_bound_bytes": meta["workspace_lower_bound_bytes"],
                              "alignment": meta["options"]["workspace_align"],
                              "steps": steps, "buffers": buffers}
+    if "memory_transforms" in meta:
+        report["memory_plan"]["transforms"] = meta["memory_transforms"]
     # Each state item by what keeps it (e.g. "operator #0 UNIDIRECTIONAL_SEQUENCE_LSTM input 19 (cell
     # state)"): converter tensor names such as 'tfl.pseudo_qconst' say nothing.
     report["state_layout"] = [f"{printable(e['name'])}{' = ' + printable(e['owner']) if e.get('owner') else ''} "
@@ -163,6 +183,8 @@ def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple
         if op.get("emitted") and op.get("function") is None:
             detail = "  (calls subgraphs from the entry point)" if op["op"] in ("CALL_ONCE", "IF", "WHILE") \
                 else "  (no code: resolved at compile time)"
+        if op.get("stripes"):
+            detail = f"  -> {kernels}, {op['macs']} MACs in {len(op['stripes'])} stripes"
         if op["supported"] and op.get("emitted") is False:
             detail = "  (no code: folded or removed by a graph pass)"
         where = f" [subgraph {op['subgraph']}]" if op.get("subgraph") else ""
@@ -175,6 +197,7 @@ def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple
                      f"{r['memory_plan']['lower_bound_bytes']}), state: {t['ram_state_bytes']} bytes"
                      f"{' (' + ', '.join(r['state_layout']) + ')' if r.get('state_layout') else ''}, "
                      f"constants (flash): {t['flash_constants_bytes']} bytes, MACs: {t['macs']}")
+        lines += transform_lines(r["memory_plan"].get("transforms"))
     return "\n".join(lines), bool(r["supported"])
 
 
@@ -195,3 +218,21 @@ def group_info(group: dict) -> str:
     shared = group["shared_kernel_functions"]
     lines.append(f"kernel functions compiled once for the group: {', '.join(shared) if shared else 'none'}")
     return "\n".join(lines)
+
+
+def transform_lines(plan: dict | None) -> list[str]:
+    """What --memory / --ram-limit did, in words (info's text form and the report)."""
+    if not plan:
+        return []
+    macs = plan["model_macs"] or 1
+    lines = [f"memory ({plan['mode']}): workspace {plan['workspace_before']} -> {plan['workspace_after']} bytes, "
+             f"extra MACs {plan['extra_macs']} ({100.0 * plan['extra_macs'] / macs:.1f}%)"]
+    for s in plan["segments"]:
+        ops = ", ".join(f"#{i} {name}" for i, name in zip(s.get("operators", []), s.get("ops", [])))
+        how = " in place" + (" (bottom-up)" if s.get("bottom_up") else "") if s.get("in_place") else ""
+        lines.append(f"  {ops}: {s.get('stripes')} stripes of rows{how}, extra MACs {s.get('extra_macs')}, "
+                     f"workspace then {s.get('workspace_after')} bytes")
+    for a in plan.get("in_place", []):
+        lines.append(f"  #{a['operator']} {a['op']}: output '{printable(a['output'])}' written over its input "
+                     f"'{printable(a['over'])}'")
+    return lines

@@ -11,6 +11,7 @@ INTERFACES = ("c", "packed")
 WORKSPACES = ("static", "user")
 IO_PLACEMENTS = ("caller", "workspace")
 STATES = ("static", "user")
+MEMORY_MODES = ("fast", "balanced", "min")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,12 @@ class CompileOptions:
     #: Time every operator call with TVMPlatformTimerStart/Stop into ``<prefix>_profile[]``
     #: (emit/profile.py; needs the CRT's headers and a platform timer).
     profile: bool = False
+    #: RAM against speed (passes/patches.py): "fast": layer by layer, as the model is; "balanced":
+    #: patch-based execution where it costs at most 2% extra MACs; "min": at most 10%.
+    memory: str = "fast"
+    #: Largest workspace wanted, bytes (0: none): patch-based execution with the fewest extra MACs
+    #: that meets it (within "min"'s budget); a model that cannot meet it is an error.
+    ram_limit: int = 0
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -51,6 +58,10 @@ class CompileOptions:
             raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
         if self.state not in STATES:
             raise UtvmError(f"unknown state mode '{self.state}'; choose one of {', '.join(STATES)}")
+        if self.memory not in MEMORY_MODES:
+            raise UtvmError(f"unknown memory mode '{self.memory}'; choose one of {', '.join(MEMORY_MODES)}")
+        if not 0 <= self.ram_limit < 2**31:
+            raise UtvmError(f"RAM limit {self.ram_limit} is not a byte count between 0 and 2^31-1")
         if self.target not in TARGETS:
             raise UtvmError(f"unknown target '{self.target}'; choose one of {', '.join(TARGETS)}")
         if self.interface == "packed" and self.workspace == "user":
@@ -67,4 +78,8 @@ class CompileOptions:
                 raise UtvmError(f"{what} section '{s}' is not a valid section name (letters, digits, . _ $)")
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        # --memory fast without a limit writes what it wrote before these options existed
+        if self.memory == "fast" and not self.ram_limit:
+            del d["memory"], d["ram_limit"]
+        return d

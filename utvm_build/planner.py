@@ -27,6 +27,9 @@ from .graph import Graph
 class Location:
     kind: str   # "input" | "output" | "workspace" | "const" | "state"
     index: int  # input/output position, workspace offset, state offset (0 for const)
+    #: bytes into the caller's input/output buffer (a view of an input or output: passes/patches.py);
+    #: a workspace view has its offset in ``index``
+    offset: int = 0
 
 
 @dataclass
@@ -67,6 +70,12 @@ class Buffer:
     first: int
     last: int
     offset: int = -1
+    #: a buffer whose bytes do not all live as long (views: passes/patches.py): (offset in the
+    #: buffer, bytes, first step, last step) per part; None: all ``size`` bytes live first..last
+    parts: list[tuple[int, int, int, int]] | None = None
+
+    def pieces(self) -> list[tuple[int, int, int, int]]:
+        return self.parts if self.parts is not None else [(0, self.size, self.first, self.last)]
 
 
 @dataclass
@@ -81,6 +90,8 @@ class MemoryPlan:
     #: plans of the other subgraphs (TFLite number -> plan, offsets relative to the subgraph's
     #: frame), in the order their functions are emitted (callees first)
     subplans: dict[int, MemoryPlan] = field(default_factory=dict)
+    #: what --memory / --ram-limit did (passes/patches.PatchReport), None with --memory fast
+    patches: object = None
 
     @property
     def state_bytes(self) -> int:
@@ -226,27 +237,25 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
     used = set(g.inputs) | set(g.outputs)
     for op in g.operators:
         used.update(i for i in op.inputs + op.outputs if i >= 0)
+    uses: dict[int, list[int]] = {}   # tensor -> steps that read or write it directly
     for step, op in enumerate(g.operators):
         for t in [i for i in op.inputs if i >= 0] + op.outputs:
-            root = g.storage_root(t)
-            loc = place_root(root)
-            if loc is not None:
-                continue
-            buf = roots.get(root)
-            if buf is None:
-                buf = roots[root] = Buffer(("tensor", root), g.tensors[root].nbytes, step, step)
-            buf.first, buf.last = min(buf.first, step), max(buf.last, step)
+            if place_root(g.storage_root(t)) is None:
+                uses.setdefault(t, []).append(step)
     if io_in_workspace:   # the caller writes inputs before the run and reads outputs after it
         for t in g.inputs + g.outputs:   # even one that no operator reads keeps its place
-            root = g.storage_root(t)
-            if place_root(root) is None and root not in roots:
-                roots[root] = Buffer(("tensor", root), g.tensors[root].nbytes, 0, 0)
-        for t in g.inputs:
-            if g.storage_root(t) in roots:
-                roots[g.storage_root(t)].first = 0
-        for t in g.outputs:
-            if g.storage_root(t) in roots:
-                roots[g.storage_root(t)].last = max(0, len(g.operators) - 1)
+            if place_root(g.storage_root(t)) is None:
+                uses.setdefault(t, []).append(0 if t in g.inputs else max(0, len(g.operators) - 1))
+    for t in list(uses):   # the root of every used tensor has a buffer
+        root = g.storage_root(t)
+        buf = roots.get(root)
+        if buf is None:
+            buf = roots[root] = Buffer(("tensor", root), g.tensors[root].nbytes, uses[t][0], uses[t][0])
+        buf.first, buf.last = min([buf.first] + uses[t]), max([buf.last] + uses[t])
+    for root, buf in roots.items():
+        parts = _view_parts(g, root, uses)
+        if parts is not None:
+            buf.parts = parts
     buffers = list(roots.values())
     buffers += [Buffer(("scratch", step), size, step, step)
                 for step, size in enumerate(scratch_sizes) if size > 0]
@@ -259,18 +268,76 @@ def plan_memory(g: Graph, scratch_sizes: list[int], alignment: int = 16,
             if buf is None:   # never touched by an operator (e.g. an output aliasing an input)
                 continue
             loc = Location("workspace", buf.offset)
+        view = g.storage_offset(t)
+        if view and loc.kind == "workspace":
+            loc = Location("workspace", loc.index + view)
+        elif view:
+            loc = Location(loc.kind, loc.index, view)
         locations[t] = loc
     scratch = {b.key[1]: b.offset for b in buffers if b.key[0] == "scratch"}
     return MemoryPlan(locations=locations, scratch=scratch, workspace_bytes=total,
                       lower_bound_bytes=lower_bound(buffers, len(g.operators)), buffers=buffers, state=state)
 
 
+def _view_parts(g: Graph, root: int, uses: dict[int, list[int]]) -> list[tuple[int, int, int, int]] | None:
+    """The parts of a buffer holding views (``Graph.view_offsets``), or None when every tensor in
+    it is the whole buffer (RESHAPE aliases). The buffer is cut at every tensor's boundaries; each
+    piece is alive from the first to the last use of any tensor that covers it (a view is written
+    by its own producer or its parent's, and read by its own readers, its parent's or an
+    overlapping sibling's: in-place stripes, checked by the pass that made them)."""
+    size = g.tensors[root].nbytes
+    spans = [(g.storage_offset(t), g.storage_offset(t) + g.tensors[t].nbytes, min(steps), max(steps))
+             for t, steps in uses.items() if g.storage_root(t) == root]
+    if all(lo == 0 and hi == size for lo, hi, _, _ in spans):
+        return None
+    cuts = sorted({0, size} | {x for lo, hi, _, _ in spans for x in (lo, hi)})
+    parts: list[tuple[int, int, int, int]] = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        cover = [(f, last) for a, b, f, last in spans if a < hi and lo < b]
+        if not cover:
+            continue
+        first, last = min(f for f, _ in cover), max(x for _, x in cover)
+        if parts and parts[-1][0] + parts[-1][1] == lo and parts[-1][2:] == (first, last):
+            parts[-1] = (parts[-1][0], parts[-1][1] + hi - lo, first, last)
+        else:
+            parts.append((lo, hi - lo, first, last))
+    return parts
+
+
+def live_bytes(buffers: list[Buffer], steps: int, kinds: tuple[str, ...] = ("tensor",)) -> list[int]:
+    """Bytes alive at each step (the union of a buffer's live parts: views overlap their parent)."""
+    live = [0] * steps
+    for b in buffers:
+        if b.key[0] not in kinds:
+            continue
+        if b.parts is None:
+            for s in range(b.first, min(b.last, steps - 1) + 1):
+                live[s] += b.size
+            continue
+        for s in range(b.first, min(b.last, steps - 1) + 1):
+            spans = sorted((rel, rel + size) for rel, size, first, last in b.parts if first <= s <= last)
+            end = 0
+            for lo, hi in spans:
+                if hi > end:
+                    live[s] += hi - max(lo, end)
+                    end = hi
+    return live
+
+
 def lower_bound(buffers: list[Buffer], steps: int) -> int:
     """The largest sum of tensor sizes alive at one step (scratch excluded, no alignment)."""
-    best = 0
-    for s in range(steps):
-        best = max(best, sum(b.size for b in buffers if b.key[0] == "tensor" and b.first <= s <= b.last))
-    return best
+    return max(live_bytes(buffers, steps) + [0])
+
+
+def _fit_parts(parts: list[tuple[int, int, int, int]], placed: list[tuple[int, int, int, int]],
+               alignment: int) -> int:
+    """The lowest aligned offset where no part of a buffer meets a placed part alive at the same time."""
+    candidates = {0} | {align_up(max(0, end - rel), alignment) for _, end, _, _ in placed for rel, *_ in parts}
+    for x in sorted(candidates):
+        if all(not (f <= pl and pf <= last and x + rel < pe and ps < x + rel + size)
+               for rel, size, f, last in parts for ps, pe, pf, pl in placed):
+            return x
+    raise AssertionError("unreachable: past every placed part a buffer always fits")
 
 
 def _place(buffers: list[Buffer], alignment: int) -> int:
@@ -283,17 +350,20 @@ def _place(buffers: list[Buffer], alignment: int) -> int:
     ]
     best_total, best_offsets = None, None
     for order in orders:
-        placed: list[tuple[int, int, Buffer]] = []
+        placed: list[tuple[int, int, int, int]] = []   # (start, end, first step, last step)
         total = 0
         offsets: dict[tuple[str, int], int] = {}
         for b in sorted(buffers, key=order):
-            conflicts = sorted((off, end) for off, end, o in placed if o.first <= b.last and b.first <= o.last)
-            offset = 0
-            for off, end in conflicts:
-                if offset + b.size <= off:
-                    break
-                offset = max(offset, align_up(end, alignment))
-            placed.append((offset, offset + b.size, b))
+            if b.parts is None:
+                conflicts = sorted((off, end) for off, end, f, last in placed if f <= b.last and b.first <= last)
+                offset = 0
+                for off, end in conflicts:
+                    if offset + b.size <= off:
+                        break
+                    offset = max(offset, align_up(end, alignment))
+            else:
+                offset = _fit_parts(b.parts, placed, alignment)
+            placed += [(offset + rel, offset + rel + size, first, last) for rel, size, first, last in b.pieces()]
             offsets[b.key] = offset
             total = max(total, align_up(offset + b.size, alignment))
         if best_total is None or total < best_total:

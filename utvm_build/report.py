@@ -68,6 +68,7 @@ def render_report(report: dict, instructions: dict[int, int] | None = None, benc
         parts.append("</table>")
         parts.append("<h2>Memory plan</h2>")
         parts.append(_plan_svg(report))
+        parts += _transforms(mp.get("transforms"))
     parts.append("<h2>Operators</h2>")
     parts.append(_operator_table(report, instructions))
     if instructions:
@@ -118,7 +119,7 @@ def _plan_svg(report: dict) -> str:
     n = max(1, len(steps))
     width, height, left, top = 900, 360, 70, 20
     sx, sy = (width - left - 10) / n, (height - top - 40) / total
-    live = [sum(b["bytes"] for b in buffers if b["first_step"] <= s <= b["last_step"]) for s in range(n)]
+    live = [sum(_alive(b, s) for b in buffers) for s in range(n)]
     peak = max(range(n), key=lambda s: live[s]) if live else 0
     e = html.escape
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="memory-plan" width="{width}" height="{height}" '
@@ -127,16 +128,20 @@ def _plan_svg(report: dict) -> str:
            f'class="peak" data-peak-step="{peak}" data-peak-bytes="{live[peak] if live else 0}"/>',
            f'<rect x="{left}" y="{top}" width="{width - left - 10}" height="{height - top - 40}" class="frame"/>']
     for k, b in enumerate(buffers):
-        x = left + b["first_step"] * sx
-        w = (b["last_step"] - b["first_step"] + 1) * sx
-        y = top + b["offset"] * sy
-        h = max(1.0, b["bytes"] * sy)
         what = f"scratch of operator #{b['operator']}" if b["kind"] == "scratch" else \
             f"tensor #{b['tensor']} {b['name']}"
-        out.append(f'<rect class="buffer" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                   f'fill="{_COLORS[k % len(_COLORS)]}" data-offset="{b["offset"]}" data-bytes="{b["bytes"]}">'
-                   f"<title>{e(what)}: {b['bytes']} bytes at {b['offset']}, steps {b['first_step']}-"
-                   f"{b['last_step']}</title></rect>")
+        # a buffer of views (--memory: stripes, in-place operators) is drawn piece by piece
+        shared = ' class="buffer shared"' if "parts" in b else ' class="buffer"'
+        for piece in b.get("parts", [b]):
+            x = left + piece["first_step"] * sx
+            w = (piece["last_step"] - piece["first_step"] + 1) * sx
+            y = top + piece["offset"] * sy
+            h = max(1.0, piece["bytes"] * sy)
+            out.append(f'<rect{shared} x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                       f'fill="{_COLORS[k % len(_COLORS)]}" data-offset="{piece["offset"]}" '
+                       f'data-bytes="{piece["bytes"]}">'
+                       f"<title>{e(what)}: {piece['bytes']} bytes at {piece['offset']}, steps "
+                       f"{piece['first_step']}-{piece['last_step']}</title></rect>")
     for s, index in enumerate(steps):
         out.append(f'<text x="{left + (s + 0.5) * sx:.1f}" y="{height - 22}" class="tick">#{index}</text>')
     out += [f'<text x="{left - 6}" y="{top + 10}" class="axis" text-anchor="end">0</text>',
@@ -146,6 +151,33 @@ def _plan_svg(report: dict) -> str:
             f"#{steps[peak] if steps else '-'}</text>",
             "</svg>"]
     return "\n".join(out)
+
+
+def _alive(b: dict, step: int) -> int:
+    """Bytes of a buffer alive at ``step`` (a buffer of views: the union of its live pieces)."""
+    if "parts" not in b:
+        return b["bytes"] if b["first_step"] <= step <= b["last_step"] else 0
+    spans = sorted((p["offset"], p["offset"] + p["bytes"]) for p in b["parts"]
+                   if p["first_step"] <= step <= p["last_step"])
+    alive, end = 0, 0
+    for lo, hi in spans:
+        if hi > end:
+            alive += hi - max(lo, end)
+            end = hi
+    return alive
+
+
+def _transforms(plan: dict | None) -> list[str]:
+    """What --memory did: the stripes and in-place operators (also drawn above: buffers shared by
+    views have a dark outline, one rectangle per piece)."""
+    if not plan:
+        return []
+    from .info import transform_lines
+
+    e = html.escape
+    lines = transform_lines(plan)
+    return [f'<p id="memory-transforms">{e(lines[0])}</p>', '<ul class="transforms">',
+            *[f"<li>{e(line.strip())}</li>" for line in lines[1:]], "</ul>"]
 
 
 _CSS = """
@@ -159,6 +191,7 @@ svg .frame { fill: none; stroke: #999; }
 svg .peak { fill: #ffe8a3; }
 svg .buffer { stroke: #fff; stroke-width: 0.5; }
 svg .pool { fill: #f3f3f3; stroke: #999; }
+svg .shared { stroke: #333; }
 svg .tick { font-size: 10px; text-anchor: middle; fill: #555; }
 svg .axis { font-size: 11px; fill: #333; }
 """

@@ -60,6 +60,9 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
                       "scratch_bytes": scratch_sizes.get(pos, 0) if fn else 0}
             if g.graphs:
                 record["subgraph"] = k
+            stripe = op.options.get("utvm_patch")
+            if stripe is not None:   # passes/patches.py: one stripe of rows of operator "of"
+                record["patch"] = {"of": stripe["of"], "stripe": stripe["stripe"], "stripes": stripe["stripes"]}
             op_records.append(record)
     op_records.sort(key=lambda r: r["index"])
     # Profile slots: the operators that have a function (VAR_HANDLE and the like have no code).
@@ -117,6 +120,8 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     }
     if link is not None:
         meta["group"] = link.metadata()
+    if plan.patches is not None:   # --memory balanced|min, --ram-limit (passes/patches.py)
+        meta["memory_transforms"] = plan.patches.as_dict()
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
 
@@ -531,7 +536,10 @@ def _tensor_exprs(g: Graph, plan: MemoryPlan, prefix: str, inputs: list[Port], o
     names: dict[int, str] = {}
     for t, loc in sorted(plan.locations.items()):
         tensor = g.tensors[t]
-        if loc.kind == "input":
+        if loc.kind in ("input", "output") and loc.offset:   # a stripe of the caller's buffer
+            port = (inputs if loc.kind == "input" else outputs)[loc.index].c_name
+            names[t] = f"({tensor.ctype}*)&((uint8_t*){loc.kind}s->{port})[{loc.offset}]"
+        elif loc.kind == "input":
             names[t] = f"inputs->{inputs[loc.index].c_name}"
         elif loc.kind == "output":
             names[t] = f"outputs->{outputs[loc.index].c_name}"

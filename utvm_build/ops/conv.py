@@ -47,6 +47,9 @@ from .limits import check_accumulators, check_window_extent
 from .multipliers import per_channel_multipliers, real_multipliers
 
 _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+#: Option set by passes/patches.py on a stripe of an operator: {"pad_h": top padding of the stripe's
+#: input rows, "of": the operator's index, "stripe": k, "stripes": n}.
+PATCH_OPTION = "utvm_patch"
 
 
 def window(padding: str, in_size: int, filter_size: int, stride: int, dilation: int) -> tuple[int, int]:
@@ -117,6 +120,9 @@ class _ConvBase(OpHandler):
             dm = 1
         oh, ph = window(padding, ih, fh, sh, dh)
         ow, pw = window(padding, iw, fw, sw, dw)
+        stripe = o.get(PATCH_OPTION)
+        if stripe is not None:   # a stripe of rows of the operator (passes/patches.py): its own top padding
+            oh, ph = int(out.shape[1]), int(stripe["pad_h"])
         check_window_extent(op, ih, oh, fh, sh, dh, ph, "height")
         check_window_extent(op, iw, ow, fw, sw, dw, pw, "width")
         if min(n, ih, iw, ic, fh, fw, oh, ow, oc) <= 0:

@@ -49,6 +49,8 @@ _CODEGEN_OPTIONS = {
     "workspace_align": "--workspace-align",
     "io": "--io",
     "state": "--state",
+    "memory": "--memory",
+    "ram_limit": "--ram-limit",
     "cpu": "--target",   # `target` is the library's name, as in StaticLibrary
 }
 #: Keyword (a bool) -> flag of `utvm-build compile` given when it is True.
@@ -56,7 +58,7 @@ _FLAG_OPTIONS = {"profile": "--profile"}
 _BUILD_OPTIONS = ("optimize", "output_dir")
 # The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
-            "state": ("static", "user"),
+            "state": ("static", "user"), "memory": ("fast", "balanced", "min"),
             "cpu": ("generic", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
                     "cortex-m55", "cortex-m85", "cortex-m52")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")
@@ -281,6 +283,9 @@ def _codegen_args(options: dict, what: str) -> list[str]:
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096 \
                         or value & (value - 1):
                     raise _error(f"{what}: {key}={value!r}: expected a power of two from 1 to 4096")
+            elif key == "ram_limit":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise _error(f"{what}: {key}={value!r}: expected a number of bytes")
             elif key in _CHOICES and value not in _CHOICES[key]:
                 raise _error(f"{what}: {key}={value!r}: expected one of {', '.join(map(repr, _CHOICES[key]))}")
             elif not isinstance(value, str):
