@@ -232,9 +232,12 @@ def test_cli_info_shows_the_plan(tmp_path: Path) -> None:
     assert r.returncode == 0 and "stripes" in r.stdout, r.stdout
 
 
-def test_on_cortex_m4_qemu(tmp_path: Path) -> None:
-    """--target cortex-m4 --memory min (DSP kernels on sub-windows) on QEMU against the generic
-    --memory fast build on the host, and the host against the reference."""
+@pytest.mark.parametrize("core,target,machine", [("m4", "cortex-m4", "mps2-an386"),
+                                                 ("m55", "cortex-m55", "mps3-an547")])
+def test_on_cortex_m_qemu(tmp_path: Path, core: str, target: str, machine: str) -> None:
+    """--target cortex-m4 / cortex-m55 --memory min (DSP and Helium kernels on sub-windows: short
+    stripes, a per-stripe top padding, in place) on QEMU against the generic --memory fast build on
+    the host, and the host against the reference."""
     need("arm-none-eabi-gcc", "qemu-system-arm", "cmake", "cc")
     from test_kernels_arm_dsp import _qemu
 
@@ -249,15 +252,15 @@ def test_on_cortex_m4_qemu(tmp_path: Path) -> None:
         path.write_bytes(chain_model(seed)[0])
         models.append(BenchModel(f"chain{seed}", path, "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
-    build(models, CORES["m4"], "Os", tmp_path / "m4", io="workspace", target="cortex-m4",
+    build(models, CORES[core], "Os", tmp_path / core, io="workspace", target=target,
           codegen_args="--memory min")
     for m in models:
-        meta = model_metadata(tmp_path / "m4", m)
+        meta = model_metadata(tmp_path / core, m)
         assert meta["memory_transforms"]["segments"], m.name
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
         assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
-        rc, out = _qemu(tmp_path / "m4" / f"bench_{m.name}.elf", tmp_path)
+        rc, out = _qemu(tmp_path / core / f"bench_{m.name}.elf", tmp_path, machine=machine)
         target = parse_program_output(out)
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
