@@ -41,6 +41,9 @@ class CompileOptions:
     #: Time every operator call with TVMPlatformTimerStart/Stop into ``<prefix>_profile[]``
     #: (emit/profile.py; needs the CRT's headers and a platform timer).
     profile: bool = False
+    #: Per-layer kernel variants measured by ``utvm-build tune`` (tuning.py): (layer signature key,
+    #: variant) pairs, sorted; None: the fixed selection rules everywhere.
+    tuning: tuple[tuple[str, str], ...] | None = None
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -67,4 +70,9 @@ class CompileOptions:
                 raise UtvmError(f"{what} section '{s}' is not a valid section name (letters, digits, . _ $)")
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        if self.tuning is None:
+            del d["tuning"]    # without a record the metadata stays as before
+        else:
+            d["tuning"] = [list(p) for p in self.tuning]
+        return d
