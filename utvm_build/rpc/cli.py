@@ -156,8 +156,8 @@ def _tune(a: argparse.Namespace) -> bool:
     doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill)
     write_record(a.output, doc)
     changed = sum(r["variant"] != "default" for r in doc["layers"])
-    t = doc["tunable"]
-    gain = f"{t['default']:.6g} -> {t['tuned']:.6g} {doc['metric']} in the tunable layers"
+    t = doc["model_total"]
+    gain = f"model: {t['fixed_rules']:.6g} {doc['metric']} with the fixed rules, {t['tuned']:.6g} tuned"
     print(f"{a.output}: {len(doc['layers'])} tunable layer signatures, {changed} changed from the fixed rules, "
           f"{doc['builds']} builds; {gain}")
     return True

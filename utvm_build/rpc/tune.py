@@ -9,8 +9,10 @@
    (rpc/profile.py: instructions per operator on QEMU with the counting plugin, else the
    platform timer).
 3. Per layer signature (layers that look the same to the kernels share one choice) the variant
-   with the smallest sum over its layers wins; a tie keeps the fixed rule, then the first name in
-   sorted order, so the same measurements give the same record.
+   with the smallest sum over its layers wins, if it beats the fixed rule by more than the noise
+   margin (QEMU's counts move by a few instructions per SysTick interrupt, host time by more):
+   otherwise the fixed rule stays. Ties go to the first name in sorted order, so the same
+   measurements give the same record.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from ..selection import DEFAULT, layer_variant, recording, variant_name
 
 #: Variants explored per layer at most (the fixed rule included).
 MAX_VARIANTS = 6
+#: A variant replaces the fixed rule only when it saves more than this share (instructions on QEMU;
+#: time elsewhere) and, for instructions, more than MARGIN_INSTRUCTIONS.
+MARGIN = {"instructions": 0.01, "seconds": 0.05}
+MARGIN_INSTRUCTIONS = 50
 DEVICE_TARGETS = {"host": "generic", "qemu-m4": "cortex-m4", "qemu-m55": "cortex-m55"}
 
 
@@ -59,6 +65,12 @@ def layer_variants(data: bytes, target: str) -> tuple[dict[str, list[str]], dict
     return variants, sigs, keys
 
 
+def beats(value: float, fixed: float, metric: str) -> bool:
+    """Is ``value`` better than the fixed rule's ``fixed`` beyond the measurement noise?"""
+    floor = MARGIN_INSTRUCTIONS if metric == "instructions" else 0
+    return value < fixed - max(fixed * MARGIN[metric], floor)
+
+
 def _toolchain(device: str) -> dict:
     from ..host import host_cc
     from ..tuning import toolchain
@@ -77,7 +89,7 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
     from ..compiler import compile_bytes, default_name, read_model_file
     from ..host import fill_inputs
     from ..options import CompileOptions
-    from ..tuning import KIND, VERSION
+    from ..tuning import KIND, VERSION, signature_key
     from .profile import profile_model
 
     if device.startswith("serial:"):
@@ -98,6 +110,11 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
     inputs = fill_inputs(meta["inputs"], input_fill)
     measured: dict[str, dict[str, float]] = {k: {} for k, vs in variants.items() if len(vs) > 1}
     metric = None
+    model_total: dict[str, float] = {}
+
+    def total(doc: dict) -> float:
+        return doc["total_instructions"] if metric == "instructions" else doc["total_seconds"]
+
     for v in [DEFAULT] + names:
         applies = sorted(k for k, vs in variants.items() if v in vs and v != DEFAULT)
         tuning = tuple((k, v) for k in applies) or None
@@ -109,6 +126,8 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
             metric = m
         elif m != metric:
             raise UtvmError("tune: the instruction counter was available for one build and not another")
+        if v == DEFAULT:
+            model_total["fixed_rules"] = total(doc)
         for row in doc["operators"]:
             key = keys.get(row["index"])
             if key in measured and v in variants[key]:
@@ -122,11 +141,23 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
         if DEFAULT not in got:
             continue
         best = min(sorted(got), key=lambda v: (got[v], v != DEFAULT))
+        if not beats(got[best], got[DEFAULT], metric):
+            best = DEFAULT
         layers.append({"signature": sigs[key], "variant": best,
                        "measured": {v: got[v] for v in variants[key] if v in got}})
     default_total = sum(r["measured"][DEFAULT] for r in layers)
     tuned_total = sum(r["measured"][r["variant"]] for r in layers)
+    builds = 1 + len(names)
+    chosen = tuple(sorted((signature_key(r["signature"]), r["variant"]) for r in layers if r["variant"] != DEFAULT))
+    if chosen:   # the whole model once more, as compile --tuning will build it
+        log(f"tune: {name}: the tuned build ({len(chosen)} layer signatures changed)")
+        doc = profile_model(model, inputs, device=device, runs=runs,
+                            options=CompileOptions(target=target, tuning=chosen))
+        model_total["tuned"] = total(doc)
+        builds += 1
+    else:        # nothing changed: compile --tuning gives the fixed rules' C, byte for byte
+        model_total["tuned"] = model_total["fixed_rules"]
     return {"kind": KIND, "version": VERSION, "target": target, "toolchain": _toolchain(device),
-            "device": device, "metric": metric, "model": name, "builds": 1 + len(names),
-            "tunable": {"default": default_total, "tuned": tuned_total},
+            "device": device, "metric": metric, "model": name, "builds": builds,
+            "model_total": model_total, "tunable": {"default": default_total, "tuned": tuned_total},
             "layers": layers}
