@@ -279,14 +279,15 @@ endfunction()
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
 #                [STATE static|user] [PROFILE]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
-#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55])
+#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55]
+#                [TUNING <tuning.json>])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          STATE OUTPUT_DIR TARGET)
+          STATE OUTPUT_DIR TARGET TUNING)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -357,6 +358,19 @@ function(utvm_add_model target)
   if(ARG_PROFILE)
     list(APPEND options "--profile")
   endif()
+  # TUNING: a record of `utvm-build tune` (docs/kernel-guide.md); it applies when its target and
+  # compiler (name and version) are this build's, else the generator warns and ignores it.
+  set(tuning_key "")
+  if(ARG_TUNING)
+    get_filename_component(tuning "${ARG_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
+      message(FATAL_ERROR "${fn}: TUNING file not found: ${tuning}")
+    endif()
+    list(APPEND options "--tuning=${tuning}" "--tuning-compiler=${CMAKE_C_COMPILER}")
+    file(SHA256 "${tuning}" tuning_sha)
+    set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
+  endif()
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -384,7 +398,7 @@ function(utvm_add_model target)
   file(SHA256 "${model}" sha)
   get_filename_component(model_name "${model}" NAME)
   string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "model ${model_name} ${sha}"
-                       "options ${options}" "")
+                       "options ${options}" "${tuning_key}" "")
   set(regenerated FALSE)
   set(old_key "")
   if(EXISTS "${stamp}")
@@ -399,6 +413,10 @@ function(utvm_add_model target)
       # The generator leaves the previous output as it was (or none): nothing to clean up here.
       string(STRIP "${stderr}" stderr)
       message(FATAL_ERROR "${fn}: code generation failed for ${model}: ${stderr}")
+    endif()
+    string(STRIP "${stderr}" stderr)
+    if(stderr)   # a tuning record for another target or compiler
+      message(WARNING "${fn}: ${stderr}")
     endif()
     file(WRITE "${stamp}" "${key}")
     set(regenerated TRUE)

@@ -170,3 +170,71 @@ def test_tune_on_qemu_m4(tmp_path):
     p = _cli("compile", DIGITS, "-o", tmp_path / "gen", "--target", "cortex-m4", "--tuning", out,
              "--tuning-compiler", "arm-none-eabi-gcc")
     assert p.returncode == 0 and p.stderr == "", p.stderr
+
+
+# ---- the build integrations: CMake TUNING, SCons tuning= (code generation only: the DSP kernels
+# need an Arm compiler, the choice shows in the generated C) ---------------------------------------
+
+def _uses_plain_conv_first(gen: Path) -> bool:
+    ops_c = next((gen / "src").glob("*_ops.c")).read_text()
+    body0 = ops_c.split("_op0_conv_2d(")[1].split("\n}")[0]
+    return "utvm_conv2d_s8(" in body0 and Q15 not in body0
+
+
+def _record_for(compiler: str, version: str | None = None) -> dict:
+    from utvm_build.tuning import toolchain
+
+    doc = _first_conv_record()
+    doc["toolchain"] = toolchain(compiler, [])
+    if version is not None:
+        doc["toolchain"]["version"] = version
+    return doc
+
+
+def test_cmake_tuning_option(tmp_path):
+    import test_cmake as cm
+
+    src = cm.project(tmp_path, "utvm_add_model(net MODEL model.tflite NAME net TARGET cortex-m4 TUNING tuning.json)\n",
+                     model=DIGITS)
+    write_record(src / "tuning.json", _record(target="cortex-m7"))   # another target: warned, ignored
+    b = tmp_path / "b"
+    out = cm.configure(src, b)
+    assert "tuning record for target cortex-m7" in out.stderr
+    gen = b / "utvm" / "net"
+    assert not _uses_plain_conv_first(gen)
+    cache = (b / "CMakeCache.txt").read_text()
+    compiler = next(ln.split("=", 1)[1] for ln in cache.splitlines() if ln.startswith("CMAKE_C_COMPILER:"))
+    write_record(src / "tuning.json", _record_for(compiler))     # this build's compiler: applied
+    out = cm.run(["cmake", b])
+    assert "utvm_build: generated net" in out.stdout and "warning" not in out.stderr.lower(), out.stderr
+    assert _uses_plain_conv_first(gen)
+    write_record(src / "tuning.json", _record_for(compiler, "0.0.1"))  # another compiler version
+    out = cm.run(["cmake", b])
+    assert "not " in out.stderr and "ignored" in out.stderr
+    assert not _uses_plain_conv_first(gen)
+
+
+def test_scons_tuning_option(tmp_path):
+    import shutil as sh
+
+    import test_scons as sc
+
+    cc = sh.which("gcc") or "gcc"
+    # ENV: the generator under test (this checkout's utvm_build when PYTHONPATH points at it)
+    sconstruct = ("import os\n"
+                  f"env = Environment(tools=['default', 'utvm'], toolpath=[{str(sc.TOOLPATH)!r}], CC={cc!r}, "
+                  "ENV={k: os.environ[k] for k in ('PATH', 'PYTHONPATH') if k in os.environ})\n"
+                  "env.UtvmModel('net', 'model.tflite', name='net', cpu='cortex-m4', output_dir='gen', "
+                  "tuning='tuning.json')\n")
+    d = sc.project(tmp_path / "p", sconstruct, model=DIGITS)
+    write_record(d / "tuning.json", _record_for(cc))
+    sc.scons(d, "gen")
+    assert _uses_plain_conv_first(d / "gen")
+    write_record(d / "tuning.json", _record(target="cortex-m7"))   # a new record: regenerated, ignored
+    p = sc.scons(d, "gen")
+    assert "cortex-m7" in p.stderr
+    assert not _uses_plain_conv_first(d / "gen")
+    bad = sconstruct.replace("tuning='tuning.json'", "tuning='missing.json'")
+    (d / "SConstruct").write_text(bad)
+    p = sc.scons(d, "gen", ok=False)
+    assert p.returncode == 2 and "tuning record not found" in p.stderr
