@@ -99,6 +99,11 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
         raise UtvmError(f"tune: unknown device {device!r} (one of {', '.join(DEVICE_TARGETS)})")
     target = target or DEVICE_TARGETS[device]
     CompileOptions(target=target).validate()
+    from ..targets import TARGETS
+
+    if device == "host" and TARGETS[target].folders:
+        raise UtvmError(f"tune: --target {target} kernels need an Arm core with the DSP extension; on the host "
+                        "use --target generic, or tune on --device qemu-m4|qemu-m55")
     runs = runs if runs is not None else (1 if device != "host" else 20)
     if runs < 1:
         raise UtvmError("tune: --runs must be at least 1")
