@@ -164,7 +164,7 @@ def applicable_choices(path: str | Path, target: str, compiler: str | None = Non
             warn(f"warning: {path}: tuning record for {tc['compiler']} {tc['version']}, not {mine[0]} "
                  f"{mine[1]}: ignored")
             return None
-    return choices(doc)
+    return choices(doc) or None   # a record that changes nothing: the build without one, byte for byte
 
 
 # ---- writing ----------------------------------------------------------------------------------
