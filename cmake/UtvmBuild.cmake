@@ -504,7 +504,7 @@ endfunction()
 # utvm_add_models(<target> MODELS [<name>=]<file.tflite>... [GROUP <c_name>] [EXCLUSIVE <a,b,...>...]
 #                 [INTERFACE c|packed] [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                 [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                 [STATE static|user] [PROFILE] [TARGET <cpu>]
+#                 [STATE static|user] [PROFILE] [TARGET <cpu>] [TUNING <tuning.json>]
 #                 [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...])
 #
 # Several models in one firmware (`utvm-build compile-group`, docs/cmake.md): generates the group
@@ -515,7 +515,7 @@ endfunction()
 # tvmgen_<group>.h with the combined sizes.
 function(utvm_add_models target)
   set(one GROUP INTERFACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE OUTPUT_DIR
-          TARGET)
+          TARGET TUNING)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "MODELS;EXCLUSIVE;OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_models(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -590,6 +590,17 @@ function(utvm_add_models target)
   if(ARG_PROFILE)
     list(APPEND options "--profile")
   endif()
+  set(tuning_key "")
+  if(ARG_TUNING)   # as utvm_add_model's TUNING, for every model of the group
+    get_filename_component(tuning "${ARG_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
+      message(FATAL_ERROR "${fn}: TUNING file not found: ${tuning}")
+    endif()
+    list(APPEND options "--tuning=${tuning}" "--tuning-compiler=${CMAKE_C_COMPILER}")
+    file(SHA256 "${tuning}" tuning_sha)
+    set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
+  endif()
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -604,7 +615,8 @@ function(utvm_add_models target)
   string(SHA256 out_key "${out}")
   string(SUBSTRING "${out_key}" 0 16 out_key)
   set(stamp "${CMAKE_BINARY_DIR}/CMakeFiles/utvm_build/${target}-${out_key}.stamp")
-  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${key_models}" "options ${options}" "")
+  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${key_models}" "options ${options}"
+                       "${tuning_key}" "")
   set(old_key "")
   if(EXISTS "${stamp}")
     file(READ "${stamp}" old_key)
@@ -618,6 +630,10 @@ function(utvm_add_models target)
     if(NOT rc EQUAL 0)
       string(STRIP "${stderr}" stderr)
       message(FATAL_ERROR "${fn}: code generation failed: ${stderr}")
+    endif()
+    string(STRIP "${stderr}" stderr)
+    if(stderr)   # a tuning record for another target or compiler
+      message(WARNING "${fn}: ${stderr}")
     endif()
     file(WRITE "${stamp}" "${key}")
     set(regenerated TRUE)

@@ -233,3 +233,21 @@ def test_scons_tuning_option(tmp_path):
     (d / "SConstruct").write_text(bad)
     p = sc.scons(d, "gen", ok=False)
     assert p.returncode == 2 and "tuning record not found" in p.stderr
+
+
+def test_cmake_group_tuning_option(tmp_path):
+    import test_cmake as cm
+
+    src = cm.project(tmp_path, "utvm_add_models(grp MODELS a=model.tflite TARGET cortex-m4 TUNING tuning.json)\n",
+                     model=DIGITS)
+    write_record(src / "tuning.json", _first_conv_record())   # no compiler check passes: another compiler
+    out = cm.configure(src, tmp_path / "b")
+    assert "ignored" in out.stderr
+    ops = list((tmp_path / "b" / "utvm" / "grp").rglob("*_ops.c"))
+    assert len(ops) == 1 and not _uses_plain_conv_first(ops[0].parent.parent)
+    cache = (tmp_path / "b" / "CMakeCache.txt").read_text()
+    compiler = next(ln.split("=", 1)[1] for ln in cache.splitlines() if ln.startswith("CMAKE_C_COMPILER:"))
+    write_record(src / "tuning.json", _record_for(compiler))
+    out = cm.run(["cmake", tmp_path / "b"])
+    assert "ignored" not in out.stderr, out.stderr
+    assert _uses_plain_conv_first(ops[0].parent.parent)
