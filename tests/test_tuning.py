@@ -139,8 +139,11 @@ def test_tune_on_host(tmp_path):
     doc = read_record(out)
     assert doc["target"] == "generic" and doc["metric"] == "seconds" and doc["builds"] == 1
     assert doc["layers"] == [] and choices(doc) == ()
-    p = _cli("tune", DIGITS, "--device", "host", "-o", tmp_path)   # a directory is never replaced
-    assert p.returncode == 2 and p.stderr.count("\n") == 2, p.stderr   # the progress line, then the error
+    for bad in (tmp_path, tmp_path / "none" / "t.json"):   # refused before anything is measured
+        p = _cli("tune", DIGITS, "--device", "host", "-o", bad)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and "tune:" not in p.stderr, p.stderr
+    p = _cli("tune", DIGITS, "--device", "host", "--target", "cortex-m4", "-o", out)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--target generic" in p.stderr, p.stderr
 
 
 def test_tune_on_qemu_m4(tmp_path):

@@ -169,11 +169,18 @@ def applicable_choices(path: str | Path, target: str, compiler: str | None = Non
 
 # ---- writing ----------------------------------------------------------------------------------
 
-def write_record(path: str | Path, doc: dict) -> None:
-    """Write ``doc`` to ``path``: a temp file in the same directory, then os.replace (a symlink at
-    ``path`` is replaced, never written through). An existing file that is not a tuning record is
-    refused (docs/output.md)."""
+def check_writable(path: str | Path) -> None:
+    """Would :func:`write_record` accept ``path``? (``tune`` asks before measuring for minutes.)"""
     path = Path(path)
+    _check_target(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UtvmError(f"cannot write the tuning record {path}: {directory} is not a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise UtvmError(f"cannot write the tuning record {path}: {directory} is not writable")
+
+
+def _check_target(path: Path) -> None:
     if path.is_dir():
         raise UtvmError(f"refusing to write the tuning record {path}: it is a directory")
     if path.exists() or path.is_symlink():
@@ -183,6 +190,13 @@ def write_record(path: str | Path, doc: dict) -> None:
             parse_record(path.read_text(), path)
         except (UtvmError, OSError, UnicodeDecodeError):
             raise UtvmError(f"refusing to overwrite {path}: it is not a tuning record") from None
+
+
+def write_record(path: str | Path, doc: dict) -> None:
+    """Write ``doc`` to ``path``: a temp file in the same directory, then os.replace. A symlink at
+    ``path``, and an existing file that is not a tuning record, are refused (docs/output.md)."""
+    path = Path(path)
+    _check_target(path)
     text = json.dumps(doc, indent=1, sort_keys=False) + "\n"
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = None, None

@@ -148,11 +148,12 @@ def _profile(a: argparse.Namespace) -> bool:
 
 
 def _tune(a: argparse.Namespace) -> bool:
-    from ..tuning import write_record
+    from ..tuning import check_writable, write_record
     from .tune import tune_model
 
     if not a.model.exists():
         raise UtvmError(f"{a.model}: no such file or directory")
+    check_writable(a.output)
     doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill)
     write_record(a.output, doc)
     changed = sum(r["variant"] != "default" for r in doc["layers"])
