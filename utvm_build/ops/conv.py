@@ -274,9 +274,11 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     windows, as the reference skips them), and 12 bytes of requantization constants per channel
     (_rq_triplets; the generic kernels take 8).
     """
+    if not _has_kernel(Q15_KERNEL, target):
+        return None
     depth = geo.filter_h * geo.filter_w * geo.in_c
     depth4 = (depth + 3) // 4 * 4
-    if depth4 > Q15_MAX_DEPTH or not offers(Q15_KERNEL, target):
+    if depth4 > Q15_MAX_DEPTH:
         return None
     rows = w.data.astype(np.int8).reshape(geo.out_c, depth)
     if geo.out_c % 2:
@@ -299,6 +301,11 @@ DW_Q15_KERNEL = "utvm_depthwise_conv2d_s8_q15"
 #: Scratch of its bands of input rows (bytes; one band of the fewest rows may take more).
 DW_Q15_BAND_BYTES = 4096
 
+
+def _has_kernel(fn: str, target: str) -> bool:
+    """May this layer take the target path whose kernel is ``fn``? (selection.offers: the target
+    has it and the layer's tuning does not exclude it; ``utvm-build tune`` measures both ways.)"""
+    return offers(fn, target)
 
 
 def _rq_triplets(mult: np.ndarray, shift: np.ndarray, zp: int, lo: int, hi: int) -> tuple[np.ndarray, int]:
@@ -327,7 +334,7 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     row by row; the model's own bias, and 12 bytes of requantization constants per channel
     (_rq_triplets). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
-    if not offers(DW_Q15_KERNEL, target):
+    if not _has_kernel(DW_Q15_KERNEL, target):
         return None
     taps = geo.filter_h * geo.filter_w
     wt = w.data.astype(np.int64).reshape(taps, geo.out_c).T  # [channel][tap]

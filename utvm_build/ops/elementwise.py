@@ -250,7 +250,7 @@ class AddSub(_Binary):
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
         if x1.dtype == "int8" and tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape) \
-                and offers(ADD_LUT_KERNEL, target):
+                and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
             return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
@@ -262,6 +262,11 @@ class AddSub(_Binary):
 #: The DSP targets' same-shape int8 ADD/SUB (kernels/arm_dsp/add_s8_lut.h): the input rescales tabulated.
 ADD_LUT_KERNEL = "utvm_add_s8_lut"
 
+
+def _has_kernel(fn: str, target: str) -> bool:
+    """May this layer take the target path whose kernel is ``fn``? (selection.offers: the target
+    has it and the layer's tuning does not exclude it; ``utvm-build tune`` measures both ways.)"""
+    return offers(fn, target)
 
 
 def _srdhm(a: int, b: int) -> int:

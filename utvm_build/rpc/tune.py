@@ -52,16 +52,24 @@ def layer_variants(data: bytes, target: str) -> tuple[dict[str, list[str]], dict
                 continue
             sigs[key] = layer_signature(op, sg)
             found: list[frozenset[str]] = [frozenset()]
+            calls: dict[frozenset[str], tuple[str, ...]] = {}
             k = 0
             while k < len(found):
                 with operator_context(op, sg), layer_variant(variant_name(found[k])), recording() as took:
-                    handler_for(op.op).prepare(op, sg, target)
+                    prep = handler_for(op.op).prepare(op, sg, target)
+                calls[found[k]] = tuple(c.function for c in prep.calls)
                 for fn in took:
                     nxt = found[k] | {fn}
                     if nxt not in found and len(found) < MAX_VARIANTS:
                         found.append(nxt)
                 k += 1
-            variants[key] = [variant_name(f) for f in found]
+            # a path the rule asked about but did not take (its kernel offered, the shape not fit):
+            # excluding it changes no call, so it is no variant worth a build
+            kept: list[frozenset[str]] = []
+            for f in found:
+                if all(calls[f] != calls[g] for g in kept):
+                    kept.append(f)
+            variants[key] = [variant_name(f) for f in kept]
     return variants, sigs, keys
 
 
