@@ -297,14 +297,15 @@ endfunction()
 #                [STATE static|user] [PROFILE] [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>]
 #                [CODEGEN_ARGS <utvm-build compile option>...]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
-#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52])
+#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52]
+#                [TUNING <tuning.json>])
 #
 # Generates the model's C at configure time and adds STATIC library <target> (alias
 # utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT)
+          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT TUNING)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM;CODEGEN_ARGS")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -379,6 +380,19 @@ function(utvm_add_model target)
   if(ARG_PROFILE)
     list(APPEND options "--profile")
   endif()
+  # TUNING: a record of `utvm-build tune` (docs/kernel-guide.md); it applies when its target and
+  # compiler (name and version) are this build's, else the generator warns and ignores it.
+  set(tuning_key "")
+  if(ARG_TUNING)
+    get_filename_component(tuning "${ARG_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
+      message(FATAL_ERROR "${fn}: TUNING file not found: ${tuning}")
+    endif()
+    list(APPEND options "--tuning=${tuning}" "--tuning-compiler=${CMAKE_C_COMPILER}")
+    file(SHA256 "${tuning}" tuning_sha)
+    set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
+  endif()
   # Any other option of `utvm-build compile`, as given (the generator checks them).
   list(APPEND options ${ARG_CODEGEN_ARGS})
 
@@ -408,7 +422,7 @@ function(utvm_add_model target)
   file(SHA256 "${model}" sha)
   get_filename_component(model_name "${model}" NAME)
   string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "model ${model_name} ${sha}"
-                       "options ${options}" "")
+                       "options ${options}" "${tuning_key}" "")
   set(regenerated FALSE)
   set(old_key "")
   if(EXISTS "${stamp}")
@@ -423,6 +437,10 @@ function(utvm_add_model target)
       # The generator leaves the previous output as it was (or none): nothing to clean up here.
       string(STRIP "${stderr}" stderr)
       message(FATAL_ERROR "${fn}: code generation failed for ${model}: ${stderr}")
+    endif()
+    string(STRIP "${stderr}" stderr)
+    if(stderr)   # a tuning record for another target or compiler
+      message(WARNING "${fn}: ${stderr}")
     endif()
     file(WRITE "${stamp}" "${key}")
     set(regenerated TRUE)
@@ -510,7 +528,7 @@ endfunction()
 # utvm_add_models(<target> MODELS [<name>=]<file.tflite>... [GROUP <c_name>] [EXCLUSIVE <a,b,...>...]
 #                 [INTERFACE c|packed] [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                 [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                 [STATE static|user] [PROFILE] [TARGET <cpu>]
+#                 [STATE static|user] [PROFILE] [TARGET <cpu>] [TUNING <tuning.json>]
 #                 [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...])
 #
 # Several models in one firmware (`utvm-build compile-group`, docs/cmake.md): generates the group
@@ -521,7 +539,7 @@ endfunction()
 # tvmgen_<group>.h with the combined sizes.
 function(utvm_add_models target)
   set(one GROUP INTERFACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE OUTPUT_DIR
-          TARGET)
+          TARGET TUNING)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "MODELS;EXCLUSIVE;OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_models(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -596,6 +614,17 @@ function(utvm_add_models target)
   if(ARG_PROFILE)
     list(APPEND options "--profile")
   endif()
+  set(tuning_key "")
+  if(ARG_TUNING)   # as utvm_add_model's TUNING, for every model of the group
+    get_filename_component(tuning "${ARG_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
+      message(FATAL_ERROR "${fn}: TUNING file not found: ${tuning}")
+    endif()
+    list(APPEND options "--tuning=${tuning}" "--tuning-compiler=${CMAKE_C_COMPILER}")
+    file(SHA256 "${tuning}" tuning_sha)
+    set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
+  endif()
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -610,7 +639,8 @@ function(utvm_add_models target)
   string(SHA256 out_key "${out}")
   string(SUBSTRING "${out_key}" 0 16 out_key)
   set(stamp "${CMAKE_BINARY_DIR}/CMakeFiles/utvm_build/${target}-${out_key}.stamp")
-  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${key_models}" "options ${options}" "")
+  string(JOIN "\n" key "utvm_build ${version}" "python ${python}" "models ${key_models}" "options ${options}"
+                       "${tuning_key}" "")
   set(old_key "")
   if(EXISTS "${stamp}")
     file(READ "${stamp}" old_key)
@@ -624,6 +654,10 @@ function(utvm_add_models target)
     if(NOT rc EQUAL 0)
       string(STRIP "${stderr}" stderr)
       message(FATAL_ERROR "${fn}: code generation failed: ${stderr}")
+    endif()
+    string(STRIP "${stderr}" stderr)
+    if(stderr)   # a tuning record for another target or compiler
+      message(WARNING "${fn}: ${stderr}")
     endif()
     file(WRITE "${stamp}" "${key}")
     set(regenerated TRUE)

@@ -47,14 +47,27 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
                         "of rows (patch-based execution) for less RAM, at most 2%% / 10%% more MACs")
     p.add_argument("--ram-limit", type=int, default=d.ram_limit, metavar="BYTES",
                    help="largest workspace wanted: stripes with the fewest extra MACs that meet it (0: none)")
+    p.add_argument("--tuning", type=Path, metavar="FILE.json",
+                   help="kernel variants per layer measured by `utvm-build tune` (a record for another target "
+                        "or toolchain is ignored with a warning); docs/kernel-guide.md")
+    p.add_argument("--tuning-compiler", metavar="CC",
+                   help="with --tuning: the C compiler of the build (its name and version must match the "
+                        "record's, else the record is ignored with a warning)")
 
 
 def _options(a: argparse.Namespace) -> CompileOptions:
+    tuning = None
+    if a.tuning is not None:
+        from .tuning import applicable_choices
+
+        tuning = applicable_choices(a.tuning, a.target, a.tuning_compiler)
+    elif a.tuning_compiler:
+        raise UtvmError("--tuning-compiler is given without --tuning")
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
                           target=a.target, state=a.state, profile=a.profile, memory=a.memory,
-                          ram_limit=a.ram_limit)
+                          ram_limit=a.ram_limit, tuning=tuning)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -223,7 +236,7 @@ def _command(parser: argparse.ArgumentParser, a: argparse.Namespace) -> int:
         names, written = write_system_lib(a.models, a.output)
         print(f"{a.output}: system library of {', '.join(f'tvmgen_{n}_run' for n in names)}"
               f"{'' if written else ' (unchanged)'}")
-    elif a.command in ("rpc-server", "rpc-bridge", "profile"):
+    elif a.command in ("rpc-server", "rpc-bridge", "profile", "tune"):
         from .rpc import cli as rpc_cli
 
         rpc_cli.run(a)

@@ -48,6 +48,9 @@ class CompileOptions:
     #: Largest workspace wanted, bytes (0: none): patch-based execution with the fewest extra MACs
     #: that meets it (within "min"'s budget); a model that cannot meet it is an error.
     ram_limit: int = 0
+    #: Per-layer kernel variants measured by ``utvm-build tune`` (tuning.py): (layer signature key,
+    #: variant) pairs, sorted; None: the fixed selection rules everywhere.
+    tuning: tuple[tuple[str, str], ...] | None = None
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -82,4 +85,8 @@ class CompileOptions:
         # --memory fast without a limit writes what it wrote before these options existed
         if self.memory == "fast" and not self.ram_limit:
             del d["memory"], d["ram_limit"]
+        if self.tuning is None:
+            del d["tuning"]    # without a record the metadata stays as before
+        else:
+            d["tuning"] = [list(p) for p in self.tuning]
         return d

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float, activation_range_quantized
+from ..selection import offers
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -312,10 +312,9 @@ DW_Q15_BAND_BYTES = 4096
 
 
 def _has_kernel(fn: str, target: str) -> bool:
-    try:
-        return kernel_table.spec(fn, target).variant != "generic"
-    except KeyError:
-        return False
+    """May this layer take the target path whose kernel is ``fn``? (selection.offers: the target
+    has it and the layer's tuning does not exclude it; ``utvm-build tune`` measures both ways.)"""
+    return offers(fn, target)
 
 
 def _rq_triplets(mult: np.ndarray, shift: np.ndarray, zp: int, lo: int, hi: int) -> tuple[np.ndarray, int]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernel_table
 from ..graph import Tensor
+from ..selection import offers
 from .call import Const, In, KernelCall, Out, Params, Scratch, call
 
 #: int8 CONV_2D with one group (kernels/arm_mve/conv2d_s8_mve.h).
@@ -25,10 +25,8 @@ DW_MVE_KERNEL = "utvm_depthwise_conv2d_s8_mve"
 
 
 def has_mve_kernel(fn: str, target: str) -> bool:
-    try:
-        return kernel_table.spec(fn, target).variant != "generic"
-    except KeyError:
-        return False
+    """The target's Helium path ``fn``, unless a tuning record's variant excludes it for this layer."""
+    return offers(fn, target)
 
 
 def _blocks(cols: list[np.ndarray], channels: int) -> np.ndarray:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernel_table
 from ..graph import Graph, Operator, Tensor
 from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
+from ..selection import offers
 from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
@@ -253,10 +253,9 @@ ADD_MVE_KERNEL = "utvm_add_s8_mve"
 
 
 def _has_kernel(fn: str, target: str) -> bool:
-    try:
-        return kernel_table.spec(fn, target).variant != "generic"
-    except KeyError:
-        return False
+    """May this layer take the target path whose kernel is ``fn``? (selection.offers: the target
+    has it and the layer's tuning does not exclude it; ``utvm-build tune`` measures both ways.)"""
+    return offers(fn, target)
 
 
 def _srdhm(a: int, b: int) -> int:

@@ -41,6 +41,18 @@ def add_commands(sub) -> None:
     pr.add_argument("--input-fill", default="zero", metavar="zero|min|max|random:SEED")
     pr.add_argument("--target", default="generic", help="kernels of this CPU (as compile --target)")
     pr.add_argument("--name", help="C name of the model (default: from the file name)")
+    t = sub.add_parser("tune", help="choose each layer's kernel variant by measuring them all on a device; "
+                                    "writes a tuning record for compile --tuning (docs/kernel-guide.md)")
+    t.add_argument("model", type=Path)
+    t.add_argument("--device", default="host", metavar="host|qemu-m4|qemu-m55",
+                   help="where the variants run (QEMU: instructions per operator, host: time)")
+    t.add_argument("--target", default=None,
+                   help="kernels of this CPU (default: the device's, generic on the host)")
+    t.add_argument("-o", "--output", type=Path, required=True, metavar="TUNING.json",
+                   help="the record to write (an existing file is replaced only if it is a tuning record)")
+    t.add_argument("--runs", type=int, default=None, metavar="N",
+                   help="timed runs per build (default 1 on QEMU, whose counts are exact; 20 on the host)")
+    t.add_argument("--input-fill", default="random:0", metavar="zero|min|max|random:SEED")
     b = sub.add_parser("rpc-bridge", help="relay TVM RPC packets (tvm.rpc.PopenSession or tvm.rpc.connect) to a "
                                           "device behind the serial framing (a serial port or a framed program)")
     from .bridge import add_arguments
@@ -63,6 +75,8 @@ def run(a: argparse.Namespace) -> bool:
         return _bridge(a)
     if a.command == "profile":
         return _profile(a)
+    if a.command == "tune":
+        return _tune(a)
     if a.command != "rpc-server":
         return False
     from .build import MINIMAL, build_host_server, build_qemu_server, check_output
@@ -140,4 +154,21 @@ def _profile(a: argparse.Namespace) -> bool:
         inputs = fill_inputs(meta["inputs"], a.input_fill)
     doc = profile_model(a.model, inputs, device=a.device, runs=a.runs, options=opts)
     print(json.dumps(doc, indent=1) if a.json else format_profile(doc))
+    return True
+
+
+def _tune(a: argparse.Namespace) -> bool:
+    from ..tuning import check_writable, write_record
+    from .tune import tune_model
+
+    if not a.model.exists():
+        raise UtvmError(f"{a.model}: no such file or directory")
+    check_writable(a.output)
+    doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill)
+    write_record(a.output, doc)
+    changed = sum(r["variant"] != "default" for r in doc["layers"])
+    t = doc["model_total"]
+    gain = f"model: {t['fixed_rules']:.6g} {doc['metric']} with the fixed rules, {t['tuned']:.6g} tuned"
+    print(f"{a.output}: {len(doc['layers'])} tunable layer signatures, {changed} changed from the fixed rules, "
+          f"{doc['builds']} builds; {gain}")
     return True

@@ -55,7 +55,7 @@ _CODEGEN_OPTIONS = {
 }
 #: Keyword (a bool) -> flag of `utvm-build compile` given when it is True.
 _FLAG_OPTIONS = {"profile": "--profile"}
-_BUILD_OPTIONS = ("optimize", "output_dir")
+_BUILD_OPTIONS = ("optimize", "output_dir", "tuning")
 # The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
             "state": ("static", "user"), "memory": ("fast", "balanced", "min"),
@@ -310,6 +310,13 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
         raise _error(f"{what}: cannot read the model {model}: {e.strerror}") from None
     key = {"python": python, "version": _VERSION, "model": os.path.basename(model),
            "sha256": hashlib.sha256(data).hexdigest(), "args": args}
+    tuning = [a.split("=", 1)[1] for a in args if a.startswith("--tuning=")]
+    if tuning:   # the record's content decides the generated C too
+        try:
+            with open(tuning[0], "rb") as f:
+                key["tuning_sha256"] = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            raise _error(f"{what}: cannot read the tuning record {tuning[0]}: {e.strerror}") from None
     cached = _read_json(cache)
     if isinstance(cached, dict) and cached.get("kind") == _CACHE_KIND and cached.get("key") == key \
             and _valid_manifest(cached.get("manifest")):
@@ -361,7 +368,10 @@ def _codegen_emitter(target, source, env):
     # SCons must not delete them before the generator runs: the generator replaces them itself,
     # atomically, and keeps unchanged files as they are.
     env.Precious(files)
-    return files, [source[0], env.Value(f"utvm_build {_VERSION}")]
+    deps = [source[0], env.Value(f"utvm_build {_VERSION}")]
+    if env.get("UTVM_TUNING"):
+        deps.append(env.File(env["UTVM_TUNING"]))
+    return files, deps
 
 
 _CODEGEN = SCons.Builder.Builder(
@@ -460,6 +470,17 @@ def UtvmModel(env, target, model, **kw):
         raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are {', '.join(known)}")
     overrides = {k: v for k, v in kw.items() if not k.islower()}
     args = _codegen_args(kw, what)
+    tuning = None
+    if kw.get("tuning") is not None:
+        # A record of `utvm-build tune` (docs/kernel-guide.md): applied when its target and compiler
+        # (name and version) are this build's, else the generator warns and ignores it.
+        if not isinstance(kw["tuning"], str) and not hasattr(kw["tuning"], "srcnode"):
+            raise _error(f"{what}: tuning must be the path of a tuning record, not {kw['tuning']!r}")
+        tuning = env.File(kw["tuning"]).srcnode().get_abspath()
+        if not os.path.isfile(tuning):
+            raise _error(f"{what}: tuning record not found: {tuning}")
+        cc = env.subst("$CC")
+        args += [f"--tuning={tuning}"] + ([f"--tuning-compiler={cc}"] if cc else [])
     python = _python(env)
     st = _state(env)
 
@@ -485,7 +506,7 @@ def UtvmModel(env, target, model, **kw):
         generated = env._UtvmCodegen(
             target=out.File("metadata.json"), source=model_node, UTVM_OUT=out,
             UTVM_ARGS=[a.replace("$", "$$") for a in args], UTVM_ARGS_RAW=args, UTVM_PYTHON_RESOLVED=python,
-            UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what)
+            UTVM_MANIFEST_CACHE=work.File("manifest.json").get_abspath(), UTVM_WHAT=what, UTVM_TUNING=tuning)
     except SCons.Errors.UserError:
         if not env.GetOption("clean"):
             raise
@@ -621,7 +642,8 @@ def UtvmModels(env, target, models, group=None, exclusive=None, **kw):
     target = str(SCons.Util.flatten(target)[0]) if SCons.Util.is_List(target) else str(target)
     what = f"UtvmModels('{target}')"
     _need_c_builders(env, what)
-    known = [k for k in (*_CODEGEN_OPTIONS, *_FLAG_OPTIONS, *_BUILD_OPTIONS) if k not in ("name", "workspace")]
+    known = [k for k in (*_CODEGEN_OPTIONS, *_FLAG_OPTIONS, *_BUILD_OPTIONS)
+             if k not in ("name", "workspace", "tuning")]   # tuning: per model (UtvmModel) for now
     unknown = [k for k in kw if k.islower() and k not in known]
     if unknown:
         raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are {', '.join(known)}")

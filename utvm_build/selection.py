@@ -1,0 +1,86 @@
+"""Per-layer overrides of the kernel selection rule (``utvm-build tune``, ``compile --tuning``).
+
+A handler's ``prepare`` picks a kernel by fixed rules: the first applicable path wins, and a
+target-specific path (the DSP q15 CONV_2D, the tabulated ADD, later Helium kernels) is applicable
+when the target's kernel folders define its function. Every such choice goes through
+:func:`offers`, so the rule is overridable per layer without changing handler signatures: while a
+layer is prepared, a set of *excluded* kernel functions may be active, and ``offers`` says no for
+them; the handler then takes its next path (for the q15 CONV_2D: the target's ``utvm_conv2d_s8``).
+
+A variant is therefore named by what it excludes: ``"default"`` (the fixed rules) or
+``"without:FN[+FN...]"``. New kernel families plug in by gating their path with ``offers(FN,
+target)``: ``tune`` then finds and measures the alternative with no change here.
+
+Same-named overrides (``kernels/arm_dsp/pooling_max_s8.h`` replacing ``kernels/pooling_max_s8.h``)
+are not per-layer choices: the generated directory holds one copy of each header (docs/kernel-guide.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
+DEFAULT = "default"
+_PREFIX = "without:"
+
+_excluded: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("utvm_excluded", default=frozenset())
+_offered: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("utvm_offered", default=None)
+
+
+def has_kernel(fn: str, target: str) -> bool:
+    """True if ``target``'s kernel folders define ``fn`` (not only the generic kernels)."""
+    from . import kernel_table  # here: kernel_table imports the operator package, which imports us
+
+    try:
+        return kernel_table.spec(fn, target).variant != "generic"
+    except KeyError:
+        return False
+
+
+def offers(fn: str, target: str) -> bool:
+    """May the layer being prepared use the target path whose kernel is ``fn``? True when the
+    target has it and the layer's variant does not exclude it (recorded for :func:`recording`)."""
+    if not has_kernel(fn, target) or fn in _excluded.get():
+        return False
+    seen = _offered.get()
+    if seen is not None and fn not in seen:
+        seen.append(fn)
+    return True
+
+
+@contextlib.contextmanager
+def layer_variant(variant: str) -> Iterator[None]:
+    """Prepare a layer under ``variant`` (``"default"`` or ``"without:..."``)."""
+    token = _excluded.set(excluded(variant))
+    try:
+        yield
+    finally:
+        _excluded.reset(token)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[str]]:
+    """The target paths a layer's prepare took (the kernels :func:`offers` said yes to), in order."""
+    seen: list[str] = []
+    token = _offered.set(seen)
+    try:
+        yield seen
+    finally:
+        _offered.reset(token)
+
+
+def excluded(variant: str) -> frozenset[str]:
+    if variant == DEFAULT:
+        return frozenset()
+    if not variant.startswith(_PREFIX) or not variant[len(_PREFIX):]:
+        raise ValueError(f"not a kernel variant: {variant!r} (default or without:FUNCTION[+FUNCTION...])")
+    names = variant[len(_PREFIX):].split("+")
+    if any(not n.startswith("utvm_") or not n.replace("_", "").isalnum() for n in names):
+        raise ValueError(f"not a kernel variant: {variant!r}")
+    return frozenset(names)
+
+
+def variant_name(excluded_functions: frozenset[str] | set[str]) -> str:
+    """The canonical name of a variant (functions sorted)."""
+    return DEFAULT if not excluded_functions else _PREFIX + "+".join(sorted(excluded_functions))
