@@ -1,0 +1,695 @@
+"""The side-by-side baseline: TFLM + CMSIS-NN built from a TFLM checkout, one Invoke() counted on
+QEMU with our plugin, the figures written next to ours (benchmarks/results/tflm/).
+
+    # 1. the third-party code TFLM's Makefile would download, from local git copies
+    python -m benchmarks.tflm_baseline prepare --tflm TFLM_DIR --sources SRC_ROOT --downloads DL_DIR
+    # 2. libtensorflow-microlite.a per core (TFLM's own Makefile), one app per model, QEMU
+    python -m benchmarks.tflm_baseline run --tflm TFLM_DIR --downloads DL_DIR --work WORK_DIR
+
+``SRC_ROOT`` holds one bare or normal git repository per dependency, as ``owner+name/repo`` (or
+``owner+name``): ARM-software/CMSIS_6, ARM-software/Cortex_DFP, ARM-software/CMSIS-NN,
+google/flatbuffers, google/gemmlowp, google/ruy, mborgerding/kissfft. ``prepare`` reads the
+commits and tags from TFLM's own download scripts (third_party_downloads.inc and
+ext_libs/*_download.sh), exports them into ``DL_DIR`` under the names the scripts use and applies
+TFLM's patches; TFLM's scripts then skip every download because the directories exist. Nothing
+here is committed but this script and the figures (benchmarks/README.md, "TFLM baseline").
+
+The app is benchmarks/firmware/bench_main.c itself (the same xorshift32 inputs, markers and stack
+painting as our firmware) with a C++ glue that runs TFLM's MicroInterpreter: setup() builds the
+interpreter and allocates the tensors, run() is one Invoke(). It is linked with
+examples/cortex_m's startup, semihosting and linker scripts (mps2-an386 for the M4, mps3-an547
+for the M55), the arena set to exactly what TFLM reports it used (a first link with a large arena
+asks it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS_DIR = REPO / "benchmarks" / "results" / "tflm"
+FIRMWARE_DIR = REPO / "benchmarks" / "firmware"
+CORTEX_M_DIR = REPO / "examples" / "cortex_m"
+MAKEFILE = "tensorflow/lite/micro/tools/make/Makefile"
+MAKE_DIR = "tensorflow/lite/micro/tools/make"
+
+
+class BaselineError(Exception):
+    """A step failed; the message says which."""
+
+
+# --------------------------------------------------------------------------------------------
+# The download scripts: which repository, which commit, where, which patch
+
+
+@dataclass(frozen=True)
+class Dependency:
+    repo: str  # owner/name on GitHub
+    ref: str  # commit or tag
+    dest: str  # directory under downloads/
+    patch: str | None = None  # TFLM-relative patch path
+    drop_build_files: bool = False
+
+
+_ASSIGN = re.compile(r"^\s*(?:local\s+)?([A-Za-z_]\w*)\s*:?=\s*\"?([^\"\s]*)\"?\s*$")
+_VAR = re.compile(r"\$\{(\w+)\}|\$\((\w+)\)")
+_GITHUB_ARCHIVE = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/archive/(?:refs/tags/)?([\w.-]+?)\.zip")
+
+
+def script_variables(text: str) -> list[tuple[str, str]]:
+    """The assignments of a Makefile include or shell script, in order, with ${X}/$(X) expanded
+    from the earlier ones (what a reader of the download scripts needs, not a shell)."""
+    known: dict[str, str] = {}
+    out = []
+    for line in text.splitlines():
+        m = _ASSIGN.match(line)
+        if m is None:
+            continue
+        value = _VAR.sub(lambda v: known.get(v.group(1) or v.group(2), v.group(0)), m.group(2))
+        known[m.group(1)] = value
+        out.append((m.group(1), value))
+    return out
+
+
+def github_archives(text: str) -> list[tuple[str, str]]:
+    """(owner/name, ref) of every GitHub archive URL assigned in a download script."""
+    found = []
+    for _, value in script_variables(text):
+        m = _GITHUB_ARCHIVE.search(value)
+        if m:
+            found.append((f"{m.group(1)}/{m.group(2)}", m.group(3)))
+    return found
+
+
+#: download dir of each repository, as TFLM's scripts name it
+_DESTS = {"google/gemmlowp": "gemmlowp", "google/ruy": "ruy", "google/flatbuffers": "flatbuffers",
+          "mborgerding/kissfft": "kissfft", "ARM-software/CMSIS_6": "cmsis",
+          "ARM-software/Cortex_DFP": "cmsis/Cortex_DFP", "ARM-software/CMSIS-NN": "cmsis_nn"}
+_PATCH_VARS = {"google/flatbuffers": "FLATBUFFERS_PATCH_PATH", "mborgerding/kissfft": "KISSFFT_PATCH_PATH"}
+
+
+def dependencies(tflm: Path) -> list[Dependency]:
+    """The dependencies a cortex_m_generic + cmsis_nn build downloads, read from the checkout."""
+    make_dir = tflm / MAKE_DIR
+    inc = (make_dir / "third_party_downloads.inc").read_text()
+    patches = dict(script_variables(inc))
+    archives = github_archives(inc)
+    for script in ("ext_libs/cmsis_download.sh", "ext_libs/cmsis_nn_download.sh"):
+        archives += github_archives((make_dir / script).read_text())
+    deps = []
+    for repo, ref in archives:
+        if repo not in _DESTS:
+            continue  # other targets' libraries
+        patch = patches.get(_PATCH_VARS.get(repo, ""))
+        # The tag zips of flatbuffers and kissfft unpack as name-<version>; TFLM deletes BUILD files.
+        deps.append(Dependency(repo, ref, _DESTS[repo], patch, drop_build_files=True))
+    missing = set(_DESTS) - {d.repo for d in deps}
+    if missing:
+        raise BaselineError(f"{tflm}: no download URL found for {', '.join(sorted(missing))}")
+    # cmsis before cmsis/Cortex_DFP
+    return sorted(deps, key=lambda d: d.dest)
+
+
+def _git_dir(sources: Path, repo: str) -> Path:
+    for cand in (sources / repo.replace("/", "+") / "repo", sources / repo.replace("/", "+"),
+                 sources / repo.split("/")[1]):
+        if cand.is_dir():
+            return cand
+    raise BaselineError(f"no local git copy of {repo} under {sources} (owner+name/repo)")
+
+
+def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 3600, env: dict | None = None) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=env)
+    if proc.returncode != 0:
+        raise BaselineError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
+                            f"{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    return proc.stdout
+
+
+def export(git_dir: Path, ref: str, dest: Path) -> None:
+    """The tree of ref into dest (which must not exist), as TFLM's zip download would give it."""
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", f"--git-dir={_resolve_git_dir(git_dir)}", "archive", "--format=tar",
+                              f"{ref}^{{tree}}"], capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise BaselineError(f"git archive {ref} in {git_dir}: {archive.stderr.decode(errors='replace')}")
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+
+
+def _resolve_git_dir(path: Path) -> Path:
+    return path / ".git" if (path / ".git").exists() else path
+
+
+def prepare(tflm: Path, sources: Path, downloads: Path) -> list[Dependency]:
+    """Populates downloads/ from the local git copies; existing directories are left alone."""
+    downloads.mkdir(parents=True, exist_ok=True)
+    deps = dependencies(tflm)
+    for dep in deps:
+        dest = downloads / dep.dest
+        if dest.exists():
+            print(f"{dest} exists, kept", file=sys.stderr)
+            continue
+        export(_git_dir(sources, dep.repo), dep.ref, dest)
+        if dep.drop_build_files:
+            for p in dest.rglob("*BUILD*"):
+                if p.is_file() and p.name in ("BUILD", "BUILD.bazel"):
+                    p.unlink()
+        if dep.patch:
+            _run(["patch", "-p1", "-d", str(dest), "-i", str(tflm / dep.patch)])
+        print(f"{dep.repo} {dep.ref} -> {dest}", file=sys.stderr)
+    # third_party.inc always runs pigweed_download.sh (a git clone); microlite uses none of pigweed.
+    (downloads / "pigweed").mkdir(exist_ok=True)
+    (downloads / "PROVENANCE.json").write_text(json.dumps([d.__dict__ for d in deps], indent=1) + "\n")
+    return deps
+
+
+# --------------------------------------------------------------------------------------------
+# Building: the library (TFLM's Makefile), the app (our startup, bench_main.c, a glue)
+
+
+@dataclass(frozen=True)
+class Core:
+    name: str
+    target_arch: str  # TFLM's TARGET_ARCH
+    cflags: tuple[str, ...]  # the same as examples/cortex_m/arm-none-eabi.cmake
+    machine: str
+    linker_script: str
+
+
+CORES = {
+    "m4": Core("m4", "cortex-m4+fp", ("-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"),
+               "mps2-an386", "mps2-an386.ld"),
+    "m55": Core("m55", "cortex-m55", ("-mcpu=cortex-m55", "-mfloat-abi=hard"), "mps3-an547", "mps3-an547.ld"),
+}
+
+
+_TEST_MAKEFILE_LISTS = ("MICRO_LITE_EXAMPLE_TESTS", "MICRO_LITE_INTEGRATION_TESTS",
+                        "MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST", "MICRO_LITE_LAYER_BY_LAYER_OUTPUT",
+                        "OLD_MICRO_LITE_BENCHMARKS", "MICRO_LITE_BENCHMARKS")
+
+
+def make_args(core: Core, downloads: Path, toolchain_root: str) -> list[str]:
+    return ["-f", MAKEFILE, "TARGET=cortex_m_generic", f"TARGET_ARCH={core.target_arch}",
+            "OPTIMIZED_KERNEL_DIR=cmsis_nn", "BUILD_TYPE=release", "TOOLCHAIN=gcc",
+            f"TARGET_TOOLCHAIN_ROOT={toolchain_root}", f"DOWNLOADS_DIR={downloads}",
+            # The example, integration-test and benchmark Makefiles generate their test data at parse
+            # time (with Pillow, numpy ...); none of them is part of the library.
+            *(f"{v}=" for v in _TEST_MAKEFILE_LISTS)]
+
+
+def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_python: Path | None = None,
+                  operators: tuple[str, ...] | None = None) -> Path:
+    """A libtensorflow-microlite.a of TFLM's Makefile for one core; returns its path.
+
+    operators None: the Makefile's ``microlite`` target (every kernel). Otherwise the same
+    Makefile's object rules (same flags) for the objects a model with those operators can pull in
+    (library_objects), archived: the linked image is the same, since an archive member no symbol
+    needs is never linked, and it is a quarter of the compilation on a shared 2-core machine.
+
+    The Makefile runs ``python3`` at parse time to turn test models into C arrays (a unit test's
+    rule, not the library), importing Pillow and numpy: make_python is a python3 that has them
+    (its directory, e.g. a venv's bin/, goes first on make's PATH)."""
+    toolchain_root = str(Path(shutil.which("arm-none-eabi-gcc") or "/usr/bin/x").parent) + "/"
+    args = make_args(core, downloads, toolchain_root)
+    # The Makefile's download rules name MAKEFILE_DIR/downloads whatever DOWNLOADS_DIR says.
+    default = tflm / MAKE_DIR / "downloads"
+    if not default.exists() and not default.is_symlink():
+        default.symlink_to(downloads.resolve(), target_is_directory=True)
+    elif default.resolve() != downloads.resolve():
+        raise BaselineError(f"{default} exists and is not {downloads}")
+    env = dict(os.environ)
+    if make_python is not None:
+        # its own directory (a venv's bin/ keeps the venv: a symlink elsewhere would not)
+        if not (make_python.parent / "python3").exists():
+            raise BaselineError(f"{make_python.parent} has no python3")
+        env["PATH"] = f"{make_python.parent}{os.pathsep}{env.get('PATH', '')}"
+    gendir = _make_var(tflm, args, env, "GENDIR")[0]
+    if operators is None:
+        _run(["make", *args, f"-j{jobs}", "microlite"], cwd=tflm, env=env)
+        lib = tflm / gendir / "lib" / "libtensorflow-microlite.a"
+    else:
+        objs = []
+        for var in ("MICROLITE_LIB_OBJS", "MICROLITE_KERNEL_OBJS", "MICROLITE_THIRD_PARTY_OBJS",
+                    "MICROLITE_THIRD_PARTY_KERNEL_OBJS"):
+            objs += _make_var(tflm, args, env, var)
+        objs = library_objects(objs, operators)
+        _run(["make", *args, f"-j{jobs}", *objs], cwd=tflm, env=env)
+        lib = tflm / gendir / "lib" / f"libtflm-{'-'.join(sorted(o.lower() for o in operators))[:80]}.a"
+        lib.parent.mkdir(parents=True, exist_ok=True)
+        if lib.exists():
+            lib.unlink()
+        _run(["arm-none-eabi-ar", "rcs", str(lib), *objs], cwd=tflm)
+    if not lib.is_file():
+        raise BaselineError(f"{lib}: not built")
+    return lib
+
+
+def _make_var(tflm: Path, args: list[str], env: dict, var: str) -> list[str]:
+    """The words of a Makefile variable (``make print-VAR``)."""
+    out = _run(["make", "-s", *args, f"print-{var}"], cwd=tflm, env=env)
+    for line in out.splitlines():
+        if line.startswith(f"{var}="):
+            return line[len(var) + 1:].split()
+    raise BaselineError(f"make print-{var} printed no value")
+
+
+#: operator -> kernel source stems (TFLM's file names; *_common added), where not the operator's name
+_KERNEL_STEMS = {"AVERAGE_POOL_2D": ("pooling",), "MAX_POOL_2D": ("pooling",), "MEAN": ("reduce",),
+                 "RELU": ("activations",), "RELU6": ("activations",), "DEPTHWISE_CONV_2D": ("depthwise_conv",),
+                 "CONV_2D": ("conv",), "LOGISTIC": ("logistic",), "BATCH_MATMUL": ("batch_matmul",)}
+#: object stems every interpreter needs from the kernels directory
+_KERNEL_ALWAYS = ("kernel_util", "micro_tensor_utils")
+#: core objects no app links (tests' helpers, the recording allocator, the signal library)
+_CORE_SKIP = re.compile(r"(^|/)(test_helpers|test_helper_custom_ops|mock_micro_graph|fake_micro_context|"
+                        r"recording_[a-z_]+)\.o$|/signal/")
+
+
+def library_objects(objects: list[str], operators: tuple[str, ...]) -> list[str]:
+    """The objects of the Makefile's lists that an interpreter with these operators can need: the
+    core (no test helpers or signal library), tensorflow/lite/kernels, the kernels of the operators,
+    and every CMSIS-NN object (the linker takes what is referenced)."""
+    stems = set(_KERNEL_ALWAYS)
+    for op in operators:
+        for stem in _KERNEL_STEMS.get(op, (op.lower(),)):
+            stems |= {stem, f"{stem}_common"}
+    keep = []
+    for o in objects:
+        if "/obj/kernels/" in o and "/micro/kernels/" in o:
+            if Path(o).stem in stems and "/signal/" not in o:
+                keep.append(o)
+        elif "/obj/kernels/" in o:
+            if "/signal/" not in o:
+                keep.append(o)  # tensorflow/lite/kernels: shared helpers
+        elif not _CORE_SKIP.search(o):
+            keep.append(o)
+    return keep
+
+
+#: builtin operator -> MicroMutableOpResolver method
+RESOLVER = {
+    "ADD": "AddAdd", "AVERAGE_POOL_2D": "AddAveragePool2D", "CONCATENATION": "AddConcatenation",
+    "CONV_2D": "AddConv2D", "DEPTHWISE_CONV_2D": "AddDepthwiseConv2D", "DEQUANTIZE": "AddDequantize",
+    "FULLY_CONNECTED": "AddFullyConnected", "LOGISTIC": "AddLogistic", "MAX_POOL_2D": "AddMaxPool2D",
+    "MEAN": "AddMean", "MUL": "AddMul", "PAD": "AddPad", "QUANTIZE": "AddQuantize", "RELU": "AddRelu",
+    "RELU6": "AddRelu6", "RESHAPE": "AddReshape", "SOFTMAX": "AddSoftmax", "SUB": "AddSub",
+    "TANH": "AddTanh", "BATCH_MATMUL": "AddBatchMatMul", "TRANSPOSE": "AddTranspose",
+    "STRIDED_SLICE": "AddStridedSlice", "SHAPE": "AddShape", "PACK": "AddPack", "SQUEEZE": "AddSqueeze",
+}
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    operators: tuple[str, ...]  # builtin names, sorted, unique
+    inputs: tuple[tuple[int, bool], ...]  # (bytes, float32) per input
+    outputs: tuple[int, ...]  # bytes per output
+
+
+def model_info(data: bytes) -> ModelInfo:
+    """Operators and I/O sizes of a .tflite file (through the TFLite schema package)."""
+    from tflite.BuiltinOperator import BuiltinOperator
+    from tflite.Model import Model
+    from tflite.TensorType import TensorType
+
+    names = {v: k for k, v in BuiltinOperator.__dict__.items() if not k.startswith("_")}
+    sizes = {TensorType.FLOAT32: 4, TensorType.INT8: 1, TensorType.UINT8: 1, TensorType.INT16: 2,
+             TensorType.INT32: 4}
+    model = Model.GetRootAsModel(data, 0)
+    ops = set()
+    for i in range(model.OperatorCodesLength()):
+        code = model.OperatorCodes(i)
+        ops.add(names[max(code.BuiltinCode(), code.DeprecatedBuiltinCode())])
+    sg = model.Subgraphs(0)
+
+    def nbytes(t) -> int:
+        n = 1
+        for d in t.ShapeAsNumpy():
+            n *= int(d)
+        return n * sizes[t.Type()]
+
+    inputs = tuple((nbytes(sg.Tensors(sg.Inputs(i))), sg.Tensors(sg.Inputs(i)).Type() == TensorType.FLOAT32)
+                   for i in range(sg.InputsLength()))
+    outputs = tuple(nbytes(sg.Tensors(sg.Outputs(i))) for i in range(sg.OutputsLength()))
+    return ModelInfo(tuple(sorted(ops)), inputs, outputs)
+
+
+def glue_source(name: str, info: ModelInfo, arena_bytes: int) -> str:
+    """The C++ glue: bench_model for bench_main.c, running TFLM's interpreter."""
+    unknown = [op for op in info.operators if op not in RESOLVER]
+    if unknown:
+        raise BaselineError(f"{name}: no resolver entry for {', '.join(unknown)}")
+    adds = "\n".join(f"  resolver.{RESOLVER[op]}();" for op in info.operators)
+    ins = ",\n".join(f"    {{nullptr, {b}u, {'BENCH_FILL_FLOAT32' if f else 'BENCH_FILL_BYTES'}}}"
+                     for b, f in info.inputs)
+    outs = ",\n".join(f"    {{nullptr, {b}u, BENCH_FILL_BYTES}}" for b in info.outputs)
+    return f"""// Generated by benchmarks/tflm_baseline.py: TFLM's interpreter behind bench_main.c.
+#include <stdint.h>
+
+#include "tensorflow/lite/micro/micro_interpreter.h"
+#include "tensorflow/lite/micro/micro_mutable_op_resolver.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+
+extern "C" {{
+#include "bench.h"
+#include "semihosting.h"
+}}
+
+extern const unsigned char g_model[];
+
+namespace {{
+constexpr int kArenaBytes = {arena_bytes};
+alignas(16) uint8_t arena[kArenaBytes];
+tflite::MicroMutableOpResolver<{len(info.operators)}> resolver;
+alignas(tflite::MicroInterpreter) uint8_t interpreter_buf[sizeof(tflite::MicroInterpreter)];
+tflite::MicroInterpreter* interpreter;
+
+bench_buffer_t inputs[] = {{
+{ins}
+}};
+bench_buffer_t outputs[] = {{
+{outs}
+}};
+
+void put_uint(uint32_t u) {{
+  char d[12];
+  int n = 11;
+  d[n] = '\\0';
+  do {{
+    d[--n] = (char)('0' + (int)(u % 10u));
+    u /= 10u;
+  }} while (u != 0u);
+  semihosting_write0(&d[n]);
+}}
+
+void setup() {{
+{adds}
+  interpreter = new (interpreter_buf) tflite::MicroInterpreter(tflite::GetModel(g_model), resolver, arena,
+                                                                 kArenaBytes);
+  if (interpreter->AllocateTensors() != kTfLiteOk) {{
+    semihosting_write0("AllocateTensors failed\\n");
+    semihosting_exit(4);
+  }}
+  semihosting_write0("arena_used ");
+  put_uint((uint32_t)interpreter->arena_used_bytes());
+  semihosting_write0("\\n");
+#ifdef BENCH_ARENA_PROBE
+  semihosting_exit(0); /* the first link only asks the arena's size */
+#endif
+  for (unsigned i = 0; i < sizeof inputs / sizeof inputs[0]; ++i) {{
+    inputs[i].data = interpreter->input(i)->data.uint8;
+  }}
+  for (unsigned i = 0; i < sizeof outputs / sizeof outputs[0]; ++i) {{
+    outputs[i].data = interpreter->output(i)->data.uint8;
+  }}
+}}
+
+int32_t run() {{ return interpreter->Invoke() == kTfLiteOk ? 0 : 1; }}
+}}  // namespace
+
+extern "C" const bench_model_t bench_model = {{"{name}", {len(info.inputs)}u, inputs, {len(info.outputs)}u,
+                                              outputs, setup, run}};
+"""
+
+
+def model_source(data: bytes) -> str:
+    """The flatbuffer as a const array (in flash, like the weights of our builds)."""
+    rows = [", ".join(str(b) for b in data[i:i + 24]) for i in range(0, len(data), 24)]
+    body = ",\n".join(rows)
+    return (f"// Generated by benchmarks/tflm_baseline.py\nalignas(16) extern const unsigned char g_model[] = {{\n"
+            f"{body}\n}};\nextern const unsigned int g_model_len = {len(data)}u;\n")
+
+
+#: C++ runtime stubs the bare-metal link needs (no heap, no exceptions)
+STUBS = """// Generated by benchmarks/tflm_baseline.py: bare-metal C++ runtime pieces.
+#include <stddef.h>
+extern "C" void __cxa_pure_virtual() { for (;;) {} }
+void operator delete(void*) noexcept {}
+void operator delete(void*, size_t) noexcept {}
+extern "C" int __cxa_atexit(void (*)(void*), void*, void*) { return 0; }
+void* __dso_handle = nullptr;
+"""
+
+
+def _includes(tflm: Path, downloads: Path) -> list[str]:
+    return [f"-I{tflm}", f"-I{downloads}", f"-I{downloads / 'gemmlowp'}", f"-I{downloads / 'flatbuffers' / 'include'}",
+            f"-I{downloads / 'ruy'}", f"-I{downloads / 'kissfft'}", f"-I{FIRMWARE_DIR}", f"-I{CORTEX_M_DIR}"]
+
+
+def link_app(tflm: Path, downloads: Path, core: Core, lib: Path, name: str, data: bytes, info: ModelInfo,
+             arena_bytes: int, out_dir: Path, probe: bool = False) -> Path:
+    """Compiles and links one model's app; returns the ELF (a .map beside it)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "glue.cc").write_text(glue_source(name, info, arena_bytes))
+    (out_dir / "model.cc").write_text(model_source(data))
+    (out_dir / "stubs.cc").write_text(STUBS)
+    common = ["-mthumb", *core.cflags, "-Os", "-ffunction-sections", "-fdata-sections"]
+    cxx = ["arm-none-eabi-g++", *common, "-std=c++17", "-fno-rtti", "-fno-exceptions", "-fno-threadsafe-statics",
+           "-fno-unwind-tables", "-fno-asynchronous-unwind-tables", "-DTF_LITE_STATIC_MEMORY",
+           "-DTF_LITE_STRIP_ERROR_STRINGS", "-DNDEBUG", *(["-DBENCH_ARENA_PROBE"] if probe else []),
+           *_includes(tflm, downloads)]
+    cc = ["arm-none-eabi-gcc", *common, "-std=c99", f"-I{FIRMWARE_DIR}", f"-I{CORTEX_M_DIR}"]
+    objs = []
+    for src, tool in ((out_dir / "glue.cc", cxx), (out_dir / "model.cc", cxx), (out_dir / "stubs.cc", cxx),
+                      (FIRMWARE_DIR / "bench_main.c", cc), (CORTEX_M_DIR / "startup.c", cc),
+                      (CORTEX_M_DIR / "semihosting.c", cc)):
+        obj = out_dir / (src.stem + ".o")
+        _run([*tool, "-c", str(src), "-o", str(obj)])
+        objs.append(str(obj))
+    elf = out_dir / f"tflm_{name}.elf"
+    _run(["arm-none-eabi-g++", *common, "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
+          f"-L{CORTEX_M_DIR}", f"-T{CORTEX_M_DIR / core.linker_script}", f"-Wl,-Map={out_dir / (elf.stem + '.map')}",
+          "-o", str(elf), *objs, str(lib), "-lm", "-lc", "-lnosys"])
+    return elf
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring and writing the figures
+
+#: the benchmark models measured against TFLM: name -> where the .tflite comes from
+#: ("ours": benchmarks.models; "tflm": a path inside the TFLM checkout)
+BASELINE_MODELS = {
+    "kws_dscnn": ("ours", ""), "vww_mobilenet": ("ours", ""), "ic_resnet8": ("ours", ""),
+    "ad_autoencoder": ("ours", ""), "micro_speech": ("ours", ""),
+    "person_detect": ("tflm", "tensorflow/lite/micro/models/person_detect.tflite"),
+}
+ARENA_PROBE_BYTES = 300 * 1024  # first link: enough for every benchmark model
+_ARENA_LINE = re.compile(r"^arena_used (\d+)$", re.M)
+
+
+def model_bytes(name: str, tflm: Path, work: Path) -> bytes:
+    kind, path = BASELINE_MODELS[name]
+    if kind == "tflm":
+        return (tflm / path).read_bytes()
+    from benchmarks.models import get_models
+
+    return get_models([name], work)[0].path.read_bytes()
+
+
+def arena_used(stdout: str) -> int:
+    """The arena TFLM reported it used (the glue prints it after AllocateTensors)."""
+    m = _ARENA_LINE.search(stdout)
+    if m is None:
+        raise BaselineError(f"the app printed no arena_used line:\n{stdout[-2000:]}")
+    return int(m.group(1))
+
+
+def measure_model(tflm: Path, downloads: Path, core: Core, lib: Path, name: str, data: bytes,
+                  work: Path, timeout: float) -> dict:
+    """Two links (the arena probed, then exact) and one counted run of the second."""
+    from benchmarks import cycles, qemu_plugin
+    from benchmarks.runner import parse_program_output
+    from benchmarks.sizes import FLASH_SECTIONS, section_sizes
+
+    info = model_info(data)
+    out_dir = work / core.name / name
+    probe = link_app(tflm, downloads, core, lib, name, data, info, ARENA_PROBE_BYTES, out_dir / "probe", probe=True)
+    used = arena_used(qemu_plugin.count_instructions(probe, core.machine, timeout=timeout, pairs=None).stdout)
+    # TFLM aligns the arena's start and its tail allocations to 16 bytes: a 16-byte aligned arena of
+    # exactly the used size suffices (checked: AllocateTensors succeeds in the run below).
+    elf = link_app(tflm, downloads, core, lib, name, data, info, used, out_dir / "exact")
+    counted = qemu_plugin.count_instructions(elf, core.machine, timeout=timeout, mix=True)
+    out = parse_program_output(counted.stdout)
+    if out.rc != 0:
+        raise BaselineError(f"{name} on {core.name}: Invoke() failed")
+    sections = section_sizes(elf)
+    mix = counted.mix or {}
+    flash = sum(sections.get(s, 0) for s in FLASH_SECTIONS)
+    data_bss = sections.get(".data", 0) + sections.get(".bss", 0)
+    return {
+        "model": name, "config": f"tflm-{core.name}", "core": core.target_arch, "machine": core.machine,
+        "instructions": counted.insns, "mix_classes": mix, "mix": cycles.summary(mix),
+        "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()},
+        "operators": list(info.operators), "outputs": out.outputs, "stack_bytes": out.stack,
+        "flash_bytes": flash, "flatbuffer_bytes": len(data), "code_bytes": flash - len(data),
+        "arena_bytes": used, "data_bss_bytes": data_bss, "ram_bytes": data_bss + (out.stack or 0),
+        "sections": {k: v for k, v in sections.items() if not k.startswith((".debug", ".comment", ".ARM.attr"))},
+    }
+
+
+def tflm_commit(tflm: Path) -> str:
+    """The checkout's commit: git, or a TFLM_COMMIT file (an exported tree has no .git)."""
+    p = subprocess.run(["git", "-C", str(tflm), "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
+    if p.returncode == 0 and p.stdout.strip():
+        return p.stdout.strip()
+    f = tflm / "TFLM_COMMIT"
+    return f.read_text().strip() if f.is_file() else "unknown"
+
+
+def write_record(results: Path, rec: dict) -> Path:
+    results.mkdir(parents=True, exist_ok=True)
+    path = results / f"{rec['model']}--{rec['config']}.json"
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(rec, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+def load_records(results: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted(results.glob("*--tflm-*.json"))]
+
+
+def _n(v: int | None) -> str:
+    return "-" if v is None else f"{v:,}".replace(",", " ")
+
+
+def _ratio(a: int | None, b: int | None) -> str:
+    return "-" if not a or not b else f"{a / b:.2f}x"
+
+
+def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> str:
+    """The results README's TFLM section: per core, TFLM + CMSIS-NN's figures and ours (--target of
+    the core, -Os) beside them. Cycles are recomputed from the stored mix with every core model."""
+    from benchmarks import cycles
+
+    if not tflm_records:
+        return ""
+    ours_by = {(r["model"], r["config"]): r for r in (ours or [])}
+    commit = tflm_records[0].get("tflm_commit", "unknown")
+    lines = ["## TFLM + CMSIS-NN, built and counted the same way", "",
+             f"Produced by `python -m benchmarks.tflm_baseline run` (see [../README.md](../README.md#tflm-baseline)): "
+             f"TFLM `{commit[:12]}` with `OPTIMIZED_KERNEL_DIR=cmsis_nn BUILD_TYPE=release` (TFLM's Makefile: its core "
+             "at -Os, kernels and CMSIS-NN at -O2, as TFLM ships it), the app at -Os, the same arm-none-eabi-gcc, "
+             "QEMU board and plugin as ours; one Invoke() on bench_main.c's xorshift32 inputs. Flash = code + "
+             "flatbuffer (+ .data's load image); RAM = arena + the rest of .data/.bss + the painted stack of "
+             "Invoke(). Ours: --target of the core, -Os. Cycles: estimates from the instruction mix "
+             "(benchmarks/cycles.py).", ""]
+    by_core: dict[str, list[dict]] = {}
+    for r in tflm_records:
+        by_core.setdefault(r["config"].split("-", 1)[1], []).append(r)
+    for core, recs in sorted(by_core.items()):
+        models = [m for m in cycles.MODELS.values() if m.name in core_models_for(core)]
+        ours_cfg = f"{core}-Os-cortex-{core}"
+        head = ["model", "instructions", *[f"{m.name[7:].upper()} cycles (est.)" for m in models], "flash",
+                "of which flatbuffer", "RAM", "of which arena", "stack", "ours: instructions", "ours / TFLM",
+                "ours: flash", "ours: RAM", "outputs vs ours"]
+        lines += [f"### {core} (QEMU {recs[0]['machine']}, TFLM TARGET_ARCH={recs[0]['core']})", "",
+                  "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
+        for r in sorted(recs, key=lambda r: list(BASELINE_MODELS).index(r["model"])
+                        if r["model"] in BASELINE_MODELS else 99):
+            o = ours_by.get((r["model"], ours_cfg), {})
+            same = "-" if not o else ("identical" if o.get("outputs") == r["outputs"] else "differ")
+            cyc = [_n(cycles.estimate(r["mix_classes"], m)) for m in models]
+            lines.append("| " + " | ".join([
+                r["model"], _n(r["instructions"]), *cyc, _n(r["flash_bytes"]), _n(r["flatbuffer_bytes"]),
+                _n(r["ram_bytes"]), _n(r["arena_bytes"]), _n(r["stack_bytes"]), _n(o.get("instructions")),
+                _ratio(o.get("instructions"), r["instructions"]), _n(o.get("flash_bytes")),
+                _n(o.get("ram_bytes")), same]) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def core_models_for(core: str) -> tuple[str, ...]:
+    """The cycle models shown for a measured core: an M4 build runs on M4/M33/M7 alike (v7E-M
+    code), an M55 build on M55/M85."""
+    return ("cortex-m4", "cortex-m33", "cortex-m7") if core == "m4" else ("cortex-m55", "cortex-m85")
+
+
+def run(tflm: Path, downloads: Path, work: Path, results: Path, cores: list[str], models: list[str],
+        jobs: int, timeout: float) -> list[dict]:
+    from benchmarks import qemu_plugin
+
+    qemu_plugin.build_plugin()
+    commit = tflm_commit(tflm)
+    gcc = _run(["arm-none-eabi-gcc", "-dumpversion"]).strip()
+    records = []
+    for c in cores:
+        core = CORES[c]
+        print(f"== TFLM microlite for {core.target_arch} (TFLM's Makefile)", flush=True)
+        lib = build_library(tflm, core, downloads, jobs)
+        for name in models:
+            data = model_bytes(name, tflm, work)
+            rec = measure_model(tflm, downloads, core, lib, name, data, work, timeout)
+            rec |= {"tflm_commit": commit, "arm-none-eabi-gcc": gcc}
+            write_record(results, rec)
+            records.append(rec)
+            print(f"   {name} {c}: {rec['instructions']} instructions, flash {rec['flash_bytes']}, "
+                  f"RAM {rec['ram_bytes']} (arena {rec['arena_bytes']}, stack {rec['stack_bytes']})", flush=True)
+    return records
+
+
+def update_readme(readme: Path, tflm_dir: Path, runs: Path) -> None:
+    """Replaces (or appends) the TFLM section of the results README."""
+    ours = [json.loads(p.read_text()) for p in sorted(runs.glob("*--*.json"))] if runs.is_dir() else []
+    section = render_section(load_records(tflm_dir), ours)
+    text = readme.read_text() if readme.is_file() else ""
+    text = splice_section(text, section)
+    tmp = readme.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, readme)
+
+
+SECTION_BEGIN, SECTION_END = "<!-- tflm-baseline -->", "<!-- /tflm-baseline -->"
+
+
+def splice_section(text: str, section: str) -> str:
+    """text with its TFLM section (between the markers) replaced by section, or section appended."""
+    block = f"{SECTION_BEGIN}\n{section.rstrip()}\n{SECTION_END}\n" if section else ""
+    start, end = text.find(SECTION_BEGIN), text.find(SECTION_END)
+    if start >= 0 and end > start:
+        return text[:start] + block + text[end + len(SECTION_END):].lstrip("\n")
+    return text.rstrip("\n") + ("\n\n" + block if block else "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.tflm_baseline", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare", help="populate the downloads directory from local git copies")
+    p.add_argument("--tflm", type=Path, required=True, help="TFLM checkout (its download scripts are read)")
+    p.add_argument("--sources", type=Path, required=True, help="directory of owner+name/repo git copies")
+    p.add_argument("--downloads", type=Path, required=True)
+    r = sub.add_parser("run", help="build TFLM per core, measure every model, write the results")
+    r.add_argument("--tflm", type=Path, required=True)
+    r.add_argument("--downloads", type=Path, required=True)
+    r.add_argument("--work", type=Path, default=REPO / "build" / "tflm_baseline")
+    r.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
+    r.add_argument("--cores", nargs="*", default=list(CORES), choices=list(CORES))
+    r.add_argument("--models", nargs="*", default=list(BASELINE_MODELS), choices=list(BASELINE_MODELS))
+    r.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    r.add_argument("--timeout", type=float, default=1800.0, help="seconds per QEMU run")
+    s = sub.add_parser("readme", help="re-render the results README's TFLM section only")
+    s.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "prepare":
+            prepare(args.tflm.resolve(), args.sources.resolve(), args.downloads.resolve())
+        elif args.cmd == "run":
+            run(args.tflm.resolve(), args.downloads.resolve(), args.work.resolve(), args.results / "tflm",
+                args.cores, args.models, args.jobs, args.timeout)
+            update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
+        else:
+            update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
+    except (BaselineError, OSError, subprocess.SubprocessError) as e:
+        print(f"tflm_baseline: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
