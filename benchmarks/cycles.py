@@ -44,7 +44,7 @@ CORTEX_M4 = CoreModel(
 #: table): a six-stage dual-issue pipeline with two integer ALU pipes, one MAC pipe, one
 #: load/store pipe on a 64-bit path and a branch target address cache. Per class: data processing,
 #: the DSP extension's non-multiply instructions (SXTB16, SSAT, QADD ...), IT and not-taken
-#: branches pair with a neighbour (0.5 cycle); the instructions of the single MAC pipe (MUL, MLA,
+#: branches (class branch) pair with a neighbour (0.5 cycle); the instructions of the single MAC pipe (MUL, MLA,
 #: the long multiplies, SMLAD & co.) and of the single load/store pipe (LDR/STR, LDRD/STRD as one
 #: 64-bit access) 1 cycle, LDM/STM 1 + 2 registers per cycle; FP 1; SDIV/UDIV 7 (2 to 12 by
 #: operand); a taken branch 1 extra (predicted; mispredictions are not in the mix). That a MAC and
@@ -57,7 +57,7 @@ CORTEX_M7 = CoreModel(
     source="dual-issue per-class model (Cortex-M7 TRM pipeline description), checked against MLPerf Tiny M4/M7",
     cost={"alu": 0.5, "ld": 1, "ld_st_next": 1, "st": 1, "ldrd": 1, "strd": 1, "ldm": 1, "ldm_regs": 0.5,
           "stm": 1, "stm_regs": 0.5, "mul": 1, "mull": 1, "dsp_mac": 1, "dsp": 0.5, "div": 7, "branch": 0.5,
-          "fp": 1, "other": 0.5},
+          "fp": 1, "other": 1},
     taken=1,
 )
 

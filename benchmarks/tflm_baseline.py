@@ -240,7 +240,10 @@ def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_pytho
         for var in ("MICROLITE_LIB_OBJS", "MICROLITE_KERNEL_OBJS", "MICROLITE_THIRD_PARTY_OBJS",
                     "MICROLITE_THIRD_PARTY_KERNEL_OBJS"):
             objs += _make_var(tflm, args, env, var)
-        objs = library_objects(objs, operators)
+        kernel_texts = [p.read_text(errors="replace") for p in (tflm / "tensorflow/lite/micro/kernels/cmsis_nn").glob("*.cc")
+                        if p.stem in {Path(o).stem for o in library_objects(objs, operators, set())}]
+        cmsis = {p.stem: p.read_text(errors="replace") for p in (downloads / "cmsis_nn" / "Source").rglob("*.c")}
+        objs = library_objects(objs, operators, cmsis_nn_closure(kernel_texts, cmsis))
         _run(["make", *args, f"-j{jobs}", *objs], cwd=tflm, env=env)
         lib = tflm / gendir / "lib" / f"libtflm-{'-'.join(sorted(o.lower() for o in operators))[:80]}.a"
         lib.parent.mkdir(parents=True, exist_ok=True)
@@ -272,10 +275,26 @@ _CORE_SKIP = re.compile(r"(^|/)(test_helpers|test_helper_custom_ops|mock_micro_g
                         r"recording_[a-z_]+)\.o$|/signal/")
 
 
-def library_objects(objects: list[str], operators: tuple[str, ...]) -> list[str]:
+_CALL = re.compile(r"\b(arm_\w+)\s*\(")
+
+
+def cmsis_nn_closure(calling_texts: list[str], cmsis_sources: dict[str, str]) -> set[str]:
+    """The CMSIS-NN functions (file stems: CMSIS-NN defines one function per file, named after it)
+    that code calling ``arm_*`` functions can reach, following the calls inside CMSIS-NN."""
+    todo = [n for text in calling_texts for n in _CALL.findall(text)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in cmsis_sources and name not in seen:
+            seen.add(name)
+            todo += _CALL.findall(cmsis_sources[name])
+    return seen
+
+
+def library_objects(objects: list[str], operators: tuple[str, ...], cmsis_nn: set[str] | None = None) -> list[str]:
     """The objects of the Makefile's lists that an interpreter with these operators can need: the
     core (no test helpers or signal library), tensorflow/lite/kernels, the kernels of the operators,
-    and every CMSIS-NN object (the linker takes what is referenced)."""
+    and the CMSIS-NN objects named in cmsis_nn (stems; None: all) and all of its support functions."""
     stems = set(_KERNEL_ALWAYS)
     for op in operators:
         for stem in _KERNEL_STEMS.get(op, (op.lower(),)):
@@ -288,6 +307,9 @@ def library_objects(objects: list[str], operators: tuple[str, ...]) -> list[str]
         elif "/obj/kernels/" in o:
             if "/signal/" not in o:
                 keep.append(o)  # tensorflow/lite/kernels: shared helpers
+        elif "/cmsis_nn/Source/" in o:
+            if cmsis_nn is None or Path(o).stem in cmsis_nn or "/NNSupportFunctions/" in o:
+                keep.append(o)
         elif not _CORE_SKIP.search(o):
             keep.append(o)
     return keep
@@ -612,20 +634,21 @@ def core_models_for(core: str) -> tuple[str, ...]:
 
 
 def run(tflm: Path, downloads: Path, work: Path, results: Path, cores: list[str], models: list[str],
-        jobs: int, timeout: float) -> list[dict]:
+        jobs: int, timeout: float, make_python: Path | None = None, full_library: bool = False) -> list[dict]:
     from benchmarks import qemu_plugin
 
     qemu_plugin.build_plugin()
     commit = tflm_commit(tflm)
     gcc = _run(["arm-none-eabi-gcc", "-dumpversion"]).strip()
+    data = {name: model_bytes(name, tflm, work) for name in models}
+    operators = tuple(sorted({op for d in data.values() for op in model_info(d).operators}))
     records = []
     for c in cores:
         core = CORES[c]
-        print(f"== TFLM microlite for {core.target_arch} (TFLM's Makefile)", flush=True)
-        lib = build_library(tflm, core, downloads, jobs)
+        print(f"== TFLM for {core.target_arch} (TFLM's Makefile; operators {', '.join(operators)})", flush=True)
+        lib = build_library(tflm, core, downloads, jobs, make_python, None if full_library else operators)
         for name in models:
-            data = model_bytes(name, tflm, work)
-            rec = measure_model(tflm, downloads, core, lib, name, data, work, timeout)
+            rec = measure_model(tflm, downloads, core, lib, name, data[name], work, timeout)
             rec |= {"tflm_commit": commit, "arm-none-eabi-gcc": gcc}
             write_record(results, rec)
             records.append(rec)
@@ -673,6 +696,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--models", nargs="*", default=list(BASELINE_MODELS), choices=list(BASELINE_MODELS))
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     r.add_argument("--timeout", type=float, default=1800.0, help="seconds per QEMU run")
+    r.add_argument("--make-python", type=Path, help="a python3 with Pillow and numpy for TFLM's Makefile "
+                   "(it converts test data at parse time), e.g. a venv's bin/python3")
+    r.add_argument("--full-library", action="store_true",
+                   help="build the whole microlite target (default: the objects the models' operators can use)")
     s = sub.add_parser("readme", help="re-render the results README's TFLM section only")
     s.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
     args = ap.parse_args(argv)
@@ -681,7 +708,7 @@ def main(argv: list[str] | None = None) -> int:
             prepare(args.tflm.resolve(), args.sources.resolve(), args.downloads.resolve())
         elif args.cmd == "run":
             run(args.tflm.resolve(), args.downloads.resolve(), args.work.resolve(), args.results / "tflm",
-                args.cores, args.models, args.jobs, args.timeout)
+                args.cores, args.models, args.jobs, args.timeout, args.make_python, args.full_library)
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
         else:
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
