@@ -240,8 +240,9 @@ def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_pytho
         for var in ("MICROLITE_LIB_OBJS", "MICROLITE_KERNEL_OBJS", "MICROLITE_THIRD_PARTY_OBJS",
                     "MICROLITE_THIRD_PARTY_KERNEL_OBJS"):
             objs += _make_var(tflm, args, env, var)
-        kernel_texts = [p.read_text(errors="replace") for p in (tflm / "tensorflow/lite/micro/kernels/cmsis_nn").glob("*.cc")
-                        if p.stem in {Path(o).stem for o in library_objects(objs, operators, set())}]
+        kernels = {Path(o).stem for o in library_objects(objs, operators, set())}
+        kernel_texts = [p.read_text(errors="replace") for p in (tflm / MAKE_DIR).parents[1].glob("kernels/cmsis_nn/*.cc")
+                        if p.stem in kernels]
         cmsis = {p.stem: p.read_text(errors="replace") for p in (downloads / "cmsis_nn" / "Source").rglob("*.c")}
         objs = library_objects(objs, operators, cmsis_nn_closure(kernel_texts, cmsis))
         _run(["make", *args, f"-j{jobs}", *objs], cwd=tflm, env=env)
