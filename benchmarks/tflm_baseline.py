@@ -241,8 +241,8 @@ def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_pytho
                     "MICROLITE_THIRD_PARTY_KERNEL_OBJS"):
             objs += _make_var(tflm, args, env, var)
         kernels = {Path(o).stem for o in library_objects(objs, operators, set())}
-        kernel_texts = [p.read_text(errors="replace") for p in (tflm / MAKE_DIR).parents[1].glob("kernels/cmsis_nn/*.cc")
-                        if p.stem in kernels]
+        kernel_dir = (tflm / MAKE_DIR).parents[1] / "kernels" / "cmsis_nn"
+        kernel_texts = [p.read_text(errors="replace") for p in kernel_dir.glob("*.cc") if p.stem in kernels]
         cmsis = {p.stem: p.read_text(errors="replace") for p in (downloads / "cmsis_nn" / "Source").rglob("*.c")}
         objs = library_objects(objs, operators, cmsis_nn_closure(kernel_texts, cmsis))
         _run(["make", *args, f"-j{jobs}", *objs], cwd=tflm, env=env)
