@@ -36,8 +36,18 @@ BAR_INSTR, BAR_FLASH, BAR_STACK = 0.6, 0.3, 512
 
 
 def _cyc(r: dict, core: str) -> str:
-    c = r.get("cycles", {}).get(core)
+    c = cycles_of(r, core)
     return "-" if c is None else _n(c)
+
+
+def cycles_of(r: dict, core: str) -> int | None:
+    """A record's estimated cycles on a core: from its stored mix with the current model (so the
+    tables follow benchmarks/cycles.py), else the figure stored with it."""
+    from benchmarks import cycles
+
+    if "mix_classes" in r and core in cycles.MODELS:
+        return cycles.estimate(r["mix_classes"], cycles.MODELS[core])
+    return r.get("cycles", {}).get(core)
 
 
 def render_dsp(by_key: dict, models: list[str], core: str = "m4", opt: str = "Os") -> list[str]:
@@ -235,3 +245,31 @@ def render(records: list[dict], environment: dict) -> str:
                        f"{ram_io} | {_n(int(t['ram']))} | {_n(r['stack_bytes'])} | 1 148 |")
         out.append("")
     return "\n".join(out)
+
+
+#: the cores whose cycle models apply to a configuration's code (an Armv7E-M build runs on the M4,
+#: M33 and M7 alike; an Armv8.1-M build on the M55 and M85)
+CYCLE_CORES = {"m4": ("cortex-m4", "cortex-m33", "cortex-m7"), "m55": ("cortex-m55", "cortex-m85")}
+
+
+def render_cycles(records: list[dict]) -> list[str]:
+    """Estimated cycles on every core model that runs a configuration's code, beside its instructions."""
+    from benchmarks import cycles
+
+    out = []
+    for core, names in CYCLE_CORES.items():
+        names = tuple(n for n in names if n in cycles.MODELS)
+        rows = [r for r in records if r.get("config", "").startswith(f"{core}-") and "mix_classes" in r]
+        if not rows or not names:
+            continue
+        out += [f"## Estimated cycles, {core} builds (every core that runs this code)", "",
+                "From each run's instruction mix with the models of [`../cycles.py`](../cycles.py) "
+                "([../README.md](../README.md#cycles-estimated-from-the-instruction-mix): assumptions and the check "
+                "against published board figures).", "",
+                "| model | config | instructions | " + " | ".join(f"{n[7:].upper()} cycles (est.)" for n in names)
+                + " |", "|---|---|---:|" + "---:|" * len(names)]
+        for r in rows:
+            out.append(f"| {r['model']} | {r['config']} | {_n(r['instructions'])} | "
+                       + " | ".join(_n(cycles_of(r, n)) for n in names) + " |")
+        out.append("")
+    return out

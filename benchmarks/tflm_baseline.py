@@ -625,6 +625,74 @@ def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> 
                 _ratio(o.get("instructions"), r["instructions"]), _n(o.get("flash_bytes")),
                 _n(o.get("ram_bytes")), same]) + " |")
         lines.append("")
+    check = render_cycle_check(tflm_records)
+    return "\n".join(lines) + ("\n" + check if check else "")
+
+
+#: MLPerf Tiny v1.2-v1.3 closed division, CPU only, board cycles = latency x clock
+#: (../shared/docs/anchors.md): core -> (board, software, {model: cycles})
+PUBLISHED_CYCLES = {
+    "cortex-m4": ("STM32L4R5 @120 MHz", "X-CUBE-AI 9.0 (AD: Plumerai)",
+                  {"kws_dscnn": 5.18e6, "vww_mobilenet": 10.67e6, "ic_resnet8": 19.82e6, "ad_autoencoder": 0.486e6}),
+    "cortex-m33": ("STM32U575 @160 MHz", "X-CUBE-AI 10.2, Plumerai, Bosch",
+                   {"kws_dscnn": 4.64e6, "vww_mobilenet": 9.48e6, "ic_resnet8": 16.7e6, "ad_autoencoder": 0.495e6}),
+    "cortex-m7": ("STM32H7A3 @280 MHz", "X-CUBE-AI 9.0, Bosch",
+                  {"kws_dscnn": 3.17e6, "vww_mobilenet": 6.67e6, "ic_resnet8": 11.44e6, "ad_autoencoder": 0.303e6}),
+    "cortex-m85": ("RA8D1 @480 MHz", "TFLM + CMSIS-NN",
+                   {"kws_dscnn": 1.66e6, "vww_mobilenet": 6.43e6, "ic_resnet8": 4.07e6, "ad_autoencoder": 0.255e6}),
+}
+
+
+def render_cycle_check(tflm_records: list[dict]) -> str:
+    """The cycle models against the published board figures: absolute where the software is the
+    same (Cortex-M85: TFLM + CMSIS-NN, against our TFLM + CMSIS-NN Helium build's mix), and as
+    ratios between cores where it is not (the M4:M7 and M4:M33 board ratios of one vendor's code
+    against the models' ratios on the TFLM Cortex-M4 build's mix)."""
+    from benchmarks import cycles
+
+    by = {(r["model"], r["config"]): r for r in tflm_records}
+    models = [m for m in PUBLISHED_CYCLES["cortex-m4"][2] if any(k[0] == m for k in by)]
+    if not models:
+        return ""
+    lines = ["### Cycle models against published board figures", "",
+             "Board cycles = MLPerf Tiny latency x clock (../shared/docs/anchors.md): flash wait states and "
+             "cache misses are in them, not in the models. The board models are MLPerf Tiny's trained networks; "
+             "ours are the same architectures with synthetic weights (the same layer shapes, so the same work).", ""]
+    rows = []
+    for m in models:
+        r = by.get((m, "tflm-m55"))
+        if r is None:
+            continue
+        pub = PUBLISHED_CYCLES["cortex-m85"][2][m]
+        est = {n: cycles.estimate(r["mix_classes"], cycles.MODELS[n]) for n in ("cortex-m85", "cortex-m55")
+               if n in cycles.MODELS}
+        rows.append(f"| {m} | {_n(r['instructions'])} | {_n(int(pub))} | {_n(est['cortex-m85'])} | "
+                    f"{(est['cortex-m85'] / pub - 1) * 100:+.0f} % | "
+                    + (f"{_n(est['cortex-m55'])} |" if "cortex-m55" in est else "- |"))
+    if rows:
+        lines += ["Absolute, the same software: TFLM + CMSIS-NN (Helium) on the RA8D1's Cortex-M85 against the "
+                  "Cortex-M85 model on our TFLM + CMSIS-NN build's instruction mix (the M85 runs the M55's "
+                  "Armv8.1-M code).", "",
+                  "| model | instructions (our TFLM build) | RA8D1 board cycles | M85 model | error | "
+                  "M55 model (same mix) |", "|---|---:|---:|---:|---:|---:|", *rows, ""]
+    rows = []
+    for m in models:
+        r = by.get((m, "tflm-m4"))
+        if r is None:
+            continue
+        est = {n: cycles.estimate(r["mix_classes"], cycles.MODELS[n]) for n in ("cortex-m4", "cortex-m7", "cortex-m33")}
+        pub = {n: PUBLISHED_CYCLES[n][2][m] for n in ("cortex-m4", "cortex-m7", "cortex-m33")}
+        r7, p7 = est["cortex-m4"] / est["cortex-m7"], pub["cortex-m4"] / pub["cortex-m7"]
+        r33, p33 = est["cortex-m4"] / est["cortex-m33"], pub["cortex-m4"] / pub["cortex-m33"]
+        rows.append(f"| {m} | {_n(est['cortex-m4'])} | {r7:.2f} | {p7:.2f} | {(r7 / p7 - 1) * 100:+.0f} % | "
+                    f"{r33:.2f} | {p33:.2f} | {(r33 / p33 - 1) * 100:+.0f} % |")
+    if rows:
+        lines += ["Relative, M4 : M7 and M4 : M33 cycles per inference: the models on one binary's mix (the TFLM "
+                  "Cortex-M4 build; the M7 and M33 run v7E-M code) against the boards' ratio with one vendor's "
+                  "code on each (X-CUBE-AI 9.0 on M4 and M7; the M33's and the autoencoder's are other "
+                  "vendors', so those ratios are weaker evidence).", "",
+                  "| model | M4 model cycles | M4/M7, model | M4/M7, boards | error | M4/M33, model | "
+                  "M4/M33, boards | error |", "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, ""]
     return "\n".join(lines)
 
 
