@@ -578,6 +578,15 @@ def load_records(results: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted(results.glob("*--tflm-*.json"))]
 
 
+#: the TFLM + CMSIS-NN instructions of ../shared/docs/anchors.md (same TFLM commit, compiler, boards)
+ANCHOR_INSTRUCTIONS = {
+    "m4": {"kws_dscnn": 9.23e6, "vww_mobilenet": 28.56e6, "ic_resnet8": 41.07e6, "ad_autoencoder": 0.84e6,
+           "micro_speech": 2.39e6},
+    "m55": {"kws_dscnn": 2.46e6, "vww_mobilenet": 8.50e6, "ic_resnet8": 5.30e6, "ad_autoencoder": 0.243e6,
+            "micro_speech": 1.28e6, "person_detect": 8.45e6},
+}
+
+
 def _n(v: int | None) -> str:
     return "-" if v is None else f"{v:,}".replace(",", " ")
 
@@ -609,7 +618,8 @@ def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> 
     for core, recs in sorted(by_core.items()):
         models = [m for m in cycles.MODELS.values() if m.name in core_models_for(core)]
         ours_cfg = f"{core}-Os-cortex-{core}"
-        head = ["model", "instructions", *[f"{m.name[7:].upper()} cycles (est.)" for m in models], "flash",
+        head = ["model", "instructions", "anchors.md", *[f"{m.name[7:].upper()} cycles (est.)" for m in models],
+                "flash",
                 "of which flatbuffer", "RAM", "of which arena", "stack", "ours: instructions", "ours / TFLM",
                 "ours: flash", "ours: RAM", "outputs vs ours"]
         lines += [f"### {core} (QEMU {recs[0]['machine']}, TFLM TARGET_ARCH={recs[0]['core']})", "",
@@ -619,8 +629,11 @@ def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> 
             o = ours_by.get((r["model"], ours_cfg), {})
             same = "-" if not o else ("identical" if o.get("outputs") == r["outputs"] else "differ")
             cyc = [_n(cycles.estimate(r["mix_classes"], m)) for m in models]
+            anchor = ANCHOR_INSTRUCTIONS.get(core, {}).get(r["model"])
+            anchor_txt = ("-" if anchor is None
+                          else f"{anchor / 1e6:.2f} M ({(r['instructions'] / anchor - 1) * 100:+.1f} %)")
             lines.append("| " + " | ".join([
-                r["model"], _n(r["instructions"]), *cyc, _n(r["flash_bytes"]), _n(r["flatbuffer_bytes"]),
+                r["model"], _n(r["instructions"]), anchor_txt, *cyc, _n(r["flash_bytes"]), _n(r["flatbuffer_bytes"]),
                 _n(r["ram_bytes"]), _n(r["arena_bytes"]), _n(r["stack_bytes"]), _n(o.get("instructions")),
                 _ratio(o.get("instructions"), r["instructions"]), _n(o.get("flash_bytes")),
                 _n(o.get("ram_bytes")), same]) + " |")
