@@ -277,18 +277,23 @@ _CORE_SKIP = re.compile(r"(^|/)(test_helpers|test_helper_custom_ops|mock_micro_g
 
 
 _CALL = re.compile(r"\b(arm_\w+)\s*\(")
+#: a function definition's first line: return type words, the name, "(" and no ";" after it
+_DEFINITION = re.compile(r"^(?:[A-Za-z_]\w*\s+)+\**\s*(arm_\w+)\s*\([^;]*$", re.M)
 
 
 def cmsis_nn_closure(calling_texts: list[str], cmsis_sources: dict[str, str]) -> set[str]:
-    """The CMSIS-NN functions (file stems: CMSIS-NN defines one function per file, named after it)
-    that code calling ``arm_*`` functions can reach, following the calls inside CMSIS-NN."""
+    """The CMSIS-NN files (stems) that code calling ``arm_*`` functions can reach, following the
+    calls inside CMSIS-NN; a function is found in the file that defines it (most files define the
+    function they are named after, some several, e.g. the *_get_buffer_size ones)."""
+    defined_in = {name: stem for stem, text in cmsis_sources.items() for name in _DEFINITION.findall(text)}
+    defined_in |= {stem: stem for stem in cmsis_sources}
     todo = [n for text in calling_texts for n in _CALL.findall(text)]
     seen: set[str] = set()
     while todo:
-        name = todo.pop()
-        if name in cmsis_sources and name not in seen:
-            seen.add(name)
-            todo += _CALL.findall(cmsis_sources[name])
+        stem = defined_in.get(todo.pop())
+        if stem is not None and stem not in seen:
+            seen.add(stem)
+            todo += _CALL.findall(cmsis_sources[stem])
     return seen
 
 

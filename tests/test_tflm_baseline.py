@@ -174,3 +174,16 @@ def test_results_give_every_applicable_core_beside_instructions() -> None:
     assert m4_row == "| kws | m4-Os | 190 | " + " | ".join(f"{c:,}".replace(",", " ") for c in want) + " |"
     assert "M85 cycles (est.)" in text and "| old |" not in text  # no mix: not re-estimated
     assert report.cycles_of(recs[2], "cortex-m4") == 9
+
+
+def test_cmsis_nn_closure_follows_calls_and_shared_files() -> None:
+    sources = {
+        "arm_convolve_s8": "arm_cmsis_nn_status arm_convolve_s8(int a)\n{\n    return arm_nn_mat_mult_s8(a);\n}\n",
+        "arm_nn_mat_mult_s8": "int arm_nn_mat_mult_s8(int a)\n{\n    return a;\n}\n",
+        "arm_convolve_get_buffer_sizes_s8": "int32_t arm_convolve_s8_get_buffer_size(const int *d)\n{\n"
+                                            "    return 0;\n}\n",
+        "arm_unused_s8": "void arm_unused_s8(void)\n{\n}\n",
+    }
+    kernel = "status = arm_convolve_s8(x);\nsize = arm_convolve_s8_get_buffer_size(&dims);\n"
+    assert tflm_baseline.cmsis_nn_closure([kernel], sources) == {
+        "arm_convolve_s8", "arm_nn_mat_mult_s8", "arm_convolve_get_buffer_sizes_s8"}
