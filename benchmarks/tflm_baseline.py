@@ -394,7 +394,9 @@ extern const unsigned char g_model[];
 namespace {{
 constexpr int kArenaBytes = {arena_bytes};
 alignas(16) uint8_t arena[kArenaBytes];
-tflite::MicroMutableOpResolver<{len(info.operators)}> resolver;
+// Objects with constructors are built in setup(): the startup code runs no static constructors.
+using Resolver = tflite::MicroMutableOpResolver<{len(info.operators)}>;
+alignas(Resolver) uint8_t resolver_buf[sizeof(Resolver)];
 alignas(tflite::MicroInterpreter) uint8_t interpreter_buf[sizeof(tflite::MicroInterpreter)];
 tflite::MicroInterpreter* interpreter;
 
@@ -416,20 +418,37 @@ void put_uint(uint32_t u) {{
   semihosting_write0(&d[n]);
 }}
 
+bool allocate(Resolver& resolver, size_t bytes) {{
+  interpreter = new (interpreter_buf) tflite::MicroInterpreter(tflite::GetModel(g_model), resolver, arena, bytes);
+  return interpreter->AllocateTensors() == kTfLiteOk;
+}}
+
 void setup() {{
+  Resolver& resolver = *new (resolver_buf) Resolver();
 {adds}
-  interpreter = new (interpreter_buf) tflite::MicroInterpreter(tflite::GetModel(g_model), resolver, arena,
-                                                                 kArenaBytes);
-  if (interpreter->AllocateTensors() != kTfLiteOk) {{
+#ifdef BENCH_ARENA_PROBE
+  /* The first link only asks the arena's size: the smallest (16-byte steps) with which
+   * AllocateTensors succeeds -- more than arena_used_bytes(), which leaves out the temporary
+   * allocations made while allocating. */
+  if (!allocate(resolver, kArenaBytes)) {{
     semihosting_write0("AllocateTensors failed\\n");
     semihosting_exit(4);
   }}
+  size_t ok = kArenaBytes, bad = 0;
+  while (ok - bad > 16u) {{
+    size_t mid = (bad + (ok - bad) / 2u) & ~(size_t)15u;
+    if (mid <= bad) mid = bad + 16u;
+    if (allocate(resolver, mid)) ok = mid; else bad = mid;
+  }}
   semihosting_write0("arena_used ");
-  put_uint((uint32_t)interpreter->arena_used_bytes());
+  put_uint((uint32_t)ok);
   semihosting_write0("\\n");
-#ifdef BENCH_ARENA_PROBE
-  semihosting_exit(0); /* the first link only asks the arena's size */
+  semihosting_exit(0);
 #endif
+  if (!allocate(resolver, kArenaBytes)) {{
+    semihosting_write0("AllocateTensors failed\\n");
+    semihosting_exit(4);
+  }}
   for (unsigned i = 0; i < sizeof inputs / sizeof inputs[0]; ++i) {{
     inputs[i].data = interpreter->input(i)->data.uint8;
   }}
@@ -539,8 +558,7 @@ def measure_model(tflm: Path, downloads: Path, core: Core, lib: Path, name: str,
     out_dir = work / core.name / name
     probe = link_app(tflm, downloads, core, lib, name, data, info, ARENA_PROBE_BYTES, out_dir / "probe", probe=True)
     used = arena_used(qemu_plugin.count_instructions(probe, core.machine, timeout=timeout, pairs=None).stdout)
-    # TFLM aligns the arena's start and its tail allocations to 16 bytes: a 16-byte aligned arena of
-    # exactly the used size suffices (checked: AllocateTensors succeeds in the run below).
+    # The probe searched the smallest arena (16-byte steps) with which AllocateTensors succeeds.
     elf = link_app(tflm, downloads, core, lib, name, data, info, used, out_dir / "exact")
     counted = qemu_plugin.count_instructions(elf, core.machine, timeout=timeout, mix=True)
     out = parse_program_output(counted.stdout)
@@ -799,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
         else:
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
-    except (BaselineError, OSError, subprocess.SubprocessError) as e:
+    except (BaselineError, OSError, subprocess.SubprocessError, RuntimeError) as e:  # RuntimeError: QEMU, plugin
         print(f"tflm_baseline: {e}", file=sys.stderr)
         return 1
     return 0

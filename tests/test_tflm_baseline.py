@@ -96,6 +96,7 @@ def test_glue_names_the_resolver_entries_and_refuses_unknown_ops() -> None:
     src = tflm_baseline.glue_source("kws", info, 1024)
     assert "resolver.AddConv2D();" in src and "resolver.AddSoftmax();" in src
     assert "MicroMutableOpResolver<2>" in src and "kArenaBytes = 1024" in src
+    assert "new (resolver_buf) Resolver()" in src  # no static constructors on the target
     assert "{nullptr, 490u, BENCH_FILL_BYTES}" in src and "{nullptr, 12u, BENCH_FILL_BYTES}" in src
     with pytest.raises(tflm_baseline.BaselineError, match="SIGNAL_FFT"):
         tflm_baseline.glue_source("x", tflm_baseline.ModelInfo(("SIGNAL_FFT",), (), ()), 16)
