@@ -191,13 +191,18 @@ CORES = {
 }
 
 
+KERNELS_OS_GENDIR = "gen-kernels-Os"
 _TEST_MAKEFILE_LISTS = ("MICRO_LITE_EXAMPLE_TESTS", "MICRO_LITE_INTEGRATION_TESTS",
                         "MICRO_LITE_GEN_MUTABLE_OP_RESOLVER_TEST", "MICRO_LITE_LAYER_BY_LAYER_OUTPUT",
                         "OLD_MICRO_LITE_BENCHMARKS", "MICRO_LITE_BENCHMARKS")
 
 
-def make_args(core: Core, downloads: Path, toolchain_root: str) -> list[str]:
-    return ["-f", MAKEFILE, "TARGET=cortex_m_generic", f"TARGET_ARCH={core.target_arch}",
+def make_args(core: Core, downloads: Path, toolchain_root: str, kernels_os: bool = False) -> list[str]:
+    """The make command line; kernels_os: TFLM's kernels and CMSIS-NN at -Os too (TFLM builds them
+    at -O2 and its core at -Os), in a gen directory of their own."""
+    os_args = ["KERNEL_OPTIMIZATION_LEVEL=-Os", "THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL=-Os",
+               f"BASE_GENDIR={KERNELS_OS_GENDIR}"] if kernels_os else []
+    return [*os_args, "-f", MAKEFILE, "TARGET=cortex_m_generic", f"TARGET_ARCH={core.target_arch}",
             "OPTIMIZED_KERNEL_DIR=cmsis_nn", "BUILD_TYPE=release", "TOOLCHAIN=gcc",
             f"TARGET_TOOLCHAIN_ROOT={toolchain_root}", f"DOWNLOADS_DIR={downloads}",
             # The example, integration-test and benchmark Makefiles generate their test data at parse
@@ -206,7 +211,7 @@ def make_args(core: Core, downloads: Path, toolchain_root: str) -> list[str]:
 
 
 def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_python: Path | None = None,
-                  operators: tuple[str, ...] | None = None) -> Path:
+                  operators: tuple[str, ...] | None = None, kernels_os: bool = False) -> Path:
     """A libtensorflow-microlite.a of TFLM's Makefile for one core; returns its path.
 
     operators None: the Makefile's ``microlite`` target (every kernel). Otherwise the same
@@ -218,7 +223,7 @@ def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_pytho
     rule, not the library), importing Pillow and numpy: make_python is a python3 that has them
     (its directory, e.g. a venv's bin/, goes first on make's PATH)."""
     toolchain_root = str(Path(shutil.which("arm-none-eabi-gcc") or "/usr/bin/x").parent) + "/"
-    args = make_args(core, downloads, toolchain_root)
+    args = make_args(core, downloads, toolchain_root, kernels_os)
     # The Makefile's download rules name MAKEFILE_DIR/downloads whatever DOWNLOADS_DIR says.
     default = tflm / MAKE_DIR / "downloads"
     if not default.exists() and not default.is_symlink():
@@ -232,6 +237,13 @@ def build_library(tflm: Path, core: Core, downloads: Path, jobs: int, make_pytho
             raise BaselineError(f"{make_python.parent} has no python3")
         env["PATH"] = f"{make_python.parent}{os.pathsep}{env.get('PATH', '')}"
     gendir = _make_var(tflm, args, env, "GENDIR")[0]
+    if kernels_os:
+        # The core's objects are built with the same flags either way: seeded from the default
+        # build when it has them (make then rebuilds only the kernels and CMSIS-NN).
+        default_core = tflm / _make_var(tflm, make_args(core, downloads, toolchain_root), env, "CORE_OBJDIR")[0]
+        own_core = tflm / _make_var(tflm, args, env, "CORE_OBJDIR")[0]
+        if default_core.is_dir() and not own_core.exists():
+            shutil.copytree(default_core, own_core)
     if operators is None:
         _run(["make", *args, f"-j{jobs}", "microlite"], cwd=tflm, env=env)
         lib = tflm / gendir / "lib" / "libtensorflow-microlite.a"
@@ -548,14 +560,15 @@ def arena_used(stdout: str) -> int:
 
 
 def measure_model(tflm: Path, downloads: Path, core: Core, lib: Path, name: str, data: bytes,
-                  work: Path, timeout: float) -> dict:
+                  work: Path, timeout: float, config: str = "") -> dict:
     """Two links (the arena probed, then exact) and one counted run of the second."""
     from benchmarks import cycles, qemu_plugin
     from benchmarks.runner import parse_program_output
     from benchmarks.sizes import FLASH_SECTIONS, section_sizes
 
     info = model_info(data)
-    out_dir = work / core.name / name
+    config = config or f"tflm-{core.name}"
+    out_dir = work / config / name
     probe = link_app(tflm, downloads, core, lib, name, data, info, ARENA_PROBE_BYTES, out_dir / "probe", probe=True)
     used = arena_used(qemu_plugin.count_instructions(probe, core.machine, timeout=timeout, pairs=None).stdout)
     # The probe searched the smallest arena (16-byte steps) with which AllocateTensors succeeds.
@@ -569,7 +582,7 @@ def measure_model(tflm: Path, downloads: Path, core: Core, lib: Path, name: str,
     flash = sum(sections.get(s, 0) for s in FLASH_SECTIONS)
     data_bss = sections.get(".data", 0) + sections.get(".bss", 0)
     return {
-        "model": name, "config": f"tflm-{core.name}", "core": core.target_arch, "machine": core.machine,
+        "model": name, "config": config, "core": core.target_arch, "machine": core.machine,
         "instructions": counted.insns, "mix_classes": mix, "mix": cycles.summary(mix),
         "cycles": {m.name: cycles.estimate(mix, m) for m in cycles.MODELS.values()},
         "operators": list(info.operators), "outputs": out.outputs, "stack_bytes": out.stack,
@@ -635,17 +648,20 @@ def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> 
              "flatbuffer (+ .data's load image); RAM = arena + the rest of .data/.bss + the painted stack of "
              "Invoke(). Ours: --target of the core, -Os. Cycles: estimates from the instruction mix "
              "(benchmarks/cycles.py).", ""]
-    by_core: dict[str, list[dict]] = {}
+    by_config: dict[str, list[dict]] = {}
     for r in tflm_records:
-        by_core.setdefault(r["config"].split("-", 1)[1], []).append(r)
-    for core, recs in sorted(by_core.items()):
+        by_config.setdefault(r["config"], []).append(r)
+    for config, recs in sorted(by_config.items()):
+        core = config.split("-")[1]
         models = [m for m in cycles.MODELS.values() if m.name in core_models_for(core)]
         ours_cfg = f"{core}-Os-cortex-{core}"
         head = ["model", "instructions", "anchors.md", *[f"{m.name[7:].upper()} cycles (est.)" for m in models],
                 "flash",
                 "of which flatbuffer", "RAM", "of which arena", "stack", "ours: instructions", "ours / TFLM",
                 "ours: flash", "ours: RAM", "outputs vs ours"]
-        lines += [f"### {core} (QEMU {recs[0]['machine']}, TFLM TARGET_ARCH={recs[0]['core']})", "",
+        kernels = recs[0].get("kernel_opt", "-O2 (TFLM's default)")
+        lines += [f"### {config}: {core}, TFLM kernels and CMSIS-NN at {kernels} (QEMU {recs[0]['machine']}, "
+                  f"TARGET_ARCH={recs[0]['core']})", "",
                   "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
         for r in sorted(recs, key=lambda r: list(BASELINE_MODELS).index(r["model"])
                         if r["model"] in BASELINE_MODELS else 99):
@@ -739,7 +755,8 @@ def core_models_for(core: str) -> tuple[str, ...]:
 
 
 def run(tflm: Path, downloads: Path, work: Path, results: Path, cores: list[str], models: list[str],
-        jobs: int, timeout: float, make_python: Path | None = None, full_library: bool = False) -> list[dict]:
+        jobs: int, timeout: float, make_python: Path | None = None, full_library: bool = False,
+        kernels_os: bool = False) -> list[dict]:
     from benchmarks import qemu_plugin
 
     qemu_plugin.build_plugin()
@@ -751,9 +768,12 @@ def run(tflm: Path, downloads: Path, work: Path, results: Path, cores: list[str]
     for c in cores:
         core = CORES[c]
         print(f"== TFLM for {core.target_arch} (TFLM's Makefile; operators {', '.join(operators)})", flush=True)
-        lib = build_library(tflm, core, downloads, jobs, make_python, None if full_library else operators)
+        lib = build_library(tflm, core, downloads, jobs, make_python, None if full_library else operators,
+                            kernels_os)
+        config = f"tflm-{core.name}" + ("-Os" if kernels_os else "")
         for name in models:
-            rec = measure_model(tflm, downloads, core, lib, name, data[name], work, timeout)
+            rec = measure_model(tflm, downloads, core, lib, name, data[name], work, timeout, config)
+            rec["kernel_opt"] = "-Os" if kernels_os else "-O2 (TFLM's default)"
             rec |= {"tflm_commit": commit, "arm-none-eabi-gcc": gcc}
             write_record(results, rec)
             records.append(rec)
@@ -803,6 +823,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--timeout", type=float, default=1800.0, help="seconds per QEMU run")
     r.add_argument("--make-python", type=Path, help="a python3 with Pillow and numpy for TFLM's Makefile "
                    "(it converts test data at parse time), e.g. a venv's bin/python3")
+    r.add_argument("--kernels-os", action="store_true",
+                   help="TFLM's kernels and CMSIS-NN at -Os too (configuration tflm-<core>-Os); TFLM's "
+                        "default builds them at -O2")
     r.add_argument("--full-library", action="store_true",
                    help="build the whole microlite target (default: the objects the models' operators can use)")
     s = sub.add_parser("readme", help="re-render the results README's TFLM section only")
@@ -813,7 +836,8 @@ def main(argv: list[str] | None = None) -> int:
             prepare(args.tflm.resolve(), args.sources.resolve(), args.downloads.resolve())
         elif args.cmd == "run":
             run(args.tflm.resolve(), args.downloads.resolve(), args.work.resolve(), args.results / "tflm",
-                args.cores, args.models, args.jobs, args.timeout, args.make_python, args.full_library)
+                args.cores, args.models, args.jobs, args.timeout, args.make_python, args.full_library,
+                args.kernels_os)
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
         else:
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
