@@ -643,7 +643,8 @@ def render_section(tflm_records: list[dict], ours: list[dict] | None = None) -> 
     lines = ["## TFLM + CMSIS-NN, built and counted the same way", "",
              f"Produced by `python -m benchmarks.tflm_baseline run` (see [../README.md](../README.md#tflm-baseline)): "
              f"TFLM `{commit[:12]}` with `OPTIMIZED_KERNEL_DIR=cmsis_nn BUILD_TYPE=release` (TFLM's Makefile: its core "
-             "at -Os, kernels and CMSIS-NN at -O2, as TFLM ships it), the app at -Os, the same arm-none-eabi-gcc, "
+             "at -Os; its kernels and CMSIS-NN at -O2 as TFLM ships them, configurations `tflm-<core>`, or at -Os "
+             "too, `tflm-<core>-Os`), the app at -Os, the same arm-none-eabi-gcc, "
              "QEMU board and plugin as ours; one Invoke() on bench_main.c's xorshift32 inputs. Flash = code + "
              "flatbuffer (+ .data's load image); RAM = arena + the rest of .data/.bss + the painted stack of "
              "Invoke(). Ours: --target of the core, -Os. Cycles: estimates from the instruction mix "
