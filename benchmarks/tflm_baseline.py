@@ -712,40 +712,41 @@ def render_cycle_check(tflm_records: list[dict]) -> str:
              "cache misses are in them, not in the models. The board models are MLPerf Tiny's trained networks; "
              "ours are the same architectures with synthetic weights (the same layer shapes, so the same work).", ""]
     rows = []
-    for m in models:
-        r = by.get((m, "tflm-m55"))
+    for m, suffix in ((m, suffix) for suffix in ("", "-Os") for m in models):
+        r = by.get((m, f"tflm-m55{suffix}"))
         if r is None:
             continue
         pub = PUBLISHED_CYCLES["cortex-m85"][2][m]
         est = {n: cycles.estimate(r["mix_classes"], cycles.MODELS[n]) for n in ("cortex-m85", "cortex-m55")
                if n in cycles.MODELS}
-        rows.append(f"| {m} | {_n(r['instructions'])} | {_n(int(pub))} | {_n(est['cortex-m85'])} | "
+        rows.append(f"| {m} | tflm-m55{suffix} | {_n(r['instructions'])} | {_n(int(pub))} | {_n(est['cortex-m85'])} | "
                     f"{(est['cortex-m85'] / pub - 1) * 100:+.0f} % | "
                     + (f"{_n(est['cortex-m55'])} |" if "cortex-m55" in est else "- |"))
     if rows:
         lines += ["Absolute, the same software: TFLM + CMSIS-NN (Helium) on the RA8D1's Cortex-M85 against the "
                   "Cortex-M85 model on our TFLM + CMSIS-NN build's instruction mix (the M85 runs the M55's "
                   "Armv8.1-M code).", "",
-                  "| model | instructions (our TFLM build) | RA8D1 board cycles | M85 model | error | "
-                  "M55 model (same mix) |", "|---|---:|---:|---:|---:|---:|", *rows, ""]
+                  "| model | our TFLM build | its instructions | RA8D1 board cycles | M85 model | error | "
+                  "M55 model (same mix) |", "|---|---|---:|---:|---:|---:|---:|", *rows, ""]
     rows = []
-    for m in models:
-        r = by.get((m, "tflm-m4"))
+    for m, suffix in ((m, suffix) for suffix in ("", "-Os") for m in models):
+        r = by.get((m, f"tflm-m4{suffix}"))
         if r is None:
             continue
         est = {n: cycles.estimate(r["mix_classes"], cycles.MODELS[n]) for n in ("cortex-m4", "cortex-m7", "cortex-m33")}
         pub = {n: PUBLISHED_CYCLES[n][2][m] for n in ("cortex-m4", "cortex-m7", "cortex-m33")}
         r7, p7 = est["cortex-m4"] / est["cortex-m7"], pub["cortex-m4"] / pub["cortex-m7"]
         r33, p33 = est["cortex-m4"] / est["cortex-m33"], pub["cortex-m4"] / pub["cortex-m33"]
-        rows.append(f"| {m} | {_n(est['cortex-m4'])} | {r7:.2f} | {p7:.2f} | {(r7 / p7 - 1) * 100:+.0f} % | "
+        rows.append(f"| {m} | tflm-m4{suffix} | {_n(est['cortex-m4'])} | {r7:.2f} | {p7:.2f} | "
+                    f"{(r7 / p7 - 1) * 100:+.0f} % | "
                     f"{r33:.2f} | {p33:.2f} | {(r33 / p33 - 1) * 100:+.0f} % |")
     if rows:
         lines += ["Relative, M4 : M7 and M4 : M33 cycles per inference: the models on one binary's mix (the TFLM "
                   "Cortex-M4 build; the M7 and M33 run v7E-M code) against the boards' ratio with one vendor's "
                   "code on each (X-CUBE-AI 9.0 on M4 and M7; the M33's and the autoencoder's are other "
                   "vendors', so those ratios are weaker evidence).", "",
-                  "| model | M4 model cycles | M4/M7, model | M4/M7, boards | error | M4/M33, model | "
-                  "M4/M33, boards | error |", "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, ""]
+                  "| model | our TFLM build | M4 model cycles | M4/M7, model | M4/M7, boards | error | M4/M33, model | "
+                  "M4/M33, boards | error |", "|---|---|---:|---:|---:|---:|---:|---:|---:|", *rows, ""]
     return "\n".join(lines)
 
 
