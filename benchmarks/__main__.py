@@ -17,8 +17,9 @@ from pathlib import Path
 
 from benchmarks import qemu_plugin, reference, tflm_baseline
 from benchmarks.compare import outputs_match
+from benchmarks.cycles_report import render_cycles
 from benchmarks.models import EXAMPLE_MODELS, MLPERF_MODELS, REPO, STATEFUL_MODELS, get_models, model_names, warmup
-from benchmarks.report import render, render_cycles
+from benchmarks.report import render
 from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
 from benchmarks.tflm_arena import smallest_arena
 

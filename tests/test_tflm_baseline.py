@@ -163,13 +163,13 @@ def test_cycle_models_per_core() -> None:
 
 
 def test_results_give_every_applicable_core_beside_instructions() -> None:
-    from benchmarks import report
+    from benchmarks import cycles_report, report
 
     mix = {"alu": 100, "ld": 20, "dsp_mac": 30, "fp": 40, "taken": 5}
     recs = [{"model": "kws", "config": "m4-Os", "instructions": 190, "mix_classes": mix},
             {"model": "kws", "config": "m55-Os", "instructions": 190, "mix_classes": mix},
             {"model": "old", "config": "m4-O2", "instructions": 7, "cycles": {"cortex-m4": 9}}]
-    text = "\n".join(report.render_cycles(recs))
+    text = "\n".join(cycles_report.render_cycles(recs))
     m4_row = next(line for line in text.splitlines() if line.startswith("| kws | m4-Os |"))
     want = [cycles.estimate(mix, cycles.MODELS[n]) for n in ("cortex-m4", "cortex-m33", "cortex-m7")]
     assert m4_row == "| kws | m4-Os | 190 | " + " | ".join(f"{c:,}".replace(",", " ") for c in want) + " |"
