@@ -245,4 +245,3 @@ def render(records: list[dict], environment: dict) -> str:
                        f"{ram_io} | {_n(int(t['ram']))} | {_n(r['stack_bytes'])} | 1 148 |")
         out.append("")
     return "\n".join(out)
-
