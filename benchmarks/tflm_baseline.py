@@ -795,6 +795,19 @@ def update_readme(readme: Path, tflm_dir: Path, runs: Path) -> None:
     os.replace(tmp, readme)
 
 
+def _render_all(results: Path) -> None:
+    """The harness's README (python -m benchmarks) from its stored records, without measuring."""
+    from benchmarks.__main__ import environment, merged_records
+    from benchmarks.cycles_report import render_cycles
+    from benchmarks.report import render
+
+    merged = merged_records(results / "runs", [])
+    text = "\n".join([render(merged, environment()), *render_cycles(merged)]) + "\n"
+    tmp = results / f"README.md.tmp{os.getpid()}"
+    tmp.write_text(text)
+    os.replace(tmp, results / "README.md")
+
+
 SECTION_BEGIN, SECTION_END = "<!-- tflm-baseline -->", "<!-- /tflm-baseline -->"
 
 
@@ -830,8 +843,10 @@ def main(argv: list[str] | None = None) -> int:
                         "default builds them at -O2")
     r.add_argument("--full-library", action="store_true",
                    help="build the whole microlite target (default: the objects the models' operators can use)")
-    s = sub.add_parser("readme", help="re-render the results README's TFLM section only")
+    s = sub.add_parser("readme", help="re-render the results README's TFLM section")
     s.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results")
+    s.add_argument("--all", action="store_true", help="the whole README from the stored records (runs/ and "
+                   "tflm/), no measurement: e.g. after a merge of two branches' results")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "prepare":
@@ -842,6 +857,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.kernels_os)
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
         else:
+            if args.all:
+                _render_all(args.results)
             update_readme(args.results / "README.md", args.results / "tflm", args.results / "runs")
     except (BaselineError, OSError, subprocess.SubprocessError, RuntimeError) as e:  # RuntimeError: QEMU, plugin
         print(f"tflm_baseline: {e}", file=sys.stderr)
