@@ -18,8 +18,8 @@ The app is benchmarks/firmware/bench_main.c itself (the same xorshift32 inputs, 
 painting as our firmware) with a C++ glue that runs TFLM's MicroInterpreter: setup() builds the
 interpreter and allocates the tensors, run() is one Invoke(). It is linked with
 examples/cortex_m's startup, semihosting and linker scripts (mps2-an386 for the M4, mps3-an547
-for the M55), the arena set to exactly what TFLM reports it used (a first link with a large arena
-asks it).
+for the M55), the arena set to the smallest size (16-byte steps) with which AllocateTensors
+succeeds (a first link with a large arena searches it on the target and exits).
 """
 
 from __future__ import annotations
