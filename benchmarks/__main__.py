@@ -17,8 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks import qemu_plugin, reference
+from benchmarks import qemu_plugin, reference, tflm_baseline
 from benchmarks.compare import outputs_match
+from benchmarks.cycles_report import render_cycles
 from benchmarks.models import EXAMPLE_MODELS, MLPERF_MODELS, REPO, STATEFUL_MODELS, get_models, model_names, warmup
 from benchmarks.report import render
 from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
@@ -213,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         path = runs / f"{rec['model']}--{rec['config']}.json"
         path.write_text(json.dumps(rec, indent=2, sort_keys=True) + "\n")
     env = environment()
-    (args.results / "README.md").write_text(render(merged_records(runs, records), env) + "\n")
+    merged = merged_records(runs, records)
+    (args.results / "README.md").write_text("\n".join([render(merged, env), *render_cycles(merged)]) + "\n")
+    # the TFLM baseline's section (python -m benchmarks.tflm_baseline), kept from its own records
+    tflm_baseline.update_readme(args.results / "README.md", args.results / "tflm", runs)
     print(f"== wrote {len(records)} records to {args.results} in {time.monotonic() - t0:.0f} s")
     for f in failures:
         print(f"FAILED: {f}", file=sys.stderr)

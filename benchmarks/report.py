@@ -36,8 +36,18 @@ BAR_INSTR, BAR_FLASH, BAR_STACK = 0.6, 0.3, 512
 
 
 def _cyc(r: dict, core: str) -> str:
-    c = r.get("cycles", {}).get(core)
+    c = cycles_of(r, core)
     return "-" if c is None else _n(c)
+
+
+def cycles_of(r: dict, core: str) -> int | None:
+    """A record's estimated cycles on a core: from its stored mix with the current model (so the
+    tables follow benchmarks/cycles.py), else the figure stored with it."""
+    from benchmarks import cycles
+
+    if "mix_classes" in r and core in cycles.MODELS:
+        return cycles.estimate(r["mix_classes"], cycles.MODELS[core])
+    return r.get("cycles", {}).get(core)
 
 
 def render_dsp(by_key: dict, models: list[str], core: str = "m4", opt: str = "Os") -> list[str]:
