@@ -263,6 +263,34 @@ def _fc_model(seed: int) -> bytes:
     return mb.build(ins, outs)
 
 
+# ADD / SUB cases of add_s8_mve.h beyond the DSP test's: sizes not a multiple of 4 (the predicated
+# last vector), both input shifts 0 (equal scales) in a SUB, one input shift 0 with the other
+# negative (a fix-up applied to a shift-0 input fails here), and an output multiplier in [0.5, 1)
+# (output shift 0; every output but an exact 0 saturates, so it checks the clamp and the path).
+MVE_ADD = [
+    ("ADD", [7], (0.05, -3), (0.04, 7), (0.08, -128), "NONE"),
+    ("SUB", [1, 5, 5, 3], (0.03, 0), (0.03, 4), (0.05, -7), "RELU"),
+    ("ADD", [4099], (0.02, -128), (0.07, 127), (0.03, 0), "NONE"),
+    ("ADD", [1, 9, 9, 5], (1.0, 0), (1.0, -1), (3e-6, 0), "NONE"),
+    ("SUB", [2, 130], (0.5, 100), (0.125, -100), (0.3, 1), "NONE"),
+]
+
+
+def _add_mve_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve add")
+    ins, outs = [], []
+    for op, shape, (s1, z1), (s2, z2), (so, zo), act in MVE_ADD:
+        a = mb.tensor(shape, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(shape, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor(shape, "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    return mb.build(ins, outs)
+
+
 def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
     """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
     / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
@@ -275,13 +303,14 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
 
     models = []
     for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
-                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27))):
+                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
+                       ("mve_add2", _add_mve_model())):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
     for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
-                                  "fully_connected_s8_rows", "add_s8_mve")):
+                                  "fully_connected_s8_rows", "add_s8_mve", "add_s8_mve")):
         meta = model_metadata(tmp_path / "m55", m)
         assert meta["target"] == "cortex-m55"
         assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]
