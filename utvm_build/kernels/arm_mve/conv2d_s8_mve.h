@@ -193,7 +193,7 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
 }
 
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into col. */
-static UTVM_MVE_NOINLINE void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
+static UTVM_MVE_HOT void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
                                                      int32_t ix0, int8_t* col) {
   const utvm_conv_geom* g = &p->g;
   const int32_t in_c = g->in_c;
