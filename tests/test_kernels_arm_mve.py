@@ -291,6 +291,38 @@ def _add_mve_model() -> bytes:
     return mb.build(ins, outs)
 
 
+# AVERAGE_POOL_2D int8 (pooling_avg_s8.h): (in [n, h, w, c], filter (h, w), strides, padding,
+# activation, zero point): channels under, at and above 16 (the predicated last 1..15), border
+# windows (SAME), KWS's 25x5 global pool (125 taps), a 16x17 global window (272 taps: the
+# generic loop), batches.
+MVE_POOL = [
+    ([1, 25, 5, 64], (25, 5), (1, 1), "VALID", "NONE", -5),
+    ([1, 7, 6, 20], (3, 3), (2, 2), "SAME", "RELU", 3),
+    ([2, 5, 5, 7], (2, 3), (1, 1), "SAME", "RELU6", -128),
+    ([1, 8, 8, 16], (8, 8), (1, 1), "VALID", "NONE", 127),
+    ([1, 16, 17, 9], (16, 17), (1, 1), "VALID", "NONE", 0),
+    ([1, 4, 4, 33], (3, 3), (1, 1), "SAME", "NONE", -1),
+]
+
+
+def _pool_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve average pool")
+    ins, outs = [], []
+    for shape, (fh, fw), (sh, sw), pad, act, zp in MVE_POOL:
+        x = mb.tensor(shape, "int8", scale=0.05, zero_point=zp)
+        oh = -(-shape[1] // sh) if pad == "SAME" else (shape[1] - fh) // sh + 1
+        ow = -(-shape[2] // sw) if pad == "SAME" else (shape[2] - fw) // sw + 1
+        y = mb.tensor([shape[0], oh, ow, shape[3]], "int8", scale=0.05, zero_point=zp)
+        mb.operator("AVERAGE_POOL_2D", [x], [y], {"padding": pad, "stride_h": sh, "stride_w": sw,
+                                                  "filter_height": fh, "filter_width": fw,
+                                                  "fused_activation_function": act})
+        ins.append(x)
+        outs.append(y)
+    return mb.build(ins, outs)
+
+
 def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
     """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
     / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
@@ -304,13 +336,13 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     models = []
     for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
                        ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
-                       ("mve_add2", _add_mve_model())):
+                       ("mve_add2", _add_mve_model()), ("mve_pool", _pool_model())):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
     for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
-                                  "fully_connected_s8_rows", "add_s8_mve", "add_s8_mve")):
+                                  "fully_connected_s8_rows", "add_s8_mve", "add_s8_mve", "pooling_avg_s8")):
         meta = model_metadata(tmp_path / "m55", m)
         assert meta["target"] == "cortex-m55"
         assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]
