@@ -263,6 +263,19 @@ def _fc_model(seed: int) -> bytes:
     return mb.build(ins, outs)
 
 
+# CONV_2D cases of the windows read in place (filter rows of whole vectors: filter_w * in_c a
+# multiple of 16; pairs of pixels both inside the image, the others through im2col): 3x3 x 16
+# and x 32 channels at strides 1 and 2, a dilated row step, 1x2 x 8 (one vector per row), 2x1 x
+# 16 on 2 batches with an odd pixel count, left shifts ("above one"), out_c not a multiple of 4.
+MVE_CONV = [
+    ([1, 8, 9, 16], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([1, 9, 7, 32], 8, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 5, 3, "typical"),
+    ([1, 9, 8, 16], 4, (3, 3), (1, 1), (2, 1), "VALID", "RELU6", -3, 10, "mixed"),
+    ([1, 5, 7, 8], 5, (1, 2), (1, 1), (1, 1), "VALID", "NONE", 7, -128, "above one"),
+    ([2, 5, 3, 16], 3, (2, 1), (1, 1), (1, 1), "VALID", "NONE", 0, 0, "near one"),
+]
+
+
 # ADD / SUB cases of add_s8_mve.h beyond the DSP test's: sizes not a multiple of 4 (the predicated
 # last vector), both input shifts 0 (equal scales) in a SUB, one input shift 0 with the other
 # negative (a fix-up applied to a shift-0 input fails here), and an output multiplier in [0.5, 1)
@@ -334,7 +347,7 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
     models = []
-    for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
+    for name, data in (("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
                        ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
                        ("mve_add2", _add_mve_model()), ("mve_pool", _pool_model())):
         (tmp_path / f"{name}.tflite").write_bytes(data)

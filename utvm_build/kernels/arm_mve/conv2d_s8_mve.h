@@ -243,6 +243,121 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
   }
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
+/* Windows read in place (GCC): both pixels' windows inside the image, dilation_w 1 and filter
+ * rows of whole vectors (filter_w * in_c a multiple of 16): x0 / x1 point at the top left taps
+ * in the input, the filter rows are rs bytes apart; no im2col. The same block as
+ * utvm_conv2d_mve_block (the weights are in window order, row after row), with a loop over the
+ * filter rows around the vector steps (the row count in a register, the step counts and the
+ * step to the next row from memory). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                       const int8_t* x1, const int8_t* w, const int32_t* rq,
+                                                       int8_t* y0, int8_t* y1, const bool shl) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  const int32_t segv = (p->g.filter_w * p->g.in_c) >> 4; /* vectors per filter row, >= 1 */
+  const int32_t steps0 = segv;
+  const int32_t steps1 = segv - 1; /* the first row: its first vector starts the sums */
+  const int32_t adv = (p->g.dilation_h * p->g.in_w * p->g.in_c) - (segv * 16);
+  const int8_t* pw = w;
+  const int32_t* pr = rq;
+  int32_t c;
+  for (c = 0; c < out_c; c += 4) {
+    int32x4_t va;
+    int32x4_t vb;
+    const int8_t* pa = x0;
+    const int8_t* pb = x1;
+    int32_t rl = p->g.filter_h;
+    int32_t a0;
+    int32_t a1;
+    int32_t a2;
+    int32_t a3;
+    int32_t b0;
+    int32_t b1;
+    int32_t b2;
+    int32_t b3;
+    int32_t k;
+    __asm__(
+        "vldrb.8 q0, [%[pa]], #16\n\t"
+        "vldrb.8 q1, [%[pb]], #16\n\t"
+        "vldrb.8 q2, [%[pw], #16]\n\t"
+        "vldrb.8 q3, [%[pw]], #32\n\t"
+        "vmladav.s8 %[a0], q0, q3\n\t"
+        "vmladav.s8 %[b0], q1, q3\n\t"
+        "vldrb.8 q3, [%[pw]], #16\n\t"
+        "vmladav.s8 %[a1], q0, q2\n\t"
+        "vmladav.s8 %[b1], q1, q2\n\t"
+        "vldrb.8 q2, [%[pw]], #16\n\t"
+        "vmladav.s8 %[a2], q0, q3\n\t"
+        "vmladav.s8 %[b2], q1, q3\n\t"
+        "ldr %[k], %[steps1]\n\t"
+        "vmladav.s8 %[a3], q0, q2\n\t"
+        "vmladav.s8 %[b3], q1, q2\n\t"
+        "b 5f\n\t"
+        "4:\n\t"
+        "ldr %[k], %[adv]\n\t"
+        "add %[pa], %[pa], %[k]\n\t"
+        "add %[pb], %[pb], %[k]\n\t"
+        "ldr %[k], %[steps0]\n\t"
+        "5:\n\t"
+        "cmp %[k], #0\n\t"
+        "beq 6f\n\t"
+        "1:\n\t"
+        "vldrb.8 q0, [%[pa]], #16\n\t"
+        "vldrb.8 q1, [%[pb]], #16\n\t"
+        "vldrb.8 q2, [%[pw], #16]\n\t"
+        "vldrb.8 q3, [%[pw]], #32\n\t"
+        "vmladava.s8 %[a0], q0, q3\n\t"
+        "vmladava.s8 %[b0], q1, q3\n\t"
+        "vldrb.8 q3, [%[pw]], #16\n\t"
+        "vmladava.s8 %[a1], q0, q2\n\t"
+        "vmladava.s8 %[b1], q1, q2\n\t"
+        "vldrb.8 q2, [%[pw]], #16\n\t"
+        "vmladava.s8 %[a2], q0, q3\n\t"
+        "vmladava.s8 %[b2], q1, q3\n\t"
+        "subs %[k], %[k], #1\n\t"
+        "vmladava.s8 %[a3], q0, q2\n\t"
+        "vmladava.s8 %[b3], q1, q2\n\t"
+        "bne 1b\n\t"
+        "6:\n\t"
+        "subs %[rl], %[rl], #1\n\t"
+        "bne 4b\n\t"
+        "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"
+        "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"
+        "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"
+        "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
+        : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
+          [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),
+          [pw] "+r"(pw), [k] "=&r"(k), [rl] "+r"(rl)
+        : [steps0] "m"(steps0), [steps1] "m"(steps1), [adv] "m"(adv)
+        : "q0", "q1", "q2", "q3", "memory", "cc");
+    {
+      const int32x4_t bias = vldrwq_s32(pr);
+      const int32x4_t m = vldrwq_s32(&pr[4]);
+      const int32x4_t sh = vldrwq_s32(&pr[8]);
+      utvm_conv2d_mve_out(va, bias, m, sh, zp, lo, hi, out_c - c, shl, &y0[c]);
+      utvm_conv2d_mve_out(vb, bias, m, sh, zp, lo, hi, out_c - c, shl, &y1[c]);
+      pr = &pr[12];
+    }
+  }
+}
+
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                     const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
+                                                     int8_t* y1, bool shl) {
+  if (shl) {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true);
+  } else {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false);
+  }
+}
+#define UTVM_CONV2D_MVE_ROWS 1
+#else
+#define UTVM_CONV2D_MVE_ROWS 0
+#endif
+
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into col. */
 static UTVM_MVE_HOT void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
                                                      int32_t ix0, int8_t* col) {
@@ -295,12 +410,34 @@ static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_at(const utvm_conv2d_mve_pa
   return x;
 }
 
+/* The top left tap of output pixel i's window in the input when the whole window is inside the
+ * image, else NULL. */
+static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_in_place(const utvm_conv2d_mve_params* p, const int8_t* in,
+                                                              int32_t i) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t b = i / per_image;
+  const int32_t r = i - (b * per_image);
+  const int32_t oy = r / g->out_w;
+  const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+  const int32_t ix0 = ((r - (oy * g->out_w)) * g->stride_w) - g->pad_w;
+  const int8_t* x = NULL;
+  if ((iy0 >= 0) && ((iy0 + ((g->filter_h - 1) * g->dilation_h)) < g->in_h) && (ix0 >= 0) &&
+      ((ix0 + ((g->filter_w - 1) * g->dilation_w)) < g->in_w)) {
+    x = &in[(((b * g->in_h) + iy0) * g->in_w + ix0) * g->in_c];
+  }
+  return x;
+}
+
 /* rq: 12 int32 per block of 4 output channels (above); scratch: 2 * depth bytes (any alignment). */
 static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in, const int8_t* w,
                                const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   int8_t* const col = (int8_t*)scratch;
   const int32_t total = g->batches * g->out_h * g->out_w;
+  /* windows read in place where both are inside the image (filter rows of whole vectors) */
+  const bool rows = (UTVM_CONV2D_MVE_ROWS != 0) && (g->dilation_w == 1) &&
+                    (((g->filter_w * g->in_c) & 15) == 0) && ((g->filter_h > 1) || (g->filter_w > 1));
   bool shl = false;
   int32_t pix;
   /* any left shift: the shifts of each block are rq[12 b + 8 .. 12 b + 11] (padding channels 0) */
@@ -309,9 +446,23 @@ static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in
   }
   for (pix = 0; pix < total; pix += 2) {
     const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
-    const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
-    const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
-    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+#if UTVM_CONV2D_MVE_ROWS
+    if (rows) {
+      const int8_t* const x0 = utvm_conv2d_mve_in_place(p, in, pix);
+      const int8_t* const x1 = utvm_conv2d_mve_in_place(p, in, pix1);
+      if ((x0 != NULL) && (x1 != NULL)) {
+        utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+        continue;
+      }
+    }
+#else
+    (void)rows;
+#endif
+    {
+      const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
+      const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+      utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+    }
   }
 }
 
