@@ -444,25 +444,30 @@ static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in
   for (pix = 0; pix < ((g->out_c + 3) >> 2); ++pix) {
     shl = shl || utvm_mve_any_left(&rq[(pix * 12) + 8], 4, 1);
   }
-  for (pix = 0; pix < total; pix += 2) {
-    const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
 #if UTVM_CONV2D_MVE_ROWS
-    if (rows) {
-      const int8_t* const x0 = utvm_conv2d_mve_in_place(p, in, pix);
-      const int8_t* const x1 = utvm_conv2d_mve_in_place(p, in, pix1);
+  if (rows) {
+    for (pix = 0; pix < total; pix += 2) {
+      const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
+      const int8_t* x0 = utvm_conv2d_mve_in_place(p, in, pix);
+      const int8_t* x1 = utvm_conv2d_mve_in_place(p, in, pix1);
       if ((x0 != NULL) && (x1 != NULL)) {
         utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
-        continue;
+      } else {
+        x0 = utvm_conv2d_mve_at(p, in, pix, col);
+        x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+        utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
       }
     }
+    return;
+  }
 #else
-    (void)rows;
+  (void)rows;
 #endif
-    {
-      const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
-      const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
-      utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
-    }
+  for (pix = 0; pix < total; pix += 2) {
+    const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
+    const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
+    const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
   }
 }
 
