@@ -100,6 +100,7 @@ static const int32_t MS[] = {0, 1073741824, 1073741825, 1518500250, 2147483646, 
 
 static long failures = 0;
 static long checked = 0;
+static long checked_right = 0;
 
 static void check4(const int32_t* x, const int32_t* m, const int32_t* sh) {
   int32_t got[4];
@@ -115,6 +116,19 @@ static void check4(const int32_t* x, const int32_t* m, const int32_t* sh) {
         put(" got="); put_i(got[k]); put(" want="); put_i(want); put("\n");
       }
       ++failures;
+    }
+  }
+  /* utvm_mve_rq_right (no left shift) on the same operands when no lane shifts left */
+  if (sh[0] <= 0 && sh[1] <= 0 && sh[2] <= 0 && sh[3] <= 0) {
+    vst1q_s32(got, utvm_mve_rq_right(vld1q_s32(x), vld1q_s32(m), vld1q_s32(sh), 0, INT32_MIN, INT32_MAX));
+    for (k = 0; k < 4; ++k) {
+      ++checked_right;
+      if (got[k] != utvm_mul_by_quantized_mul(x[k], m[k], sh[k])) {
+        if (failures < 10) {
+          put("bad (right) x="); put_i(x[k]); put(" m="); put_i(m[k]); put(" s="); put_i(sh[k]); put("\n");
+        }
+        ++failures;
+      }
     }
   }
 }
@@ -153,14 +167,16 @@ int main(void) {
     }
     check4(x, m, sh);
   }
-  put("checked "); put_i(checked); put(" failures "); put_i(failures); put("\n");
+  put("checked "); put_i(checked); put(" right "); put_i(checked_right); put(" failures "); put_i(failures);
+  put("\n");
   return failures ? 1 : 0;
 }
 """
 
 
 def test_requantization_on_qemu_equals_tflite(tools, tmp_path: Path) -> None:
-    """utvm_mve_rq == MultiplyByQuantizedMultiplier (common.h) on edge and random operands."""
+    """utvm_mve_rq (and utvm_mve_rq_right where no lane shifts left) == MultiplyByQuantizedMultiplier
+    (common.h) on edge and random operands."""
     cases = 400_000 if FULL else 40_000
     (tmp_path / "rq.c").write_text(RQ_MAIN)
     r = _cc([*M55_FLAGS, "-Os", *STRICT, "-Wno-error", f"-I{MVE}", f"-I{KERNELS}", f"-I{CORTEX_M}",
@@ -172,6 +188,7 @@ def test_requantization_on_qemu_equals_tflite(tools, tmp_path: Path) -> None:
     assert rc == 0 and "failures 0" in out, out[-3000:]
     checked = int(out.split("checked ")[1].split()[0])
     assert checked >= cases, out
+    assert int(out.split(" right ")[1].split()[0]) >= cases // 2, out  # utvm_mve_rq_right too
 
 
 # depthwise cases the DSP list does not have: channel counts not a multiple of 4 (the predicated
