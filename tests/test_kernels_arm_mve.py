@@ -100,6 +100,7 @@ static const int32_t MS[] = {0, 1073741824, 1073741825, 1518500250, 2147483646, 
 
 static long failures = 0;
 static long checked = 0;
+static long checked_right = 0;
 
 static void check4(const int32_t* x, const int32_t* m, const int32_t* sh) {
   int32_t got[4];
@@ -115,6 +116,19 @@ static void check4(const int32_t* x, const int32_t* m, const int32_t* sh) {
         put(" got="); put_i(got[k]); put(" want="); put_i(want); put("\n");
       }
       ++failures;
+    }
+  }
+  /* utvm_mve_rq_right (no left shift) on the same operands when no lane shifts left */
+  if (sh[0] <= 0 && sh[1] <= 0 && sh[2] <= 0 && sh[3] <= 0) {
+    vst1q_s32(got, utvm_mve_rq_right(vld1q_s32(x), vld1q_s32(m), vld1q_s32(sh), 0, INT32_MIN, INT32_MAX));
+    for (k = 0; k < 4; ++k) {
+      ++checked_right;
+      if (got[k] != utvm_mul_by_quantized_mul(x[k], m[k], sh[k])) {
+        if (failures < 10) {
+          put("bad (right) x="); put_i(x[k]); put(" m="); put_i(m[k]); put(" s="); put_i(sh[k]); put("\n");
+        }
+        ++failures;
+      }
     }
   }
 }
@@ -153,14 +167,16 @@ int main(void) {
     }
     check4(x, m, sh);
   }
-  put("checked "); put_i(checked); put(" failures "); put_i(failures); put("\n");
+  put("checked "); put_i(checked); put(" right "); put_i(checked_right); put(" failures "); put_i(failures);
+  put("\n");
   return failures ? 1 : 0;
 }
 """
 
 
 def test_requantization_on_qemu_equals_tflite(tools, tmp_path: Path) -> None:
-    """utvm_mve_rq == MultiplyByQuantizedMultiplier (common.h) on edge and random operands."""
+    """utvm_mve_rq (and utvm_mve_rq_right where no lane shifts left) == MultiplyByQuantizedMultiplier
+    (common.h) on edge and random operands."""
     cases = 400_000 if FULL else 40_000
     (tmp_path / "rq.c").write_text(RQ_MAIN)
     r = _cc([*M55_FLAGS, "-Os", *STRICT, "-Wno-error", f"-I{MVE}", f"-I{KERNELS}", f"-I{CORTEX_M}",
@@ -172,6 +188,7 @@ def test_requantization_on_qemu_equals_tflite(tools, tmp_path: Path) -> None:
     assert rc == 0 and "failures 0" in out, out[-3000:]
     checked = int(out.split("checked ")[1].split()[0])
     assert checked >= cases, out
+    assert int(out.split(" right ")[1].split()[0]) >= cases // 2, out  # utvm_mve_rq_right too
 
 
 # depthwise cases the DSP list does not have: channel counts not a multiple of 4 (the predicated
@@ -263,6 +280,79 @@ def _fc_model(seed: int) -> bytes:
     return mb.build(ins, outs)
 
 
+# CONV_2D cases of the windows read in place (filter rows of whole vectors: filter_w * in_c a
+# multiple of 16; pairs of pixels both inside the image, the others through im2col): 3x3 x 16
+# and x 32 channels at strides 1 and 2, a dilated row step, 1x2 x 8 (one vector per row), 2x1 x
+# 16 on 2 batches with an odd pixel count, left shifts ("above one"), out_c not a multiple of 4.
+MVE_CONV = [
+    ([1, 8, 9, 16], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([1, 9, 7, 32], 8, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 5, 3, "typical"),
+    ([1, 9, 8, 16], 4, (3, 3), (1, 1), (2, 1), "VALID", "RELU6", -3, 10, "mixed"),
+    ([1, 5, 7, 8], 5, (1, 2), (1, 1), (1, 1), "VALID", "NONE", 7, -128, "above one"),
+    ([2, 5, 3, 16], 3, (2, 1), (1, 1), (1, 1), "VALID", "NONE", 0, 0, "near one"),
+]
+
+
+# ADD / SUB cases of add_s8_mve.h beyond the DSP test's: sizes not a multiple of 4 (the predicated
+# last vector), both input shifts 0 (equal scales) in a SUB, one input shift 0 with the other
+# negative (a fix-up applied to a shift-0 input fails here), and an output multiplier in [0.5, 1)
+# (output shift 0; every output but an exact 0 saturates, so it checks the clamp and the path).
+MVE_ADD = [
+    ("ADD", [7], (0.05, -3), (0.04, 7), (0.08, -128), "NONE"),
+    ("SUB", [1, 5, 5, 3], (0.03, 0), (0.03, 4), (0.05, -7), "RELU"),
+    ("ADD", [4099], (0.02, -128), (0.07, 127), (0.03, 0), "NONE"),
+    ("ADD", [1, 9, 9, 5], (1.0, 0), (1.0, -1), (3e-6, 0), "NONE"),
+    ("SUB", [2, 130], (0.5, 100), (0.125, -100), (0.3, 1), "NONE"),
+]
+
+
+def _add_mve_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve add")
+    ins, outs = [], []
+    for op, shape, (s1, z1), (s2, z2), (so, zo), act in MVE_ADD:
+        a = mb.tensor(shape, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(shape, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor(shape, "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    return mb.build(ins, outs)
+
+
+# AVERAGE_POOL_2D int8 (pooling_avg_s8.h): (in [n, h, w, c], filter (h, w), strides, padding,
+# activation, zero point): channels under, at and above 16 (the predicated last 1..15), border
+# windows (SAME), KWS's 25x5 global pool (125 taps), a 16x17 global window (272 taps: the
+# generic loop), batches.
+MVE_POOL = [
+    ([1, 25, 5, 64], (25, 5), (1, 1), "VALID", "NONE", -5),
+    ([1, 7, 6, 20], (3, 3), (2, 2), "SAME", "RELU", 3),
+    ([2, 5, 5, 7], (2, 3), (1, 1), "SAME", "RELU6", -128),
+    ([1, 8, 8, 16], (8, 8), (1, 1), "VALID", "NONE", 127),
+    ([1, 16, 17, 9], (16, 17), (1, 1), "VALID", "NONE", 0),
+    ([1, 4, 4, 33], (3, 3), (1, 1), "SAME", "NONE", -1),
+]
+
+
+def _pool_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve average pool")
+    ins, outs = [], []
+    for shape, (fh, fw), (sh, sw), pad, act, zp in MVE_POOL:
+        x = mb.tensor(shape, "int8", scale=0.05, zero_point=zp)
+        oh = -(-shape[1] // sh) if pad == "SAME" else (shape[1] - fh) // sh + 1
+        ow = -(-shape[2] // sw) if pad == "SAME" else (shape[2] - fw) // sw + 1
+        y = mb.tensor([shape[0], oh, ow, shape[3]], "int8", scale=0.05, zero_point=zp)
+        mb.operator("AVERAGE_POOL_2D", [x], [y], {"padding": pad, "stride_h": sh, "stride_w": sw,
+                                                  "filter_height": fh, "filter_width": fw,
+                                                  "fused_activation_function": act})
+        ins.append(x)
+        outs.append(y)
+    return mb.build(ins, outs)
+
+
 def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
     """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
     / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
@@ -274,14 +364,15 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
     models = []
-    for name, data in (("mve_conv", _q15_model(Q15_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
-                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27))):
+    for name, data in (("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
+                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
+                       ("mve_add2", _add_mve_model()), ("mve_pool", _pool_model())):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
     for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
-                                  "fully_connected_s8_rows", "add_s8_mve")):
+                                  "fully_connected_s8_rows", "add_s8_mve", "add_s8_mve", "pooling_avg_s8")):
         meta = model_metadata(tmp_path / "m55", m)
         assert meta["target"] == "cortex-m55"
         assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]

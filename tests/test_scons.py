@@ -447,3 +447,34 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
         assert p.returncode == 2 and len(lines) == 1, p.stderr
         assert lines[0].startswith("scons: *** utvm: UtvmModel('net'): ") and needle in lines[0], lines[0]
         assert re.search(r"called from .*SConstruct, line 2", lines[0]), lines[0]
+
+
+# ---- the kernels' CPU derived from -mcpu= (as CMake's _utvm_derive_target) -----------------------
+
+def test_cpu_derived_from_mcpu(tmp_path: Path) -> None:
+    """Without `cpu`, an unambiguous -mcpu= in the model's compile flags picks the kernels
+    (M55/M85/M52: Helium; +nomve: the Armv8-M DSP kernels; +nodsp or two CPUs: generic)."""
+    need("gcc")
+    scons_cmd()
+    sys.path.insert(0, str(TOOLPATH))
+    try:
+        import utvm as tool  # the SCons tool module itself
+    finally:
+        sys.path.remove(str(TOOLPATH))
+    cases = {("-mthumb", "-mcpu=cortex-m55"): "cortex-m55", ("-mcpu=cortex-m85",): "cortex-m85",
+             ("-mcpu=cortex-m52+nofp",): "cortex-m52", ("-mcpu=cortex-m55+nomve",): "cortex-m33",
+             ("-mcpu=cortex-m4",): "cortex-m4", ("-mcpu=cortex-m33+nodsp",): None,
+             ("-mcpu=cortex-m4", "-mcpu=cortex-m55"): None, ("-mcpu=cortex-a53",): None, ("-O2",): None}
+    for flags, cpu in cases.items():
+        assert tool._derive_cpu(list(flags)) == cpu, flags
+    # Through SCons: the environment's CCFLAGS, an override's CFLAGS, and `cpu` given wins.
+    sconstruct = f"""\
+env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}], CCFLAGS=['-mcpu=cortex-m55'])
+env.UtvmModel('a', 'model.tflite', name='a')
+env.UtvmModel('b', 'model.tflite', name='b', cpu='generic')
+env.UtvmModel('c', 'model.tflite', name='c', CCFLAGS=[], CFLAGS=['-mcpu=cortex-m85'])
+"""
+    d = project(tmp_path / "p", sconstruct, model=DIGITS)
+    scons(d, "utvm/a/metadata.json", "utvm/b/metadata.json", "utvm/c/metadata.json")
+    targets = {n: json.loads((d / "utvm" / n / "metadata.json").read_text())["options"]["target"] for n in "abc"}
+    assert targets == {"a": "cortex-m55", "b": "generic", "c": "cortex-m85"}, targets

@@ -274,6 +274,46 @@ def _valid_manifest(manifest) -> bool:  # noqa: ANN001
 
 # ---- code generation -----------------------------------------------------------------------
 
+_MCPU = re.compile(r"^-mcpu=([a-z0-9.+-]+)$")
+_DERIVABLE = ("cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55", "cortex-m85",
+              "cortex-m52")
+
+
+def _derive_cpu(flags: list[str]) -> str | None:
+    """The kernel CPU named by the ``-mcpu=`` of ``flags`` when exactly one known CPU is named
+    there, else None (the generic kernels); the same rule as CMake's _utvm_derive_target:
+    ``+nodsp`` gives the generic kernels, ``+nomve`` on an M55/M85/M52 the Armv8-M DSP kernels
+    (cortex-m33)."""
+    cpus = []
+    for flag in flags:
+        m = _MCPU.match(str(flag))
+        if not m:
+            continue
+        parts = m.group(1).split("+")
+        cpu = parts[0]
+        if "nomve" in parts[1:] and cpu in ("cortex-m55", "cortex-m85", "cortex-m52"):
+            cpu = "cortex-m33"  # Helium removed: the Armv8-M DSP kernels
+        if "nodsp" in parts[1:]:
+            cpu = ""
+        if cpu not in cpus:
+            cpus.append(cpu)
+    return cpus[0] if len(cpus) == 1 and cpus[0] in _DERIVABLE else None
+
+
+def _with_derived_cpu(env, kw: dict) -> dict:  # noqa: ANN001
+    """``kw`` with ``cpu`` derived from the flags the model's sources are compiled with (the
+    environment's and the overrides' CCFLAGS and CFLAGS, ``optimize``) when it is not given."""
+    if kw.get("cpu") is not None:
+        return kw
+    flags: list[str] = []
+    for var in ("CCFLAGS", "CFLAGS"):
+        value = kw[var] if var in kw else env.get(var, [])
+        flags += _flat(env.subst(value) if isinstance(value, str) else [env.subst(str(v)) for v in _flat(value)])
+    flags += [str(v) for v in _flat(kw.get("optimize") or [])]
+    cpu = _derive_cpu(flags)
+    return {**kw, "cpu": cpu} if cpu else kw
+
+
 def _codegen_args(options: dict, what: str) -> list[str]:
     args = []
     for key, flag in _CODEGEN_OPTIONS.items():
@@ -481,6 +521,7 @@ def UtvmModel(env, target, model, **kw):
             raise _error(f"{what}: tuning record not found: {tuning}")
         cc = env.subst("$CC")
         args += [f"--tuning={tuning}"] + ([f"--tuning-compiler={cc}"] if cc else [])
+    args = _codegen_args(_with_derived_cpu(env, kw), what)
     python = _python(env)
     st = _state(env)
 
@@ -653,7 +694,8 @@ def UtvmModels(env, target, models, group=None, exclusive=None, **kw):
     overrides = {k: v for k, v in kw.items() if not k.islower()}
     base = os.path.basename(target)
     group = group or base
-    args = [f"--group={group}"] + [f"--exclusive={','.join(e)}" for e in (exclusive or [])] + _codegen_args(kw, what)
+    args = [f"--group={group}"] + [f"--exclusive={','.join(e)}" for e in (exclusive or [])] + \
+        _codegen_args(_with_derived_cpu(env, kw), what)
     python = _python(env)
     st = _state(env)
     pairs = list(models.items()) if isinstance(models, dict) else [(None, m) for m in SCons.Util.flatten(models)]

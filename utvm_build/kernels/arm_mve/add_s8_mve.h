@@ -19,39 +19,68 @@
 #include "elementwise.h"
 #include "mve_s8.h"
 
-/* RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(v, m), e) per lane; rsh = -e (<= 0). */
-static UTVM_MVE_INLINE int32x4_t utvm_add_mve_rescale(int32x4_t v, int32_t m, int32x4_t rsh) {
+/* RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(v, m), e) per lane, rsh = -e (<= 0),
+ * fix = 1 when e > 0, else 0: the one subtracted from negative lanes before VRSHL (mve_s8.h) as
+ * h + (h >> 31) * fix, one VSHR and one VMLA by a scalar (no vector constant: MVE has 8 Q
+ * registers). Without saturation: here |v| < 2^29 (inputs (x + offset) * 2^20 with
+ * |x + offset| <= 255, or the sum of two such rescaled values), so |h| <= |v| and h - 1 does not
+ * wrap. */
+static UTVM_MVE_INLINE int32x4_t utvm_add_mve_rescale(int32x4_t v, int32_t m, int32_t rsh, int32_t fix) {
   int32x4_t h = vqrdmulhq_n_s32(v, m);
-  h = vqaddq_s32(h, vshrq_n_s32(vandq_s32(h, rsh), 31));
-  return vrshlq_s32(h, rsh);
+  h = vmlaq_n_s32(h, vshrq_n_s32(h, 31), fix);
+  return vrshlq_n_s32(h, rsh);
 }
 
-/* Four elements of in1 / in2 (already loaded, widened) into out. */
-static UTVM_MVE_INLINE int32x4_t utvm_add_mve_four(const utvm_add_q_params* p, int32x4_t a, int32x4_t b,
-                                                   int32x4_t ls, int32x4_t r1, int32x4_t r2, int32x4_t ro) {
-  const int32x4_t s1 = utvm_add_mve_rescale(vshlq_s32(vaddq_n_s32(a, p->input1_offset), ls), p->input1_multiplier, r1);
-  const int32x4_t s2 = utvm_add_mve_rescale(vshlq_s32(vaddq_n_s32(b, p->input2_offset), ls), p->input2_multiplier, r2);
-  int32x4_t v = vaddq_n_s32(utvm_add_mve_rescale(vaddq_s32(s1, s2), p->output_multiplier, ro), p->output_offset);
-  v = vmaxq_s32(v, vdupq_n_s32(p->act_min));
-  return vminq_s32(v, vdupq_n_s32(p->act_max));
+/* The scalars of one ADD / SUB (in general-purpose registers, read by the vector instructions). */
+typedef struct {
+  int32_t o1, o2;         /* input offsets * 2^left_shift */
+  int32_t m1, m2, mo;     /* multipliers */
+  int32_t r1, r2, ro;     /* shifts (<= 0) */
+  int32_t f1, f2, fo;     /* 1 where the shift is < 0 */
+  int32_t zp;
+} utvm_add_mve_k;
+
+/* Four elements: a, b the widened inputs; pw 2^left_shift, lo / hi the clamp. */
+static UTVM_MVE_INLINE int32x4_t utvm_add_mve_four(const utvm_add_mve_k* c, int32x4_t a, int32x4_t b, int32x4_t pw,
+                                                   int32x4_t lo, int32x4_t hi) {
+  const int32x4_t s1 = utvm_add_mve_rescale(vmlasq_n_s32(a, pw, c->o1), c->m1, c->r1, c->f1);
+  const int32x4_t s2 = utvm_add_mve_rescale(vmlasq_n_s32(b, pw, c->o2), c->m2, c->r2, c->f2);
+  const int32x4_t v = vaddq_n_s32(utvm_add_mve_rescale(vaddq_s32(s1, s2), c->mo, c->ro, c->fo), c->zp);
+  return vminq_s32(vmaxq_s32(v, lo), hi);
 }
 
-/* n elements; p: as utvm_add_s8 (shifts <= 0, left_shift 20). */
+/* n elements; p: as utvm_add_s8 (shifts <= 0, left_shift 20). Per 4 elements: two widening
+ * loads, (x + offset) * 2^20 as one VMLAS each (x * 2^20 + offset * 2^20), three rescales of 4
+ * instructions, the sum, the zero point, the clamp, one narrowing store; the last 1..3
+ * predicated. */
 static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, const int8_t* in1, const int8_t* in2,
                                          int8_t* out) {
-  const int32x4_t ls = vdupq_n_s32(p->left_shift);
-  const int32x4_t r1 = vdupq_n_s32(p->input1_shift);
-  const int32x4_t r2 = vdupq_n_s32(p->input2_shift);
-  const int32x4_t ro = vdupq_n_s32(p->output_shift);
-  int32_t k = 0;
-  while ((k + 4) <= n) {
-    vstrbq_s32(&out[k], utvm_add_mve_four(p, vldrbq_s32(&in1[k]), vldrbq_s32(&in2[k]), ls, r1, r2, ro));
-    k += 4;
+  utvm_add_mve_k c;
+  const int32x4_t pw = vdupq_n_s32((int32_t)1 << p->left_shift);
+  const int32x4_t lo = vdupq_n_s32(p->act_min);
+  const int32x4_t hi = vdupq_n_s32(p->act_max);
+  int32_t k;
+  c.o1 = p->input1_offset * ((int32_t)1 << p->left_shift);
+  c.o2 = p->input2_offset * ((int32_t)1 << p->left_shift);
+  c.m1 = p->input1_multiplier;
+  c.m2 = p->input2_multiplier;
+  c.mo = p->output_multiplier;
+  c.r1 = p->input1_shift;
+  c.r2 = p->input2_shift;
+  c.ro = p->output_shift;
+  c.f1 = (c.r1 < 0) ? 1 : 0;
+  c.f2 = (c.r2 < 0) ? 1 : 0;
+  c.fo = (c.ro < 0) ? 1 : 0;
+  c.zp = p->output_offset;
+  for (k = n >> 2; k > 0; --k) {
+    vstrbq_s32(out, utvm_add_mve_four(&c, vldrbq_s32(in1), vldrbq_s32(in2), pw, lo, hi));
+    in1 += 4;
+    in2 += 4;
+    out += 4;
   }
-  if (k < n) {
-    const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
-    vstrbq_p_s32(&out[k], utvm_add_mve_four(p, vldrbq_z_s32(&in1[k], pr), vldrbq_z_s32(&in2[k], pr), ls, r1, r2, ro),
-                 pr);
+  if ((n & 3) != 0) {
+    const mve_pred16_t pr = vctp32q((uint32_t)(n & 3));
+    vstrbq_p_s32(out, utvm_add_mve_four(&c, vldrbq_z_s32(in1, pr), vldrbq_z_s32(in2, pr), pw, lo, hi), pr);
   }
 }
 

@@ -40,16 +40,12 @@ typedef struct {
   int32_t depth16; /* depth rounded up to a multiple of 16 */
 } utvm_conv2d_mve_params;
 
-/* The four sums of one pixel and block in one vector, with the block's folded bias, requantized
- * and stored at y (predicated when the block has fewer than 4 channels). */
-static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32_t a0, int32_t a1, int32_t a2, int32_t a3, int32x4_t bias,
-                                                int32x4_t m, int32x4_t sh, int32_t zp, int32_t lo, int32_t hi,
-                                                int32_t left, int8_t* y) {
-  int32x4_t acc = vdupq_n_s32(a0);
-  acc = vsetq_lane_s32(a1, acc, 1);
-  acc = vsetq_lane_s32(a2, acc, 2);
-  acc = vsetq_lane_s32(a3, acc, 3);
-  acc = utvm_mve_rq(vaddq_s32(acc, bias), m, sh, zp, lo, hi);
+/* The four sums of one pixel and block (acc) with the block's folded bias, requantized and
+ * stored at y (predicated when the block has fewer than 4 channels). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32x4_t acc, int32x4_t bias, int32x4_t m, int32x4_t sh, int32_t zp,
+                                                int32_t lo, int32_t hi, int32_t left, bool shl, int8_t* y) {
+  acc = shl ? utvm_mve_rq(vaddq_s32(acc, bias), m, sh, zp, lo, hi)
+            : utvm_mve_rq_right(vaddq_s32(acc, bias), m, sh, zp, lo, hi);
   if (left >= 4) {
     vstrbq_s32(y, acc);
   } else {
@@ -59,40 +55,71 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32_t a0, int32_t a1, int32_t 
 
 /* Every output channel of two pixels whose windows (depth bytes each) are at x0 and x1, into y0
  * and y1 (an odd last pixel: x1 = x0, y1 = y0, its bytes written twice, equal). Per 16 window
- * bytes: 2 input and 4 weight vectors, 8 VMLADAVA (128 multiply-accumulates). */
-static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
-                                                const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1) {
+ * bytes: 2 input and 4 weight vectors, 8 VMLADAVA (128 multiply-accumulates). shl: some channel
+ * shifts left (a constant where it is inlined: one copy of the loop each). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
+                                                  const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1,
+                                                  const bool shl) {
   const int32_t out_c = p->g.out_c;
-  const int32_t steps = p->depth >> 4;
-  const int32_t rest = p->depth & 15;
   const int32_t zp = p->output_offset;
   const int32_t lo = p->act_min;
   const int32_t hi = p->act_max;
   const int8_t* pw = w;
   const int32_t* pr = rq;
   int32_t c;
+#if defined(__GNUC__) && !defined(__clang__)
+  /* the first 1..16 window bytes (predicated: they start the sums, VMLADAV), then the whole
+   * vectors, then the last 1..15 bytes (predicated) */
+  const int32_t first = utvm_min_i32(p->depth, 16);
+  const int32_t steps = (p->depth > 16) ? ((p->depth - 16) >> 4) : 0;
+  const int32_t rest = (p->depth > 16) ? ((p->depth - 16) & 15) : 0;
+#else
+  const int32_t steps = p->depth >> 4;
+  const int32_t rest = p->depth & 15;
+#endif
   for (c = 0; c < out_c; c += 4) {
-    int32_t a0 = 0;
-    int32_t a1 = 0;
-    int32_t a2 = 0;
-    int32_t a3 = 0;
-    int32_t b0 = 0;
-    int32_t b1 = 0;
-    int32_t b2 = 0;
-    int32_t b3 = 0;
-    /* at most one past the end of the windows after the last full vector */
+    int32x4_t va;
+    int32x4_t vb;
     const int8_t* pa = x0;
     const int8_t* pb = x1;
 #if defined(__GNUC__) && !defined(__clang__)
     {
-      /* the loop in assembler: VMLADAVA accumulates into even registers only, and the 8
-       * accumulators take all of them (r0-r12, lr); GCC spilled one in every step of the C loop
-       * below (22 instructions per step against 16 here) and shuffled them around the rest.
-       * "Te": an even register; "p0": the predicate register VCTP sets. The last 1..15 bytes
-       * (their count from memory: no register is left): VCTP, the two windows' vectors loaded
-       * under the predicate (false lanes are 0), the zero-padded weights as a full step. */
-      int32_t k = steps;
+      /* One block in assembler, the sums never leave it: VMLADAVA accumulates into even
+       * registers only, and the 8 sums take all of them (r0-r12, lr); in C GCC spilled one in
+       * every step and shuffled them around the block (22 instructions per step against 16
+       * here, and about 100 per block against 50). "Te": an even register; "p0": the predicate
+       * register VCTP sets (predicated loads give 0 in false lanes; the weights are zero-padded);
+       * the counts come from memory (no register is left). The four sums of each pixel end in
+       * one vector (two-lane VMOV). Predicated loads write their base register back whatever
+       * the predicate (the pointers then point past a window shorter than 16 bytes, unused). */
+      int32_t a0;
+      int32_t a1;
+      int32_t a2;
+      int32_t a3;
+      int32_t b0;
+      int32_t b1;
+      int32_t b2;
+      int32_t b3;
+      int32_t k;
       __asm__(
+          "ldr %[k], %[first]\n\t"
+          "vctp.8 %[k]\n\t"
+          "vpstt\n\t"
+          "vldrbt.8 q0, [%[pa]], #16\n\t"
+          "vldrbt.8 q1, [%[pb]], #16\n\t"
+          "vldrb.8 q2, [%[pw], #16]\n\t"
+          "vldrb.8 q3, [%[pw]], #32\n\t"
+          "vmladav.s8 %[a0], q0, q3\n\t"
+          "vmladav.s8 %[b0], q1, q3\n\t"
+          "vldrb.8 q3, [%[pw]], #16\n\t"
+          "vmladav.s8 %[a1], q0, q2\n\t"
+          "vmladav.s8 %[b1], q1, q2\n\t"
+          "vldrb.8 q2, [%[pw]], #16\n\t"
+          "vmladav.s8 %[a2], q0, q3\n\t"
+          "vmladav.s8 %[b2], q1, q3\n\t"
+          "ldr %[k], %[steps]\n\t"
+          "vmladav.s8 %[a3], q0, q2\n\t"
+          "vmladav.s8 %[b3], q1, q2\n\t"
           "cmp %[k], #0\n\t"
           "beq 2f\n\t"
           "1:\n\t"
@@ -133,13 +160,26 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
           "vmladava.s8 %[a3], q0, q2\n\t"
           "vmladava.s8 %[b3], q1, q2\n\t"
           "3:\n\t"
-          : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
-            [b2] "+Te"(b2), [b3] "+Te"(b3), [pa] "+r"(pa), [pb] "+r"(pb), [pw] "+r"(pw), [k] "+r"(k)
-          : [rest] "m"(rest)
+          "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"
+          "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"
+          "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"
+          "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
+          : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
+            [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),
+            [pw] "+r"(pw), [k] "=&r"(k)
+          : [first] "m"(first), [steps] "m"(steps), [rest] "m"(rest)
           : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
     }
 #else
     {
+      int32_t a0 = 0;
+      int32_t a1 = 0;
+      int32_t a2 = 0;
+      int32_t a3 = 0;
+      int32_t b0 = 0;
+      int32_t b1 = 0;
+      int32_t b2 = 0;
+      int32_t b3 = 0;
       int32_t k;
       for (k = 0; k < steps; ++k) {
         const int8x16_t xa = vldrbq_s8(pa);
@@ -160,40 +200,166 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
         pb = &pb[16];
         pw = &pw[64];
       }
-    }
-    if (rest != 0) {
-      /* the last 1..15 bytes: the windows predicated (no read past them), the weights zero-padded */
-      const mve_pred16_t pd = vctp8q((uint32_t)rest);
-      const int8x16_t xa = vldrbq_z_s8(pa, pd);
-      const int8x16_t xb = vldrbq_z_s8(pb, pd);
-      int8x16_t wv = vldrbq_s8(pw);
-      a0 = vmladavaq_s8(a0, xa, wv);
-      b0 = vmladavaq_s8(b0, xb, wv);
-      wv = vldrbq_s8(&pw[16]);
-      a1 = vmladavaq_s8(a1, xa, wv);
-      b1 = vmladavaq_s8(b1, xb, wv);
-      wv = vldrbq_s8(&pw[32]);
-      a2 = vmladavaq_s8(a2, xa, wv);
-      b2 = vmladavaq_s8(b2, xb, wv);
-      wv = vldrbq_s8(&pw[48]);
-      a3 = vmladavaq_s8(a3, xa, wv);
-      b3 = vmladavaq_s8(b3, xb, wv);
-      pw = &pw[64];
+      if (rest != 0) {
+        /* the last 1..15 bytes: the windows predicated (no read past them), the weights zero-padded */
+        const mve_pred16_t pd = vctp8q((uint32_t)rest);
+        const int8x16_t xa = vldrbq_z_s8(pa, pd);
+        const int8x16_t xb = vldrbq_z_s8(pb, pd);
+        int8x16_t wv = vldrbq_s8(pw);
+        a0 = vmladavaq_s8(a0, xa, wv);
+        b0 = vmladavaq_s8(b0, xb, wv);
+        wv = vldrbq_s8(&pw[16]);
+        a1 = vmladavaq_s8(a1, xa, wv);
+        b1 = vmladavaq_s8(b1, xb, wv);
+        wv = vldrbq_s8(&pw[32]);
+        a2 = vmladavaq_s8(a2, xa, wv);
+        b2 = vmladavaq_s8(b2, xb, wv);
+        wv = vldrbq_s8(&pw[48]);
+        a3 = vmladavaq_s8(a3, xa, wv);
+        b3 = vmladavaq_s8(b3, xb, wv);
+        pw = &pw[64];
+      }
+      va = vsetq_lane_s32(a3, vsetq_lane_s32(a2, vsetq_lane_s32(a1, vdupq_n_s32(a0), 1), 2), 3);
+      vb = vsetq_lane_s32(b3, vsetq_lane_s32(b2, vsetq_lane_s32(b1, vdupq_n_s32(b0), 1), 2), 3);
     }
 #endif
     {
       const int32x4_t bias = vldrwq_s32(pr);
       const int32x4_t m = vldrwq_s32(&pr[4]);
       const int32x4_t sh = vldrwq_s32(&pr[8]);
-      utvm_conv2d_mve_out(a0, a1, a2, a3, bias, m, sh, zp, lo, hi, out_c - c, &y0[c]);
-      utvm_conv2d_mve_out(b0, b1, b2, b3, bias, m, sh, zp, lo, hi, out_c - c, &y1[c]);
+      utvm_conv2d_mve_out(va, bias, m, sh, zp, lo, hi, out_c - c, shl, &y0[c]);
+      utvm_conv2d_mve_out(vb, bias, m, sh, zp, lo, hi, out_c - c, shl, &y1[c]);
       pr = &pr[12];
     }
   }
 }
 
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
+                                                const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1, bool shl) {
+  if (shl) {
+    utvm_conv2d_mve_block(p, x0, x1, w, rq, y0, y1, true);
+  } else {
+    utvm_conv2d_mve_block(p, x0, x1, w, rq, y0, y1, false);
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* Windows read in place (GCC): both pixels' windows inside the image, dilation_w 1 and filter
+ * rows of whole vectors (filter_w * in_c a multiple of 16): x0 / x1 point at the top left taps
+ * in the input, the filter rows are rs bytes apart; no im2col. The same block as
+ * utvm_conv2d_mve_block (the weights are in window order, row after row), with a loop over the
+ * filter rows around the vector steps (the row count in a register, the step counts and the
+ * step to the next row from memory). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                       const int8_t* x1, const int8_t* w, const int32_t* rq,
+                                                       int8_t* y0, int8_t* y1, const bool shl) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  const int32_t segv = (p->g.filter_w * p->g.in_c) >> 4; /* vectors per filter row, >= 1 */
+  const int32_t steps0 = segv;
+  const int32_t steps1 = segv - 1; /* the first row: its first vector starts the sums */
+  const int32_t adv = (p->g.dilation_h * p->g.in_w * p->g.in_c) - (segv * 16);
+  const int8_t* pw = w;
+  const int32_t* pr = rq;
+  int32_t c;
+  for (c = 0; c < out_c; c += 4) {
+    int32x4_t va;
+    int32x4_t vb;
+    const int8_t* pa = x0;
+    const int8_t* pb = x1;
+    int32_t rl = p->g.filter_h;
+    int32_t a0;
+    int32_t a1;
+    int32_t a2;
+    int32_t a3;
+    int32_t b0;
+    int32_t b1;
+    int32_t b2;
+    int32_t b3;
+    int32_t k;
+    __asm__(
+        "vldrb.8 q0, [%[pa]], #16\n\t"
+        "vldrb.8 q1, [%[pb]], #16\n\t"
+        "vldrb.8 q2, [%[pw], #16]\n\t"
+        "vldrb.8 q3, [%[pw]], #32\n\t"
+        "vmladav.s8 %[a0], q0, q3\n\t"
+        "vmladav.s8 %[b0], q1, q3\n\t"
+        "vldrb.8 q3, [%[pw]], #16\n\t"
+        "vmladav.s8 %[a1], q0, q2\n\t"
+        "vmladav.s8 %[b1], q1, q2\n\t"
+        "vldrb.8 q2, [%[pw]], #16\n\t"
+        "vmladav.s8 %[a2], q0, q3\n\t"
+        "vmladav.s8 %[b2], q1, q3\n\t"
+        "ldr %[k], %[steps1]\n\t"
+        "vmladav.s8 %[a3], q0, q2\n\t"
+        "vmladav.s8 %[b3], q1, q2\n\t"
+        "b 5f\n\t"
+        "4:\n\t"
+        "ldr %[k], %[adv]\n\t"
+        "add %[pa], %[pa], %[k]\n\t"
+        "add %[pb], %[pb], %[k]\n\t"
+        "ldr %[k], %[steps0]\n\t"
+        "5:\n\t"
+        "cmp %[k], #0\n\t"
+        "beq 6f\n\t"
+        "1:\n\t"
+        "vldrb.8 q0, [%[pa]], #16\n\t"
+        "vldrb.8 q1, [%[pb]], #16\n\t"
+        "vldrb.8 q2, [%[pw], #16]\n\t"
+        "vldrb.8 q3, [%[pw]], #32\n\t"
+        "vmladava.s8 %[a0], q0, q3\n\t"
+        "vmladava.s8 %[b0], q1, q3\n\t"
+        "vldrb.8 q3, [%[pw]], #16\n\t"
+        "vmladava.s8 %[a1], q0, q2\n\t"
+        "vmladava.s8 %[b1], q1, q2\n\t"
+        "vldrb.8 q2, [%[pw]], #16\n\t"
+        "vmladava.s8 %[a2], q0, q3\n\t"
+        "vmladava.s8 %[b2], q1, q3\n\t"
+        "subs %[k], %[k], #1\n\t"
+        "vmladava.s8 %[a3], q0, q2\n\t"
+        "vmladava.s8 %[b3], q1, q2\n\t"
+        "bne 1b\n\t"
+        "6:\n\t"
+        "subs %[rl], %[rl], #1\n\t"
+        "bne 4b\n\t"
+        "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"
+        "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"
+        "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"
+        "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
+        : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
+          [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),
+          [pw] "+r"(pw), [k] "=&r"(k), [rl] "+r"(rl)
+        : [steps0] "m"(steps0), [steps1] "m"(steps1), [adv] "m"(adv)
+        : "q0", "q1", "q2", "q3", "memory", "cc");
+    {
+      const int32x4_t bias = vldrwq_s32(pr);
+      const int32x4_t m = vldrwq_s32(&pr[4]);
+      const int32x4_t sh = vldrwq_s32(&pr[8]);
+      utvm_conv2d_mve_out(va, bias, m, sh, zp, lo, hi, out_c - c, shl, &y0[c]);
+      utvm_conv2d_mve_out(vb, bias, m, sh, zp, lo, hi, out_c - c, shl, &y1[c]);
+      pr = &pr[12];
+    }
+  }
+}
+
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                     const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
+                                                     int8_t* y1, bool shl) {
+  if (shl) {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true);
+  } else {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false);
+  }
+}
+#define UTVM_CONV2D_MVE_ROWS 1
+#else
+#define UTVM_CONV2D_MVE_ROWS 0
+#endif
+
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into col. */
-static UTVM_MVE_NOINLINE void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
+static UTVM_MVE_HOT void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p, const int8_t* in_b, int32_t iy0,
                                                      int32_t ix0, int8_t* col) {
   const utvm_conv_geom* g = &p->g;
   const int32_t in_c = g->in_c;
@@ -244,18 +410,64 @@ static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_at(const utvm_conv2d_mve_pa
   return x;
 }
 
+/* The top left tap of output pixel i's window in the input when the whole window is inside the
+ * image, else NULL. */
+static UTVM_MVE_INLINE const int8_t* utvm_conv2d_mve_in_place(const utvm_conv2d_mve_params* p, const int8_t* in,
+                                                              int32_t i) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t b = i / per_image;
+  const int32_t r = i - (b * per_image);
+  const int32_t oy = r / g->out_w;
+  const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+  const int32_t ix0 = ((r - (oy * g->out_w)) * g->stride_w) - g->pad_w;
+  const int8_t* x = NULL;
+  if ((iy0 >= 0) && ((iy0 + ((g->filter_h - 1) * g->dilation_h)) < g->in_h) && (ix0 >= 0) &&
+      ((ix0 + ((g->filter_w - 1) * g->dilation_w)) < g->in_w)) {
+    x = &in[(((b * g->in_h) + iy0) * g->in_w + ix0) * g->in_c];
+  }
+  return x;
+}
+
 /* rq: 12 int32 per block of 4 output channels (above); scratch: 2 * depth bytes (any alignment). */
 static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in, const int8_t* w,
                                const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   int8_t* const col = (int8_t*)scratch;
   const int32_t total = g->batches * g->out_h * g->out_w;
+  /* windows read in place where both are inside the image (filter rows of whole vectors) */
+  const bool rows = (UTVM_CONV2D_MVE_ROWS != 0) && (g->dilation_w == 1) &&
+                    (((g->filter_w * g->in_c) & 15) == 0) && ((g->filter_h > 1) || (g->filter_w > 1));
+  bool shl = false;
   int32_t pix;
+  /* any left shift: the shifts of each block are rq[12 b + 8 .. 12 b + 11] (padding channels 0) */
+  for (pix = 0; pix < ((g->out_c + 3) >> 2); ++pix) {
+    shl = shl || utvm_mve_any_left(&rq[(pix * 12) + 8], 4, 1);
+  }
+#if UTVM_CONV2D_MVE_ROWS
+  if (rows) {
+    for (pix = 0; pix < total; pix += 2) {
+      const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
+      const int8_t* x0 = utvm_conv2d_mve_in_place(p, in, pix);
+      const int8_t* x1 = utvm_conv2d_mve_in_place(p, in, pix1);
+      if ((x0 != NULL) && (x1 != NULL)) {
+        utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+      } else {
+        x0 = utvm_conv2d_mve_at(p, in, pix, col);
+        x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
+        utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+      }
+    }
+    return;
+  }
+#else
+  (void)rows;
+#endif
   for (pix = 0; pix < total; pix += 2) {
     const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
     const int8_t* const x0 = utvm_conv2d_mve_at(p, in, pix, col);
     const int8_t* const x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);
-    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c]);
+    utvm_conv2d_mve_pixels(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
   }
 }
 

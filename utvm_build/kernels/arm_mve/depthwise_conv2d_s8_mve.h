@@ -69,13 +69,18 @@ static UTVM_MVE_INLINE int16x8_t utvm_dw_mve_ld(const int8_t* s, uint16x8_t offv
   return x;
 }
 
-/* Requantizes the block's sums and stores its 8 (or, tail, the predicated) bytes at y. */
+/* Requantizes the block's sums and stores its 8 (or, tail, the predicated) bytes at y. shl: some
+ * channel of the block shifts left (else utvm_mve_rq_right). */
 static UTVM_MVE_INLINE void utvm_dw_mve_out(const utvm_dw_mve_params* p, utvm_dw_mve_acc a, const int32_t* rq,
-                                            int8_t* y, mve_pred16_t pr, bool tail) {
-  const int32x4_t e = utvm_mve_rq(a.e, vldrwq_s32(&rq[8]), vldrwq_s32(&rq[16]), p->output_offset, p->act_min,
-                                  p->act_max);
-  const int32x4_t o = utvm_mve_rq(a.o, vldrwq_s32(&rq[12]), vldrwq_s32(&rq[20]), p->output_offset, p->act_min,
-                                  p->act_max);
+                                            int8_t* y, mve_pred16_t pr, bool tail, bool shl) {
+  const int32x4_t e = shl ? utvm_mve_rq(a.e, vldrwq_s32(&rq[8]), vldrwq_s32(&rq[16]), p->output_offset, p->act_min,
+                                        p->act_max)
+                          : utvm_mve_rq_right(a.e, vldrwq_s32(&rq[8]), vldrwq_s32(&rq[16]), p->output_offset,
+                                              p->act_min, p->act_max);
+  const int32x4_t o = shl ? utvm_mve_rq(a.o, vldrwq_s32(&rq[12]), vldrwq_s32(&rq[20]), p->output_offset, p->act_min,
+                                        p->act_max)
+                          : utvm_mve_rq_right(a.o, vldrwq_s32(&rq[12]), vldrwq_s32(&rq[20]), p->output_offset,
+                                              p->act_min, p->act_max);
   const int16x8_t v = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), e), o);
   if (tail) {
     vstrbq_p_s16(y, v, pr);
@@ -99,7 +104,7 @@ typedef struct {
  * store predicated. */
 static UTVM_MVE_INLINE void utvm_dw_mve_pixel(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* s,
                                               int32_t cs, int32_t rs, int8_t* y, bool ld_gather, bool ld_tail,
-                                              bool tail) {
+                                              bool tail, bool shl) {
   const utvm_conv_geom* g = &p->g;
   const int8_t* const wb = k->wb;
   int32_t ky;
@@ -129,19 +134,19 @@ static UTVM_MVE_INLINE void utvm_dw_mve_pixel(const utvm_dw_mve_params* p, const
       }
     }
   }
-  utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail);
+  utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail, shl);
 }
 
 /* n output pixels of one row whose windows are inside the image: the first window's top left
  * tap at in_b[so], the next ones sstep bytes further; outputs from out[yo], ystep apart. */
 static UTVM_MVE_INLINE void utvm_dw_mve_run(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* in_b,
                                             int32_t so, int32_t sstep, int32_t n, int8_t* out, int32_t yo,
-                                            int32_t ystep, bool gather, bool tail) {
+                                            int32_t ystep, bool gather, bool tail, bool shl) {
   int32_t i;
   int32_t o = so;
   int32_t y = yo;
   for (i = 0; i < n; ++i) {
-    utvm_dw_mve_pixel(p, k, &in_b[o], k->cs, k->rs, &out[y], gather, tail, tail);
+    utvm_dw_mve_pixel(p, k, &in_b[o], k->cs, k->rs, &out[y], gather, tail, tail, shl);
     o += sstep;
     y += ystep;
   }
@@ -151,7 +156,8 @@ static UTVM_MVE_INLINE void utvm_dw_mve_run(const utvm_dw_mve_params* p, const u
  * the image (they add 0 with the folded bias). (Copying such a window into an 8-lane buffer on
  * the stack and running the interior code on it was slower: KWS 2.03 M -> 2.14 M instructions.) */
 static UTVM_MVE_INLINE void utvm_dw_mve_edge(const utvm_dw_mve_params* p, const utvm_dw_mve_blk* k, const int8_t* in_b,
-                                             int32_t iy0, int32_t ix0, int8_t* y, bool gather, bool tail) {
+                                             int32_t iy0, int32_t ix0, int8_t* y, bool gather, bool tail,
+                                             bool shl) {
   const utvm_conv_geom* g = &p->g;
   const int16x8_t zpv = vdupq_n_s16((int16_t)p->input_zp);
   const int8_t* pw = k->wb;
@@ -197,13 +203,13 @@ static UTVM_MVE_INLINE void utvm_dw_mve_edge(const utvm_dw_mve_params* p, const 
       }
     }
   }
-  utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail);
+  utvm_dw_mve_out(p, a, k->rq, y, k->pr, tail, shl);
 }
 
 /* One block of channels (c0: its first channel) over every output pixel: per output row the run
  * of pixels whose windows are inside (utvm_dw_mve_run), the others one by one. */
 static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const int8_t* in, const utvm_dw_mve_blk* k,
-                                              int8_t* out, int32_t c0, bool gather, bool tail) {
+                                              int8_t* out, int32_t c0, bool gather, bool tail, bool shl) {
   const utvm_conv_geom* g = &p->g;
   const int32_t row = g->in_w * g->in_c;
   const int32_t iy_span = (g->filter_h - 1) * g->dilation_h;
@@ -228,16 +234,19 @@ static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const
       const int32_t yrow = (((b * g->out_h) + oy) * g->out_w * och) + c0;
       if ((iy0 >= 0) && ((iy0 + iy_span) < g->in_h) && (lo < hi)) {
         for (ox = 0; ox < lo; ++ox) {
-          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail,
+                           shl);
         }
         utvm_dw_mve_run(p, k, in_b, (iy0 * row) + (((lo * g->stride_w) - g->pad_w) * g->in_c),
-                        g->stride_w * g->in_c, hi - lo, out, yrow + (lo * och), och, gather, tail);
+                        g->stride_w * g->in_c, hi - lo, out, yrow + (lo * och), och, gather, tail, shl);
         for (ox = hi; ox < g->out_w; ++ox) {
-          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail,
+                           shl);
         }
       } else {
         for (ox = 0; ox < g->out_w; ++ox) {
-          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail);
+          utvm_dw_mve_edge(p, k, in_b, iy0, (ox * g->stride_w) - g->pad_w, &out[yrow + (ox * och)], gather, tail,
+                           shl);
         }
       }
     }
@@ -246,18 +255,24 @@ static UTVM_MVE_INLINE void utvm_dw_mve_block(const utvm_dw_mve_params* p, const
 
 static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_full(const utvm_dw_mve_params* p, const int8_t* in,
                                                   const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
-  utvm_dw_mve_block(p, in, k, out, c0, false, false);
+  utvm_dw_mve_block(p, in, k, out, c0, false, false, true);
+}
+
+/* the same when no channel of the block shifts left (the usual case) */
+static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_full_r(const utvm_dw_mve_params* p, const int8_t* in,
+                                                    const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
+  utvm_dw_mve_block(p, in, k, out, c0, false, false, false);
 }
 
 static UTVM_MVE_NOINLINE void utvm_dw_mve_tail(const utvm_dw_mve_params* p, const int8_t* in,
                                                const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
-  utvm_dw_mve_block(p, in, k, out, c0, false, true);
+  utvm_dw_mve_block(p, in, k, out, c0, false, true, true);
 }
 
 /* depth multiplier > 1: the input channels gathered (one copy of the loops for every block) */
 static UTVM_MVE_HOT_NOSCHED void utvm_dw_mve_gather(const utvm_dw_mve_params* p, const int8_t* in,
                                                     const utvm_dw_mve_blk* k, int8_t* out, int32_t c0) {
-  utvm_dw_mve_block(p, in, k, out, c0, true, true);
+  utvm_dw_mve_block(p, in, k, out, c0, true, true, true);
 }
 
 /* w: per block of 8 channels filter_h * filter_w * 8 bytes; rq: 24 int32 per block (above). */
@@ -283,6 +298,8 @@ static void utvm_depthwise_conv2d_s8_mve(const utvm_dw_mve_params* p, const int8
     k.pr = vctp16q((uint32_t)(g->out_c - c0));
     if (dm != 1) {
       utvm_dw_mve_gather(p, in, &k, out, c0);
+    } else if (((g->out_c - c0) >= 8) && !utvm_mve_any_left(&k.rq[16], 8, 1)) {
+      utvm_dw_mve_full_r(p, in, &k, out, c0);
     } else if ((g->out_c - c0) >= 8) {
       utvm_dw_mve_full(p, in, &k, out, c0);
     } else {

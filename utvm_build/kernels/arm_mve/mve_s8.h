@@ -15,6 +15,8 @@
  *     2^e); x = INT32_MIN saturates in VQADD and still gives -2^(31-e) exactly. VRSHL's sum is
  *     not truncated to 32 bits (Armv8.1-M pseudocode), so x near INT32_MAX is exact too.
  *   Tests: tests/test_kernels_arm_mve.py (edge cases on QEMU mps3-an547 against common.h).
+ * - utvm_mve_rq_right: the same when no lane shifts left (the kernels check their layer's shifts
+ *   once, utvm_mve_any_left, and take it then);
  * - utvm_mve_copy / utvm_mve_fill: byte runs with tail-predicated 16-byte vectors (newlib-nano's
  *   memcpy copies byte by byte).
  */
@@ -72,6 +74,29 @@ static UTVM_MVE_INLINE int32x4_t utvm_mve_rq(int32x4_t acc, int32x4_t m, int32x4
   v = vaddq_n_s32(v, zp);
   v = vmaxq_s32(v, vdupq_n_s32(lo));
   return vminq_s32(v, vdupq_n_s32(hi));
+}
+
+/* utvm_mve_rq for shifts <= 0 in every lane (no left shift: 3 vector instructions fewer and no
+ * zero vector); the caller checks the shifts (utvm_mve_any_left). */
+static UTVM_MVE_INLINE int32x4_t utvm_mve_rq_right(int32x4_t acc, int32x4_t m, int32x4_t rsh, int32_t zp, int32_t lo,
+                                                   int32_t hi) {
+  int32x4_t v = vqrdmulhq_s32(acc, m);
+  v = vqaddq_s32(v, vshrq_n_s32(vandq_s32(v, rsh), 31));
+  v = vrshlq_s32(v, rsh);
+  v = vaddq_n_s32(v, zp);
+  v = vmaxq_s32(v, vdupq_n_s32(lo));
+  return vminq_s32(v, vdupq_n_s32(hi));
+}
+
+/* Whether any of n shifts, one every `stride` int32 from sh, is > 0 (a left shift). */
+static inline bool utvm_mve_any_left(const int32_t* sh, int32_t n, int32_t stride) {
+  int32_t i;
+  for (i = 0; i < n; ++i) {
+    if (sh[i * stride] > 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /* n bytes from src to dst, 16 at a time (the last vector predicated). */
