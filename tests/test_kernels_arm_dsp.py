@@ -667,8 +667,57 @@ def _add_model(seed: int) -> bytes:
     return mb.build([*ins, a, b], [*outs, o])
 
 
+# FULLY_CONNECTED int8 with re-laid out weights (kernels/arm_dsp/fully_connected_s8_blk4.h, data from
+# ops/fully_connected.py): (batches, depth, units, input zp, output zp, activation, bias, regime);
+# depths 4 (one word), 12 (an odd word count), 8 and 640; units 1, 3, 6 (padded blocks), 128; batches
+# 1 and 3; per-tensor and per-unit weights, multipliers near and above one (the generic arithmetic);
+# the last case has a depth of 6 (not a multiple of 4: the DSP rows kernel instead)
+Q15_FC = [
+    (1, 640, 128, -128, -128, "RELU", True, "typical"),
+    (3, 12, 6, 127, 5, "NONE", True, "per-tensor"),
+    (1, 4, 1, 0, 0, "NONE", False, "typical"),
+    (2, 8, 3, -7, -128, "RELU6", True, "near one"),
+    (1, 16, 5, 20, 100, "NONE", True, "above one"),
+    (1, 128, 8, -1, 3, "RELU_N1_TO_1", True, "per-tensor"),
+    (1, 32, 9, 9, -20, "NONE", True, "shift 22/23"),
+    (2, 6, 5, 3, 0, "NONE", True, "typical"),
+]
+
+
+def _fc_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_dsp fc blk4")
+    ins, outs = [], []
+    for batches, depth, units, zp_in, zp_out, act, has_bias, regime in Q15_FC:
+        s_in = 0.02
+        w = rng.integers(-127, 128, [units, depth]).astype(np.int8)
+        acc_std = np.sqrt(depth) * 75.0 * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        base = s_out / s_in
+        reals = {"typical": rng.uniform(2.0**-11, 2.0**-7, units), "near one": rng.uniform(0.3, 0.99, units),
+                 "above one": rng.uniform(1.0, 1.9, units), "per-tensor": np.full(1, 2.0**-8.3),
+                 "shift 22/23": np.where(np.arange(units) % 2 == 0, 2.0**-21.5, 2.0**-22.5)}[regime]
+        w_scales = (np.asarray(reals) * base).astype(np.float32)
+        tin = mb.tensor([batches, depth], "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * len(w_scales),
+                       quantized_dimension=0)
+        inputs = [tin, tw]
+        if has_bias:
+            bias = np.round(rng.normal(0.0, acc_std, units)).astype(np.int64)
+            bs = (np.float32(s_in) * w_scales).astype(np.float32)
+            inputs.append(mb.tensor([units], "int32", data=bias, scale=bs, zero_point=[0] * len(bs)))
+        to = mb.tensor([batches, units], "int8", scale=s_out, zero_point=zp_out)
+        mb.operator("FULLY_CONNECTED", inputs, [to], {"fused_activation_function": act})
+        ins.append(tin)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
 def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
-    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut with the generator's data: every case above."""
+    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut / fully_connected_s8_blk4 with the generator's data:
+    every case above."""
     need("cmake", "cc")
     from benchmarks import reference
     from benchmarks.compare import outputs_match
@@ -682,13 +731,16 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         models.append(BenchModel(name, path, "test"))
     (tmp_path / "lut_add.tflite").write_bytes(_add_model(15))
     models.append(BenchModel("lut_add", tmp_path / "lut_add.tflite", "test"))
+    (tmp_path / "fc_blk4.tflite").write_bytes(_fc_model(16))
+    models.append(BenchModel("fc_blk4", tmp_path / "fc_blk4.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
-    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut")):
+    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut",
+                                     "fully_connected_s8_blk4")):
         meta = model_metadata(tmp_path / "m4", m)
         assert meta["kernel_variants"].get(kernel) == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
-        for mode in (0, 1, 2) if m.name != "lut_add" else ():
+        for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         host_meta = model_metadata(tmp_path / "host", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
