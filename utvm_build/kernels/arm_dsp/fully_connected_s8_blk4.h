@@ -37,23 +37,32 @@ typedef struct {
   int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_fc_blk4_params;
 
-/* a0..a3 += the 4 units' weight words at pw . the input word xv */
-static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xv, const int32_t* pw, int32_t* a0, int32_t* a1,
-                                              int32_t* a2, int32_t* a3) {
+/* v0, v1 = p[off / 4], p[off / 4 + 1] in one LDRD (GCC does not pair the two loads here; the
+ * weights are 4-byte aligned, which is all the M-profile LDRD needs); off: a literal. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UTVM_FC_BLK4_LDRD(p, off, v0, v1)                                                                    \
+  __asm__("ldrd %0, %1, [%2, #" #off "]" : "=r"(v0), "=r"(v1) : "r"(p), "m"(*(const int32_t(*)[2])&(p)[(off) / 4]))
+#else
+#define UTVM_FC_BLK4_LDRD(p, off, v0, v1) \
+  do {                                    \
+    (v0) = (p)[(off) / 4];                \
+    (v1) = (p)[((off) / 4) + 1];          \
+  } while (0)
+#endif
+
+/* a0..a3 += the 4 units' weight words w0..w3 . the input word xv */
+static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xv, int32_t w0, int32_t w1, int32_t w2, int32_t w3,
+                                              int32_t* a0, int32_t* a1, int32_t* a2, int32_t* a3) {
   const int32_t xe = utvm_dsp_even(xv);
   const int32_t xo = utvm_dsp_odd(xv);
-  int32_t v = pw[0];
-  *a0 = __smlad(utvm_dsp_even(v), xe, *a0);
-  *a0 = __smlad(utvm_dsp_odd(v), xo, *a0);
-  v = pw[1];
-  *a1 = __smlad(utvm_dsp_even(v), xe, *a1);
-  *a1 = __smlad(utvm_dsp_odd(v), xo, *a1);
-  v = pw[2];
-  *a2 = __smlad(utvm_dsp_even(v), xe, *a2);
-  *a2 = __smlad(utvm_dsp_odd(v), xo, *a2);
-  v = pw[3];
-  *a3 = __smlad(utvm_dsp_even(v), xe, *a3);
-  *a3 = __smlad(utvm_dsp_odd(v), xo, *a3);
+  *a0 = __smlad(utvm_dsp_even(w0), xe, *a0);
+  *a0 = __smlad(utvm_dsp_odd(w0), xo, *a0);
+  *a1 = __smlad(utvm_dsp_even(w1), xe, *a1);
+  *a1 = __smlad(utvm_dsp_odd(w1), xo, *a1);
+  *a2 = __smlad(utvm_dsp_even(w2), xe, *a2);
+  *a2 = __smlad(utvm_dsp_odd(w2), xo, *a2);
+  *a3 = __smlad(utvm_dsp_even(w3), xe, *a3);
+  *a3 = __smlad(utvm_dsp_odd(w3), xo, *a3);
 }
 
 /* One input row x (depth bytes) into y (units bytes); mode: a constant in each copy below. */
@@ -76,25 +85,47 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     const int8_t* px = x;
     int32_t k = n4 >> 1;
     int32_t j;
+    int32_t w0;
+    int32_t w1;
+    int32_t w2;
+    int32_t w3;
     if ((n4 & 1) != 0) {
-      utvm_fc_blk4_step(utvm_dsp_ld4(px), pw, &a0, &a1, &a2, &a3);
+      UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
+      UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
+      utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       px = &px[4];
       pw = &pw[4];
     }
     while (k != 0) {
-      utvm_fc_blk4_step(utvm_dsp_ld4(px), pw, &a0, &a1, &a2, &a3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(&px[4]), &pw[4], &a0, &a1, &a2, &a3);
+      UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
+      UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
+      utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
+      UTVM_FC_BLK4_LDRD(pw, 16, w0, w1);
+      UTVM_FC_BLK4_LDRD(pw, 24, w2, w3);
+      utvm_fc_blk4_step(utvm_dsp_ld4(&px[4]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       px = &px[8];
       pw = &pw[8];
       --k;
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-    for (j = 0; j < utvm_min_i32(4, units - c); ++j) {
-      const int32_t* r = &rq[(c + j) * step];
-      y[c + j] = utvm_dsp_rq3(acc[j], mode, r[0], r[1], r[2], zp, lo, hi);
+    if ((units - c) >= 4) {
+      /* a whole block: straight from the accumulators (no array on the stack) */
+      const int32_t* r = &rq[c * step];
+      y[c] = utvm_dsp_rq3(a0, mode, r[0], r[1], r[2], zp, lo, hi);
+      r = &r[step];
+      y[c + 1] = utvm_dsp_rq3(a1, mode, r[0], r[1], r[2], zp, lo, hi);
+      r = &r[step];
+      y[c + 2] = utvm_dsp_rq3(a2, mode, r[0], r[1], r[2], zp, lo, hi);
+      r = &r[step];
+      y[c + 3] = utvm_dsp_rq3(a3, mode, r[0], r[1], r[2], zp, lo, hi);
+    } else {
+      acc[0] = a0;
+      acc[1] = a1;
+      acc[2] = a2;
+      acc[3] = a3;
+      for (j = 0; j < (units - c); ++j) {
+        const int32_t* r = &rq[(c + j) * step];
+        y[c + j] = utvm_dsp_rq3(acc[j], mode, r[0], r[1], r[2], zp, lo, hi);
+      }
     }
   }
 }
