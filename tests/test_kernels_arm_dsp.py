@@ -534,7 +534,8 @@ def test_portable_kernels_on_cortex_m0(tools, tmp_path: Path) -> None:
 # output), compiled --target cortex-m4 and run on QEMU, against the generic build on the host byte
 # for byte, and the host outputs against TFLite's reference kernels.
 
-# (in [n, h, w, c], out_c (conv) or None (depthwise), filter (h, w), strides, dilations, padding,
+# (in [n, h, w, c], out_c (conv) or the depth multiplier (depthwise; None: 1), filter (h, w), strides,
+#  dilations, padding,
 #  activation, input zp, output zp, multiplier regime)
 Q15_CONV = [
     ([1, 6, 6, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -10, -128, "typical"),
@@ -584,10 +585,17 @@ Q15_DW = [
     ([1, 9, 6, 4], None, (3, 3), (2, 1), (1, 1), "VALID", "RELU", -100, -128, "typical"),
     ([1, 5, 12, 4], None, (3, 3), (1, 3), (1, 1), "SAME", "NONE", 50, 20, "typical"),
     ([1, 4, 16, 8], None, (3, 3), (1, 4), (1, 1), "SAME", "RELU", -3, -128, "typical"),
+    # one input channel (out_c here: the depth multiplier): conv2d_s8_q15.h with the filter as
+    # [OC][KH][KW][1] (ops/conv.py); micro_speech's 10x8 at stride 2, odd multipliers with batches and
+    # dilation, multiplier 1
+    ([1, 49, 40, 1], 8, (10, 8), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([2, 9, 7, 1], 3, (3, 3), (1, 2), (2, 1), "VALID", "NONE", 5, 10, "near one"),
+    ([1, 6, 6, 1], 1, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 127, -5, "per-tensor"),
+    ([1, 7, 5, 1], 5, (2, 3), (1, 1), (1, 1), "SAME", "RELU6", 0, -128, "shift 22/23"),
 ]
 
 
-def _q15_model(cases: list, seed: int) -> bytes:
+def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
     from tflite_writer import ModelBuilder
 
     from utvm_build.ops.conv import window
@@ -597,8 +605,8 @@ def _q15_model(cases: list, seed: int) -> bytes:
     ins, outs = [], []
     for (shape, out_c, (fh, fw), (sh, sw), (dh, dw), pad, act, zp_in, zp_out, regime) in cases:
         n, ih, iw, ic = shape
-        dwc = out_c is None
-        oc = ic if dwc else out_c
+        dwc = depthwise  # out_c: the depth multiplier (None: 1)
+        oc = ic * (out_c or 1) if dwc else out_c
         taps = fh * fw * (1 if dwc else ic)
         s_in = 0.02
         x_std = 75.0
@@ -727,7 +735,7 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     models = []
     for name, cases, seed in (("q15_conv", Q15_CONV, 13), ("q15_dw", Q15_DW, 14)):
         path = tmp_path / f"{name}.tflite"
-        path.write_bytes(_q15_model(cases, seed))
+        path.write_bytes(_q15_model(cases, seed, depthwise=name == "q15_dw"))
         models.append(BenchModel(name, path, "test"))
     (tmp_path / "lut_add.tflite").write_bytes(_add_model(15))
     models.append(BenchModel("lut_add", tmp_path / "lut_add.tflite", "test"))
@@ -739,6 +747,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
                                      "fully_connected_s8_blk4")):
         meta = model_metadata(tmp_path / "m4", m)
         assert meta["kernel_variants"].get(kernel) == "arm_dsp", meta["kernel_variants"]
+        if m.name == "q15_dw":  # the one-input-channel cases
+            assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
         for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
