@@ -83,28 +83,37 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     int32_t a2 = bias[c + 2];
     int32_t a3 = bias[c + 3];
     const int8_t* px = x;
-    int32_t k = n4 >> 1;
+    int32_t k = n4 >> 2;
+    int32_t r = n4 & 3;
     int32_t j;
     int32_t w0;
     int32_t w1;
     int32_t w2;
     int32_t w3;
-    if ((n4 & 1) != 0) {
+    while (r != 0) {
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
       utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       px = &px[4];
       pw = &pw[4];
+      --r;
     }
     while (k != 0) {
+      /* four input words per step: the counter, the branch and the two pointer adds per 64 MACs */
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
       utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       UTVM_FC_BLK4_LDRD(pw, 16, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 24, w2, w3);
       utvm_fc_blk4_step(utvm_dsp_ld4(&px[4]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      px = &px[8];
-      pw = &pw[8];
+      UTVM_FC_BLK4_LDRD(pw, 32, w0, w1);
+      UTVM_FC_BLK4_LDRD(pw, 40, w2, w3);
+      utvm_fc_blk4_step(utvm_dsp_ld4(&px[8]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
+      UTVM_FC_BLK4_LDRD(pw, 48, w0, w1);
+      UTVM_FC_BLK4_LDRD(pw, 56, w2, w3);
+      utvm_fc_blk4_step(utvm_dsp_ld4(&px[12]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
+      px = &px[16];
+      pw = &pw[16];
       --k;
     }
     if ((units - c) >= 4) {
