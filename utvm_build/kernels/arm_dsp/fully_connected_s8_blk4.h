@@ -6,7 +6,7 @@
  * Four output units at a time, one input row: per 4 input bytes one input word (SXTB16 of its
  * even and odd bytes, shared by the 4 units) and the 4 units' weight words, stored next to each
  * other (two LDRD from one running pointer instead of four row pointers), 8 SXTB16 and 8 SMLAD:
- * 16 multiply-accumulates in about 21 instructions plus the loop (two input words per step).
+ * 16 multiply-accumulates in 22 instructions plus the loop (four input words per step).
  *
  * Data the generator prepares:
  * - w: int32 words; per block of 4 units (c..c+3), per 4 input bytes k..k+3, the word of unit c,
