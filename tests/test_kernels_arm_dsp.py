@@ -534,7 +534,8 @@ def test_portable_kernels_on_cortex_m0(tools, tmp_path: Path) -> None:
 # output), compiled --target cortex-m4 and run on QEMU, against the generic build on the host byte
 # for byte, and the host outputs against TFLite's reference kernels.
 
-# (in [n, h, w, c], out_c (conv) or None (depthwise), filter (h, w), strides, dilations, padding,
+# (in [n, h, w, c], out_c (conv) or the depth multiplier (depthwise; None: 1), filter (h, w), strides,
+#  dilations, padding,
 #  activation, input zp, output zp, multiplier regime)
 Q15_CONV = [
     ([1, 6, 6, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -10, -128, "typical"),
@@ -584,10 +585,17 @@ Q15_DW = [
     ([1, 9, 6, 4], None, (3, 3), (2, 1), (1, 1), "VALID", "RELU", -100, -128, "typical"),
     ([1, 5, 12, 4], None, (3, 3), (1, 3), (1, 1), "SAME", "NONE", 50, 20, "typical"),
     ([1, 4, 16, 8], None, (3, 3), (1, 4), (1, 1), "SAME", "RELU", -3, -128, "typical"),
+    # one input channel (out_c here: the depth multiplier): conv2d_s8_q15.h with the filter as
+    # [OC][KH][KW][1] (ops/conv.py); micro_speech's 10x8 at stride 2, odd multipliers with batches and
+    # dilation, multiplier 1
+    ([1, 49, 40, 1], 8, (10, 8), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([2, 9, 7, 1], 3, (3, 3), (1, 2), (2, 1), "VALID", "NONE", 5, 10, "near one"),
+    ([1, 6, 6, 1], 1, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 127, -5, "per-tensor"),
+    ([1, 7, 5, 1], 5, (2, 3), (1, 1), (1, 1), "SAME", "RELU6", 0, -128, "shift 22/23"),
 ]
 
 
-def _q15_model(cases: list, seed: int) -> bytes:
+def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
     from tflite_writer import ModelBuilder
 
     from utvm_build.ops.conv import window
@@ -597,8 +605,8 @@ def _q15_model(cases: list, seed: int) -> bytes:
     ins, outs = [], []
     for (shape, out_c, (fh, fw), (sh, sw), (dh, dw), pad, act, zp_in, zp_out, regime) in cases:
         n, ih, iw, ic = shape
-        dwc = out_c is None
-        oc = ic if dwc else out_c
+        dwc = depthwise  # out_c: the depth multiplier (None: 1)
+        oc = ic * (out_c or 1) if dwc else out_c
         taps = fh * fw * (1 if dwc else ic)
         s_in = 0.02
         x_std = 75.0
@@ -667,8 +675,57 @@ def _add_model(seed: int) -> bytes:
     return mb.build([*ins, a, b], [*outs, o])
 
 
+# FULLY_CONNECTED int8 with re-laid out weights (kernels/arm_dsp/fully_connected_s8_blk4.h, data from
+# ops/fully_connected.py): (batches, depth, units, input zp, output zp, activation, bias, regime);
+# depths 4 (one word), 12 (an odd word count), 8 and 640; units 1, 3, 6 (padded blocks), 128; batches
+# 1 and 3; per-tensor and per-unit weights, multipliers near and above one (the generic arithmetic);
+# the last case has a depth of 6 (not a multiple of 4: the DSP rows kernel instead)
+Q15_FC = [
+    (1, 640, 128, -128, -128, "RELU", True, "typical"),
+    (3, 12, 6, 127, 5, "NONE", True, "per-tensor"),
+    (1, 4, 1, 0, 0, "NONE", False, "typical"),
+    (2, 8, 3, -7, -128, "RELU6", True, "near one"),
+    (1, 16, 5, 20, 100, "NONE", True, "above one"),
+    (1, 128, 8, -1, 3, "RELU_N1_TO_1", True, "per-tensor"),
+    (1, 32, 9, 9, -20, "NONE", True, "shift 22/23"),
+    (2, 6, 5, 3, 0, "NONE", True, "typical"),
+]
+
+
+def _fc_model(seed: int) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_dsp fc blk4")
+    ins, outs = [], []
+    for batches, depth, units, zp_in, zp_out, act, has_bias, regime in Q15_FC:
+        s_in = 0.02
+        w = rng.integers(-127, 128, [units, depth]).astype(np.int8)
+        acc_std = np.sqrt(depth) * 75.0 * 73.0
+        s_out = float(s_in * 0.01 * acc_std / 60.0)
+        base = s_out / s_in
+        reals = {"typical": rng.uniform(2.0**-11, 2.0**-7, units), "near one": rng.uniform(0.3, 0.99, units),
+                 "above one": rng.uniform(1.0, 1.9, units), "per-tensor": np.full(1, 2.0**-8.3),
+                 "shift 22/23": np.where(np.arange(units) % 2 == 0, 2.0**-21.5, 2.0**-22.5)}[regime]
+        w_scales = (np.asarray(reals) * base).astype(np.float32)
+        tin = mb.tensor([batches, depth], "int8", scale=s_in, zero_point=zp_in)
+        tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * len(w_scales),
+                       quantized_dimension=0)
+        inputs = [tin, tw]
+        if has_bias:
+            bias = np.round(rng.normal(0.0, acc_std, units)).astype(np.int64)
+            bs = (np.float32(s_in) * w_scales).astype(np.float32)
+            inputs.append(mb.tensor([units], "int32", data=bias, scale=bs, zero_point=[0] * len(bs)))
+        to = mb.tensor([batches, units], "int8", scale=s_out, zero_point=zp_out)
+        mb.operator("FULLY_CONNECTED", inputs, [to], {"fused_activation_function": act})
+        ins.append(tin)
+        outs.append(to)
+    return mb.build(ins, outs)
+
+
 def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
-    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut with the generator's data: every case above."""
+    """conv2d_s8_q15 / depthwise_conv2d_s8_q15 / add_s8_lut / fully_connected_s8_blk4 with the generator's data:
+    every case above."""
     need("cmake", "cc")
     from benchmarks import reference
     from benchmarks.compare import outputs_match
@@ -678,17 +735,22 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     models = []
     for name, cases, seed in (("q15_conv", Q15_CONV, 13), ("q15_dw", Q15_DW, 14)):
         path = tmp_path / f"{name}.tflite"
-        path.write_bytes(_q15_model(cases, seed))
+        path.write_bytes(_q15_model(cases, seed, depthwise=name == "q15_dw"))
         models.append(BenchModel(name, path, "test"))
     (tmp_path / "lut_add.tflite").write_bytes(_add_model(15))
     models.append(BenchModel("lut_add", tmp_path / "lut_add.tflite", "test"))
+    (tmp_path / "fc_blk4.tflite").write_bytes(_fc_model(16))
+    models.append(BenchModel("fc_blk4", tmp_path / "fc_blk4.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
-    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut")):
+    for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut",
+                                     "fully_connected_s8_blk4")):
         meta = model_metadata(tmp_path / "m4", m)
         assert meta["kernel_variants"].get(kernel) == "arm_dsp", meta["kernel_variants"]
+        if m.name == "q15_dw":  # the one-input-channel cases
+            assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
-        for mode in (0, 1, 2) if m.name != "lut_add" else ():
+        for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         host_meta = model_metadata(tmp_path / "host", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],

@@ -21,7 +21,7 @@ Prepare work done here at compile time, as TFLite's conv.cc / depthwise_conv.cc 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -219,6 +219,13 @@ class _ConvBase(OpHandler):
             mve = depthwise_mve_call(geo, x, w, bias, mult, shift, fields, target)  # Helium targets
             if mve is not None:
                 return Prepared([mve], macs=macs)
+        if x.dtype == "int8" and self.depthwise and geo.in_c == 1:
+            # one input channel (e.g. micro_speech's 10x8 filter, depth multiplier 8): the same sums as
+            # a CONV_2D with out_c = depth multiplier filters of [KH][KW][1], the DSP kernel of that
+            q15 = conv_q15_call(replace(geo, depth_multiplier=1), x, _depthwise_as_conv_filter(w), bias,
+                                mult, shift, fields, target)
+            if q15 is not None:
+                return Prepared([q15], macs=macs)
         if x.dtype == "int8" and self.depthwise and geo.depth_multiplier == 1 and geo.in_c % 4 == 0:
             q15 = depthwise_q15_call(geo, x, w, bias, mult, shift, fields, target)
             if q15 is not None:
@@ -264,6 +271,13 @@ class _ConvBase(OpHandler):
         """Sum of every output channel's weights (int64)."""
         w64 = w.astype(np.int64)
         return w64.sum(axis=(0, 1, 2)) if self.depthwise else w64.sum(axis=(1, 2, 3))
+
+
+def _depthwise_as_conv_filter(w: Tensor) -> Tensor:
+    """A depthwise filter [1][KH][KW][OC] of one input channel as the CONV_2D filter [OC][KH][KW][1]."""
+    _, kh, kw, oc = w.shape
+    data = np.ascontiguousarray(np.transpose(np.asarray(w.data).reshape(1, kh, kw, oc), (3, 1, 2, 0)))
+    return replace(w, data=data, shape=(oc, kh, kw, 1))
 
 
 #: The DSP targets' CONV_2D (kernels/arm_dsp/conv2d_s8_q15.h): q15 windows in scratch, re-laid out weights.

@@ -108,6 +108,9 @@ class FullyConnected(OpHandler):
             p = Params("utvm_fc_f32_params", {**common, "act_min": lo, "act_max": hi})
             b: Operand = In(2) if bias is not None else Null()
             return Prepared([call("utvm_fully_connected_f32", p, In(0), In(1), b, Out(0))], macs=macs)
+        blk4 = fc_blk4_call(op, g, common, act, target)  # DSP targets: re-laid out weights
+        if blk4 is not None:
+            return Prepared([blk4], macs=macs)
         if w.quant.per_channel:
             return Prepared([self._per_channel(op, g, common, act)], macs=macs)
         mult, shift = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s),
@@ -144,3 +147,47 @@ class FullyConnected(OpHandler):
         sh = Const("shifts", shift, "int32_t")
         b = self._bias(op, x, w, bias)
         return call(f"utvm_fully_connected_{dtype_suffix(x.dtype)}_pc", p, m, sh, In(0), In(1), b, Out(0))
+
+
+#: The DSP targets' int8 FULLY_CONNECTED (kernels/arm_dsp/fully_connected_s8_blk4.h).
+BLK4_KERNEL = "utvm_fully_connected_s8_blk4"
+
+
+def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) -> KernelCall | None:
+    """int8 FULLY_CONNECTED for a target whose FULLY_CONNECTED rows are the DSP ones (not Helium's)
+    and a depth that is a multiple of 4, else None.
+
+    Its data: per block of 4 output units and per 4 input bytes the 4 units' weight words next to
+    each other (units padded to a multiple of 4 with zero rows), the folded bias padded likewise, and
+    the requantization triplets of ops/conv.py _rq_triplets (one per unit, or one for per-tensor
+    weights). Flash: the weights' size (plus at most 3 padded rows), 12 bytes of constants per unit
+    with per-channel weights (generic: 8), 12 in all per-tensor."""
+    from .. import kernel_table
+    from .conv import _has_kernel, _rq_triplets, per_channel_multipliers
+
+    x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
+    if x.dtype != "int8" or w.dtype != "int8" or out.dtype != "int8" or not _has_kernel(BLK4_KERNEL, target):
+        return None
+    if kernel_table.spec("utvm_fully_connected_s8_rows", target).variant != "arm_dsp":
+        return None
+    units, depth = w.shape
+    if depth % 4 or depth == 0:
+        return None
+    if w.quant.per_channel:
+        mult, shift = per_channel_multipliers(x, w, out, units)
+    else:
+        m, s = quantize_multiplier(conv_multiplier(x.quant.s, w.quant.s, out.quant.s), MAX_MULTIPLIER)
+        mult, shift = np.array([m], np.int64), np.array([s], np.int64)
+    lo, hi = activation_range_quantized(act, out.dtype, out.quant.s, out.quant.zp)
+    rq, mode = _rq_triplets(np.asarray(mult), np.asarray(shift), out.quant.zp, lo, hi)
+    units4 = (units + 3) // 4 * 4
+    rows = np.pad(w.data.astype(np.int8).reshape(units, depth), ((0, units4 - units), (0, 0)))
+    words = rows.reshape(units4 // 4, 4, depth // 4, 4).transpose(0, 2, 1, 3)
+    packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
+    folded = FullyConnected._bias(op, x, w, g.input_tensor(op, 2))
+    bias = np.pad(np.asarray(folded.values, np.int32).reshape(-1), (0, units4 - units))
+    p = Params("utvm_fc_blk4_params", {
+        "batches": common["batches"], "depth": depth, "units": units, "output_offset": out.quant.zp,
+        "act_min": lo, "act_max": hi, "rq_step": 3 if len(mult) > 1 else 0, "rq_mode": mode})
+    return call(BLK4_KERNEL, p, In(0), Const("weights_blk4", packed, "int32_t"), Const("bias", bias, "int32_t"),
+                Const("requant", rq, "int32_t"), Out(0))
