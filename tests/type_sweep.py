@@ -1,5 +1,7 @@
 """The type sweep of issue 23: every (builtin, input types, output type) of the unary, cast,
-quantize and elementwise families, as single-operator models (tests/test_type_sweep.py).
+quantize and elementwise families, as single-operator models (tests/test_type_sweep.py); the
+convolution, pooling, reduction, shape / movement and softmax families are in
+tests/type_sweep_nn.py, whose candidates ``candidates()`` appends.
 
 A candidate is every combination of the types below for each operator (binary operators: both
 inputs of one type; PRELU: alpha of the input's type or int8; SELECT_V2: a bool condition). Which
