@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from harness import Case, assert_matches, record, run_cases
-from oracle import micro_reference_outputs_many, reference_outputs_many
+from oracle import builtin_outputs_many, micro_reference_outputs_many, reference_outputs_many
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 
@@ -33,7 +33,8 @@ def sample(cases: list, k: int, full_n: int | None = None) -> list:
 def check(cases: Sequence[tuple[str, str, Case]], engine: str = "ref", float_rtol: float = 1e-5) -> dict:
     """cases: (operator, type, Case). Asserts every case matches; returns per-key counts."""
     items = [(c.model, c.inputs) for _, _, c in cases]
-    refs = reference_outputs_many(items) if engine == "ref" else micro_reference_outputs_many(items)
+    refs = {"ref": reference_outputs_many, "builtin": builtin_outputs_many,
+            "tflm": micro_reference_outputs_many}[engine](items)
     ours = run_cases([c for _, _, c in cases])
     failures = []
     exact_total = 0

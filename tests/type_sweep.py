@@ -1,5 +1,7 @@
 """The type sweep of issue 23: every (builtin, input types, output type) of the unary, cast,
-quantize and elementwise families, as single-operator models (tests/test_type_sweep.py).
+quantize and elementwise families, as single-operator models (tests/test_type_sweep.py); the
+convolution, pooling, reduction, shape / movement and softmax families are in
+tests/type_sweep_nn.py, whose candidates ``candidates()`` appends.
 
 A candidate is every combination of the types below for each operator (binary operators: both
 inputs of one type; PRELU: alpha of the input's type or int8; SELECT_V2: a bool condition). Which
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import type_sweep_nn
 from tflite_writer import ModelBuilder
 
 TYPES = ("float32", "int8", "uint8", "int16", "int32", "int64", "uint32", "bool")
@@ -29,7 +32,7 @@ BINARY = ("ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE"
           "ADD_N", "PRELU")
 COMPARISONS = ("EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL")
 FAMILIES = {"unary": UNARY[:21], "cast": ("CAST",), "quantize": ("QUANTIZE", "DEQUANTIZE"),
-            "elementwise": BINARY + ("SELECT_V2",)}
+            "elementwise": BINARY + ("SELECT_V2",), **type_sweep_nn.FAMILIES}
 
 _QUANT = {"int8": (0.05, 3), "uint8": (0.05, 131), "int16": (0.002, 0), "int32": (1.0, 0),
           "int64": (1.0, 0), "uint32": (1.0, 0)}
@@ -82,7 +85,7 @@ def candidates() -> list[Combo]:
             alphas = sorted({a, "int8"}) if op == "PRELU" else [a]
             out += [Combo(op, (a, alpha), b) for alpha in alphas for b in output_types(op, a)]
     out += [Combo("SELECT_V2", ("bool", a, a), a) for a in TYPES]
-    return out
+    return out + type_sweep_nn.candidates()
 
 
 def _quant(op: str, dtype: str, override: tuple[float, int] | None = None) -> dict:
@@ -93,6 +96,8 @@ def _quant(op: str, dtype: str, override: tuple[float, int] | None = None) -> di
 
 
 def model(c: Combo) -> bytes:
+    if c.op in type_sweep_nn.BUILT:
+        return type_sweep_nn.model(c)
     mb = ModelBuilder(f"type sweep {c.key}")
     ins = [mb.tensor(SHAPE, t, name=f"x{k}", **_quant(c.op, t)) for k, t in enumerate(c.inputs)]
     y = mb.tensor(SHAPE, c.output, name="y", **_quant(c.op, c.output, _OUT_QUANT.get((c.op, c.output))))
@@ -104,6 +109,8 @@ def inputs(c: Combo, seed: int) -> list[np.ndarray]:
     """Seeded inputs that keep every operator inside its defined domain (no NaN from LOG / SQRT of
     negatives, no division by zero, RSQRT int8 not below its zero point, float32 -> integer CAST
     in range: there TFLite and TFLM differ and neither is defined by C)."""
+    if c.op in type_sweep_nn.BUILT:
+        return type_sweep_nn.inputs(c, model(c), seed)
     rng = np.random.default_rng(seed)
     out = []
     for k, t in enumerate(c.inputs):

@@ -148,12 +148,12 @@ class EmbeddingLookup(OpHandler):
 
 @register("DYNAMIC_UPDATE_SLICE")
 class DynamicUpdateSlice(OpHandler):
-    supported = "int8, int32, int64, float32, bool; int32 start indices (clamped as the reference)"
+    supported = "int8, int16, int32, int64, float32, bool; int32 start indices (clamped as the reference)"
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         expect_counts(op, 3)
         x, u, s, y = tensor(g, op, 0), tensor(g, op, 1, "update"), tensor(g, op, 2, "start"), out_tensor(g, op)
-        expect_dtype(op, x, ("int8", "int32", "int64", "float32", "bool"), "operand")
+        expect_dtype(op, x, ("int8", "int16", "int32", "int64", "float32", "bool"), "operand")
         expect_dtype(op, u, (x.dtype,), "update")
         expect_dtype(op, s, ("int32",), "start")
         expect_dtype(op, y, (x.dtype,), "output")

@@ -284,7 +284,8 @@ class Unpack(Movement):
 
 @register("REVERSE_V2")
 class Reverse(Movement):
-    supported = "int8, int16, int32, int64, float32, bool; constant axes, up to 8-D"
+    supported = "int8, uint8, int16, int32, int64, float32, bool; constant axes, up to 8-D"
+    dtypes = ALL + ("uint8",)   # a byte move: TFLite Micro's kernel takes uint8 too
 
     def tables(self, op, g):
         expect_counts(op, 2)
@@ -299,7 +300,8 @@ class Reverse(Movement):
 
 @register("BROADCAST_TO")
 class BroadcastTo(Movement):
-    supported = "int8, int16, int32, int64, float32, bool; constant shape, up to 8-D"
+    supported = "int8, uint8, int16, int32, int64, uint32, float32, bool; constant shape, up to 8-D"
+    dtypes = ALL + ("uint8", "uint32")   # a byte move: TFLite Micro's kernel takes these too
 
     def tables(self, op, g):
         expect_counts(op, 2)

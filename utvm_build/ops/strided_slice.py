@@ -25,7 +25,7 @@ from ..graph import Graph, Operator
 from .base import OpHandler, expect_const, expect_counts, expect_dtype, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 
-_DTYPES = ("int8", "int16", "int32", "float32")
+_DTYPES = ("int8", "int16", "int32", "float32", "bool")   # an element copy of any size
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 
@@ -169,7 +169,7 @@ def _c_array(values) -> list[int]:
 
 @register("STRIDED_SLICE")
 class StridedSlice(OpHandler):
-    supported = ("int8, int16, int32, float32; constant begin/end/strides; begin/end/shrink/ellipsis/new_axis "
+    supported = ("int8, int16, int32, float32, bool; constant begin/end/strides; begin/end/shrink/ellipsis/new_axis "
                  "masks, negative indices and strides, offset")
 
     def _plan(self, op: Operator, g: Graph):

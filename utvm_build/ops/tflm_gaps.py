@@ -1,6 +1,7 @@
 """Type combinations TFLite Micro's interpreter runs and utvm-build refuses, each with its reason.
 
-The unary, cast, quantize and elementwise families are swept (tests/test_type_sweep.py): every
+The unary, cast, quantize, elementwise, convolution, pooling, reduction, shape / movement and
+softmax families are swept (tests/test_type_sweep.py): every
 (operator, input types, output type) candidate is run through TFLM's interpreter, and each one it
 runs must either compile here and match the reference, or be listed below. The test fails when
 this list and the compiler disagree, so the list (printed in docs/operators.md) cannot go stale.
@@ -22,6 +23,12 @@ REFUSED: dict[str, str] = {
     "PRELU float32,int8 -> float32": (
         "TFLM's float32 PRELU does not check alpha's type and reads alpha's int8 bytes as float32 "
         "(past the end of the tensor); TFLite refuses it"),
+    "DEPTHWISE_CONV_2D int16,int8,int32 -> int16": (
+        "TFLM's 16x8 depthwise kernel reads the bias as int64 whatever its type (an int32 bias is read "
+        "past its end); utvm-build takes int64 biases for it"),
+    **{f"TRANSPOSE_CONV int16,int16,{b} -> int16": (
+        "TFLM's Prepare accepts weights of the input's type, but its int16 kernel reads the weights as "
+        "int8 (int16 weights are misread); TFLite refuses it") for b in ("int64", "int32")},
     **{f"{op} {t},{t} -> bool": _LOGICAL_WHY for op in ("LOGICAL_AND", "LOGICAL_OR") for t in _NOT_BOOL},
 }
 
