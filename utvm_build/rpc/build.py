@@ -116,10 +116,13 @@ def check_output(output: str | Path, launcher: bool = False) -> None:
         raise UtvmError(f"cannot write {output}: {e.strerror or e}") from None
 
 
-def _owned(launcher: bool):  # noqa: ANN202
+def _owned(launcher: bool):  # noqa: ANN202, ARG001
+    """A file rpc-server or rpc-bridge wrote, of either kind: `-o srv` may switch between a host
+    program and a QEMU launcher (`--device host` after `--device qemu-m4`)."""
     from ..safe_fs import owned_by_prefix, owned_by_suffix
 
-    return owned_by_prefix(*LAUNCHER_MARKS) if launcher else owned_by_suffix(PROGRAM_MARK)
+    launcher_file, program_file = owned_by_prefix(*LAUNCHER_MARKS), owned_by_suffix(PROGRAM_MARK)
+    return lambda data: launcher_file(data) or program_file(data)
 
 
 def install_program(output: str | Path, data: bytes, launcher: bool = False) -> None:
