@@ -108,9 +108,9 @@ static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t 
 
 /* The walk of the generic DEPTHWISE_CONV_2D kernels (depthwise_conv2d_s16.h, _f32.h): for each
  * output (batch, y, x, input channel, multiplier) in output order, acc = MAC(acc, w, x) over the
- * taps inside the image (ky, kx ascending; ACC starts at 0), then out = FINISH(p, bias, mult,
+ * taps inside the image (ky, kx ascending; ACC starts at ZERO), then out = FINISH(p, bias, mult,
  * shift, oc, acc). */
-#define UTVM_DW_WALK(p, in, w, bias, mult, shift, out, ACC, MAC, FINISH)                                     \
+#define UTVM_DW_WALK(p, in, w, bias, mult, shift, out, ACC, ZERO, MAC, FINISH)                               \
   do {                                                                                                      \
     const utvm_conv_geom* g_ = &(p)->g;                                                                     \
     int32_t b_;                                                                                             \
@@ -128,7 +128,7 @@ static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t 
           for (ic_ = 0; ic_ < g_->in_c; ++ic_) {                                                            \
             for (m_ = 0; m_ < g_->depth_multiplier; ++m_) {                                                 \
               const int32_t oc_ = (ic_ * g_->depth_multiplier) + m_;                                        \
-              ACC acc_ = 0;                                                                                 \
+              ACC acc_ = (ZERO);                                                                            \
               for (ky_ = 0; ky_ < g_->filter_h; ++ky_) {                                                    \
                 const int32_t iy_ = iy0_ + (ky_ * g_->dilation_h);                                          \
                 for (kx_ = 0; kx_ < g_->filter_w; ++kx_) {                                                  \

@@ -8,7 +8,7 @@
 /* bias may be NULL. */
 static void utvm_depthwise_conv2d_f32(const utvm_conv_f32_params* p, const float* in,
                                       const float* w, const float* bias, float* out) {
-  UTVM_DW_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, float, utvm_conv_f32_mac,
+  UTVM_DW_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, float, 0.0f, utvm_conv_f32_mac,
                utvm_conv_f32_finish);
 }
 

@@ -19,7 +19,7 @@ static inline int16_t utvm_depthwise_conv2d_s16_finish(const utvm_conv_q_params*
 static void utvm_depthwise_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in,
                                       const int8_t* w, const int64_t* bias, const int32_t* mult,
                                       const int32_t* shift, int16_t* out) {
-  UTVM_DW_WALK(p, in, w, bias, mult, shift, out, int64_t, utvm_conv_s16_mac, utvm_depthwise_conv2d_s16_finish);
+  UTVM_DW_WALK(p, in, w, bias, mult, shift, out, int64_t, 0, utvm_conv_s16_mac, utvm_depthwise_conv2d_s16_finish);
 }
 
 #endif /* UTVM_KERNELS_DEPTHWISE_CONV2D_S16_H_ */

@@ -24,10 +24,10 @@ typedef struct {
 } utvm_fc_q_params;
 
 /* The walk of the FULLY_CONNECTED kernels with a plain dot product (fully_connected_{s16,s16_pc,
- * f32}.h): for each output (batch, channel) in output order, ACC acc = 0, acc = MAC(acc, w, x)
+ * f32}.h): for each output (batch, channel) in output order, ACC acc = ZERO, acc = MAC(acc, w, x)
  * over the depth in ascending order, then out = FINISH(p, bias, mult, shift, channel, acc). The
  * element operations are the type's static inline functions; the macro expands in place. */
-#define UTVM_FC_WALK(p, in, w, bias, mult, shift, out, T, WT, ACC, MAC, FINISH)                              \
+#define UTVM_FC_WALK(p, in, w, bias, mult, shift, out, T, WT, ACC, ZERO, MAC, FINISH)                        \
   do {                                                                                                      \
     int32_t b_;                                                                                             \
     int32_t c_;                                                                                             \
@@ -36,7 +36,7 @@ typedef struct {
       const T* x_ = &(in)[b_ * (p)->accum_depth];                                                           \
       for (c_ = 0; c_ < (p)->out_depth; ++c_) {                                                             \
         const WT* wc_ = &(w)[c_ * (p)->accum_depth];                                                       \
-        ACC acc_ = 0;                                                                                       \
+        ACC acc_ = (ZERO);                                                                                  \
         for (d_ = 0; d_ < (p)->accum_depth; ++d_) {                                                         \
           acc_ = MAC(acc_, wc_[d_], x_[d_]);                                                                \
         }                                                                                                   \

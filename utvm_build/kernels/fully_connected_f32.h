@@ -27,7 +27,7 @@ static inline float utvm_fully_connected_f32_finish(const utvm_fc_f32_params* p,
 
 static void utvm_fully_connected_f32(const utvm_fc_f32_params* p, const float* in, const float* w,
                                      const float* bias, float* out) {
-  UTVM_FC_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, float, float, float,
+  UTVM_FC_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, float, float, float, 0.0f,
                utvm_fully_connected_f32_mac, utvm_fully_connected_f32_finish);
 }
 

@@ -17,7 +17,7 @@ static inline int16_t utvm_fully_connected_s16_finish(const utvm_fc_q_params* p,
  * is widened at code generation). p->acc32: see fully_connected.h. */
 static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* in, const int8_t* w,
                                      const int64_t* bias, int16_t* out) {
-  UTVM_FC_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, int16_t, int8_t, int64_t,
+  UTVM_FC_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, int16_t, int8_t, int64_t, 0,
                utvm_fc_s16_mac, utvm_fully_connected_s16_finish);
 }
 

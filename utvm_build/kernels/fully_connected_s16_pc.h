@@ -17,7 +17,7 @@ static inline int16_t utvm_fully_connected_s16_pc_finish(const utvm_fc_q_params*
 static void utvm_fully_connected_s16_pc(const utvm_fc_q_params* p, const int32_t* multipliers,
                                         const int32_t* shifts, const int16_t* in, const int8_t* w,
                                         const int64_t* bias, int16_t* out) {
-  UTVM_FC_WALK(p, in, w, bias, multipliers, shifts, out, int16_t, int8_t, int64_t, utvm_fc_s16_mac,
+  UTVM_FC_WALK(p, in, w, bias, multipliers, shifts, out, int16_t, int8_t, int64_t, 0, utvm_fc_s16_mac,
                utvm_fully_connected_s16_pc_finish);
 }
 
