@@ -57,4 +57,140 @@ static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t 
   return (y >= 0) && (y < g->in_h) && (x >= 0) && (x < g->in_w);
 }
 
+/* The walk of the generic CONV_2D kernels (conv2d_s16.h, conv2d_f32.h, conv2d_s8_generic.h),
+ * written once: for each output (batch, y, x, channel) in output order, ACC acc = INIT(bias, oc);
+ * for each tap (ky, kx) the tap inside the image adds acc = MAC(acc, w, x) over the group's input
+ * channels in ascending order (the reference's order), a tap outside it gives acc = SKIP(p, acc, wp)
+ * (int8: the folded input offset of the skipped tap); then out = FINISH(p, bias, mult, shift, oc,
+ * acc). The element operations are the type's static inline functions; the macro expands in place,
+ * so each kernel costs what its hand-written loops cost. */
+#define UTVM_CONV_WALK(p, in, w, bias, mult, shift, out, T, WT, ACC, INIT, MAC, SKIP, FINISH)                  \
+  do {                                                                                                      \
+    const utvm_conv_geom* g_ = &(p)->g;                                                                     \
+    const int32_t fpg_ = g_->out_c / (g_->in_c / g_->filter_in_c);                                          \
+    int32_t b_;                                                                                             \
+    int32_t oy_;                                                                                            \
+    int32_t ox_;                                                                                            \
+    int32_t oc_;                                                                                            \
+    int32_t ky_;                                                                                            \
+    int32_t kx_;                                                                                            \
+    int32_t c_;                                                                                             \
+    for (b_ = 0; b_ < g_->batches; ++b_) {                                                                  \
+      for (oy_ = 0; oy_ < g_->out_h; ++oy_) {                                                               \
+        const int32_t iy0_ = (oy_ * g_->stride_h) - g_->pad_h;                                              \
+        for (ox_ = 0; ox_ < g_->out_w; ++ox_) {                                                             \
+          const int32_t ix0_ = (ox_ * g_->stride_w) - g_->pad_w;                                            \
+          for (oc_ = 0; oc_ < g_->out_c; ++oc_) {                                                           \
+            const int32_t c0_ = (oc_ / fpg_) * g_->filter_in_c;                                             \
+            ACC acc_ = INIT((bias), oc_);                                                                   \
+            for (ky_ = 0; ky_ < g_->filter_h; ++ky_) {                                                      \
+              const int32_t iy_ = iy0_ + (ky_ * g_->dilation_h);                                            \
+              for (kx_ = 0; kx_ < g_->filter_w; ++kx_) {                                                    \
+                const int32_t ix_ = ix0_ + (kx_ * g_->dilation_w);                                          \
+                const WT* wp_ = &(w)[((((oc_ * g_->filter_h) + ky_) * g_->filter_w) + kx_) * g_->filter_in_c]; \
+                if (utvm_conv_inside(g_, iy_, ix_)) {                                                       \
+                  const T* xp_ = &(in)[(((((b_ * g_->in_h) + iy_) * g_->in_w) + ix_) * g_->in_c) + c0_];    \
+                  for (c_ = 0; c_ < g_->filter_in_c; ++c_) {                                                \
+                    acc_ = MAC(acc_, wp_[c_], xp_[c_]);                                                     \
+                  }                                                                                         \
+                } else {                                                                                    \
+                  acc_ = SKIP((p), acc_, wp_);                                                              \
+                }                                                                                           \
+              }                                                                                             \
+            }                                                                                               \
+            (out)[(((((b_ * g_->out_h) + oy_) * g_->out_w) + ox_) * g_->out_c) + oc_] =                     \
+                FINISH((p), (bias), (mult), (shift), oc_, acc_);                                            \
+          }                                                                                                 \
+        }                                                                                                   \
+      }                                                                                                     \
+    }                                                                                                       \
+  } while (0)
+
+/* The walk of the generic DEPTHWISE_CONV_2D kernels (depthwise_conv2d_s16.h, _f32.h): for each
+ * output (batch, y, x, input channel, multiplier) in output order, acc = MAC(acc, w, x) over the
+ * taps inside the image (ky, kx ascending; ACC starts at ZERO), then out = FINISH(p, bias, mult,
+ * shift, oc, acc). */
+#define UTVM_DW_WALK(p, in, w, bias, mult, shift, out, ACC, ZERO, MAC, FINISH)                               \
+  do {                                                                                                      \
+    const utvm_conv_geom* g_ = &(p)->g;                                                                     \
+    int32_t b_;                                                                                             \
+    int32_t oy_;                                                                                            \
+    int32_t ox_;                                                                                            \
+    int32_t ic_;                                                                                            \
+    int32_t m_;                                                                                             \
+    int32_t ky_;                                                                                            \
+    int32_t kx_;                                                                                            \
+    for (b_ = 0; b_ < g_->batches; ++b_) {                                                                  \
+      for (oy_ = 0; oy_ < g_->out_h; ++oy_) {                                                               \
+        const int32_t iy0_ = (oy_ * g_->stride_h) - g_->pad_h;                                              \
+        for (ox_ = 0; ox_ < g_->out_w; ++ox_) {                                                             \
+          const int32_t ix0_ = (ox_ * g_->stride_w) - g_->pad_w;                                            \
+          for (ic_ = 0; ic_ < g_->in_c; ++ic_) {                                                            \
+            for (m_ = 0; m_ < g_->depth_multiplier; ++m_) {                                                 \
+              const int32_t oc_ = (ic_ * g_->depth_multiplier) + m_;                                        \
+              ACC acc_ = (ZERO);                                                                            \
+              for (ky_ = 0; ky_ < g_->filter_h; ++ky_) {                                                    \
+                const int32_t iy_ = iy0_ + (ky_ * g_->dilation_h);                                          \
+                for (kx_ = 0; kx_ < g_->filter_w; ++kx_) {                                                  \
+                  const int32_t ix_ = ix0_ + (kx_ * g_->dilation_w);                                        \
+                  if (utvm_conv_inside(g_, iy_, ix_)) {                                                     \
+                    acc_ = MAC(acc_, (w)[(((ky_ * g_->filter_w) + kx_) * g_->out_c) + oc_],                \
+                               (in)[(((((b_ * g_->in_h) + iy_) * g_->in_w) + ix_) * g_->in_c) + ic_]);      \
+                  }                                                                                         \
+                }                                                                                           \
+              }                                                                                             \
+              (out)[(((((b_ * g_->out_h) + oy_) * g_->out_w) + ox_) * g_->out_c) + oc_] =                   \
+                  FINISH((p), (bias), (mult), (shift), oc_, acc_);                                          \
+            }                                                                                               \
+          }                                                                                                 \
+        }                                                                                                   \
+      }                                                                                                     \
+    }                                                                                                       \
+  } while (0)
+
+/* float32 element operations shared by conv2d_f32.h and depthwise_conv2d_f32.h: total = 0,
+ * total += x * w, a skipped tap adds nothing, then total + bias (bias may be NULL) clamped to the
+ * activation range. */
+static inline float utvm_conv_f32_zero(const float* bias, int32_t oc) {
+  (void)bias;
+  (void)oc;
+  return 0.0f;
+}
+
+static inline float utvm_conv_f32_mac(float total, float w, float x) {
+  return total + (x * w);
+}
+
+static inline float utvm_conv_f32_no_skip(const utvm_conv_f32_params* p, float total, const float* wp) {
+  (void)p;
+  (void)wp;
+  return total;
+}
+
+static inline float utvm_conv_f32_finish(const utvm_conv_f32_params* p, const float* bias, const int32_t* mult,
+                                         const int32_t* shift, int32_t oc, float total) {
+  (void)mult;
+  (void)shift;
+  return utvm_clamp_f32(total + ((bias != NULL) ? bias[oc] : 0.0f), p->act_min, p->act_max);
+}
+
+/* int16 (16x8) element operations of the generic CONV_2D and DEPTHWISE_CONV_2D kernels (the
+ * bias is added by the type's FINISH). */
+static inline int64_t utvm_conv_s16_zero(const int64_t* bias, int32_t oc) {
+  (void)bias;
+  (void)oc;
+  return 0;
+}
+
+static inline int64_t utvm_conv_s16_mac(int64_t acc, int8_t w, int16_t x) {
+  const int32_t prod = (int32_t)w * (int32_t)x;
+  return acc + (int64_t)prod;
+}
+
+static inline int64_t utvm_conv_s16_no_skip(const utvm_conv_q_params* p, int64_t acc, const int8_t* wp) {
+  (void)p;
+  (void)wp;
+  return acc;
+}
+
 #endif /* UTVM_KERNELS_CONV_H_ */

@@ -5,50 +5,21 @@
 
 #include "conv.h"
 
+static inline int16_t utvm_depthwise_conv2d_s16_finish(const utvm_conv_q_params* p, const int64_t* bias,
+                                                       const int32_t* mult, const int32_t* shift, int32_t oc,
+                                                       int64_t acc) {
+  int64_t total = acc;
+  if (bias != NULL) {
+    total += bias[oc];
+  }
+  return (int16_t)utvm_clamp_i32(utvm_mul_by_quantized_mul64(total, mult[oc], shift[oc]), p->act_min, p->act_max);
+}
+
 /* bias: int64, may be NULL. */
 static void utvm_depthwise_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in,
                                       const int8_t* w, const int64_t* bias, const int32_t* mult,
                                       const int32_t* shift, int16_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  int32_t ic;
-  int32_t m;
-  int32_t ky;
-  int32_t kx;
-  for (b = 0; b < g->batches; ++b) {
-    for (oy = 0; oy < g->out_h; ++oy) {
-      const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      for (ox = 0; ox < g->out_w; ++ox) {
-        const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-        for (ic = 0; ic < g->in_c; ++ic) {
-          for (m = 0; m < g->depth_multiplier; ++m) {
-            const int32_t oc = (ic * g->depth_multiplier) + m;
-            int64_t acc = 0;
-            int32_t r;
-            for (ky = 0; ky < g->filter_h; ++ky) {
-              const int32_t iy = iy0 + (ky * g->dilation_h);
-              for (kx = 0; kx < g->filter_w; ++kx) {
-                const int32_t ix = ix0 + (kx * g->dilation_w);
-                if (utvm_conv_inside(g, iy, ix)) {
-                  const int32_t prod = (int32_t)w[(((ky * g->filter_w) + kx) * g->out_c) + oc] *
-                                       (int32_t)in[(((((b * g->in_h) + iy) * g->in_w) + ix) * g->in_c) + ic];
-                  acc += (int64_t)prod;
-                }
-              }
-            }
-            if (bias != NULL) {
-              acc += bias[oc];
-            }
-            r = utvm_mul_by_quantized_mul64(acc, mult[oc], shift[oc]);
-            out[(((((b * g->out_h) + oy) * g->out_w) + ox) * g->out_c) + oc] =
-                (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
-          }
-        }
-      }
-    }
-  }
+  UTVM_DW_WALK(p, in, w, bias, mult, shift, out, int64_t, 0, utvm_conv_s16_mac, utvm_depthwise_conv2d_s16_finish);
 }
 
 #endif /* UTVM_KERNELS_DEPTHWISE_CONV2D_S16_H_ */

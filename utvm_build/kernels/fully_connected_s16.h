@@ -4,34 +4,21 @@
 
 #include "fully_connected.h"
 
+/* One multiplier for the layer: p->multiplier, p->shift. */
+static inline int16_t utvm_fully_connected_s16_finish(const utvm_fc_q_params* p, const int64_t* bias,
+                                                      const int32_t* mult, const int32_t* shift, int32_t c,
+                                                      int64_t acc) {
+  (void)mult;
+  (void)shift;
+  return utvm_fc_s16_out(p, bias, p->multiplier, p->shift, c, acc);
+}
+
 /* 16x8: int16 activations (zero point 0), int8 weights, int64 bias (may be NULL; an int32 model bias
  * is widened at code generation). p->acc32: see fully_connected.h. */
 static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* in, const int8_t* w,
                                      const int64_t* bias, int16_t* out) {
-  int32_t b;
-  int32_t c;
-  int32_t d;
-  for (b = 0; b < p->batches; ++b) {
-    const int16_t* x = &in[b * p->accum_depth];
-    for (c = 0; c < p->out_depth; ++c) {
-      const int8_t* wc = &w[c * p->accum_depth];
-      int64_t acc = 0;
-      int32_t r;
-      for (d = 0; d < p->accum_depth; ++d) {
-        const int32_t prod = (int32_t)wc[d] * (int32_t)x[d];
-        acc += (int64_t)prod;
-      }
-      if (bias != NULL) {
-        acc += bias[c];
-      }
-      if (p->acc32 != 0) {   /* the reference's int32 instantiation: int32 sums wrap */
-        r = utvm_mul_by_quantized_mul((int32_t)(uint32_t)acc, p->multiplier, p->shift);
-      } else {
-        r = utvm_mul_by_quantized_mul64(acc, p->multiplier, p->shift);
-      }
-      out[(b * p->out_depth) + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
-    }
-  }
+  UTVM_FC_WALK(p, in, w, bias, (const int32_t*)NULL, (const int32_t*)NULL, out, int16_t, int8_t, int64_t, 0,
+               utvm_fc_s16_mac, utvm_fully_connected_s16_finish);
 }
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_H_ */

@@ -5,35 +5,20 @@
 
 #include "fully_connected.h"
 
+/* Channel c's multiplier and shift. */
+static inline int16_t utvm_fully_connected_s16_pc_finish(const utvm_fc_q_params* p, const int64_t* bias,
+                                                         const int32_t* mult, const int32_t* shift, int32_t c,
+                                                         int64_t acc) {
+  return utvm_fc_s16_out(p, bias, mult[c], shift[c], c, acc);
+}
+
 /* bias: int64 (may be NULL). Without a bias the reference instantiates the int32-bias variant: int32
  * accumulator (wraps) and the int32 MultiplyByQuantizedMultiplier. p->multiplier/shift are unused. */
 static void utvm_fully_connected_s16_pc(const utvm_fc_q_params* p, const int32_t* multipliers,
                                         const int32_t* shifts, const int16_t* in, const int8_t* w,
                                         const int64_t* bias, int16_t* out) {
-  int32_t b;
-  int32_t c;
-  int32_t d;
-  for (b = 0; b < p->batches; ++b) {
-    const int16_t* x = &in[b * p->accum_depth];
-    for (c = 0; c < p->out_depth; ++c) {
-      const int8_t* wc = &w[c * p->accum_depth];
-      int64_t acc = 0;
-      int32_t r;
-      for (d = 0; d < p->accum_depth; ++d) {
-        const int32_t prod = (int32_t)wc[d] * (int32_t)x[d];
-        acc += (int64_t)prod;
-      }
-      if (bias != NULL) {
-        acc += bias[c];
-      }
-      if (p->acc32 != 0) {   /* the reference's int32 instantiation: int32 sums wrap */
-        r = utvm_mul_by_quantized_mul((int32_t)(uint32_t)acc, multipliers[c], shifts[c]);
-      } else {
-        r = utvm_mul_by_quantized_mul64(acc, multipliers[c], shifts[c]);
-      }
-      out[(b * p->out_depth) + c] = (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
-    }
-  }
+  UTVM_FC_WALK(p, in, w, bias, multipliers, shifts, out, int16_t, int8_t, int64_t, 0, utvm_fc_s16_mac,
+               utvm_fully_connected_s16_pc_finish);
 }
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_PC_H_ */

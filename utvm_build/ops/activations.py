@@ -15,7 +15,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import dtype_range, quantize_multiplier, tflite_round
-from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_scale, fail, out_tensor, register, tensor
 from .call import In, Out, Params, Prepared, call
 
 _F32 = np.float32
@@ -31,12 +31,7 @@ class _Unary(OpHandler):
             raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
         if x.dtype == "float32":
             return
-        for t, role in ((x, "input"), (out, "output")):
-            expect_quant(op, t, role)
-            if not t.quant.s > 0:
-                raise fail(op, f"{role} scale must be positive")
-        if x.dtype == "int16" and (x.quant.zp or out.quant.zp):
-            raise fail(op, "int16 tensors must have zero point 0")
+        expect_scale(op, ((x, "input"), (out, "output")))
 
 
 @register("RELU", "RELU6")

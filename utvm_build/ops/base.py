@@ -104,3 +104,14 @@ def expect_quant(op: Operator, t: Tensor, role: str, per_channel_ok: bool = Fals
     if t.quant.per_channel and not per_channel_ok:
         raise fail(op, f"{role} tensor #{t.index} '{t.name}' is per-channel quantized; only per-tensor "
                        "is supported here")
+
+
+def expect_scale(op: Operator, tensors: tuple[tuple[Tensor, str], ...], int16_zero_points: bool = True) -> None:
+    """Per-tensor quantization with a positive scale on every (tensor, role); with int16_zero_points,
+    int16 operands (the first tensor's type) must have zero point 0, as the int16 kernels assume."""
+    for t, role in tensors:
+        expect_quant(op, t, role)
+        if not t.quant.s > 0:
+            raise fail(op, f"{role} scale must be positive")
+    if int16_zero_points and tensors[0][0].dtype == "int16" and any(t.quant.zp for t, _ in tensors):
+        raise fail(op, "int16 tensors must have zero point 0")

@@ -19,7 +19,7 @@ import numpy as np
 from ..graph import Graph, Operator, Tensor
 from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
 from ..selection import offers
-from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_scale, fail, out_tensor, register, tensor
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
 MAX_DIMS = 6
@@ -149,12 +149,7 @@ class _Binary(OpHandler):
                            f"{list(out.shape)} (or need more than {MAX_DIMS} dimensions)")
         if x1.dtype in ("float32", "int32"):
             return
-        for t, role in ((x1, "input1"), (x2, "input2"), (out, "output")):
-            expect_quant(op, t, role)
-            if not t.quant.s > 0:
-                raise fail(op, f"{role} scale must be positive")
-        if x1.dtype == "int16" and (x1.quant.zp or x2.quant.zp or out.quant.zp):
-            raise fail(op, "int16 tensors must have zero point 0")
+        expect_scale(op, ((x1, "input1"), (x2, "input2"), (out, "output")))
         self.validate_quant(op, g, x1, x2, out)
 
     def validate_quant(self, op: Operator, g: Graph, x1: Tensor, x2: Tensor, out: Tensor) -> None:

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..graph import Graph, Operator
 from ..quant import quantize_multiplier
-from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_quant, fail, out_tensor, register, tensor
+from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_scale, fail, out_tensor, register, tensor
 from .call import Const, In, Lit, Out, Params, Prepared, call
 
 _F32 = np.float32
@@ -134,10 +134,7 @@ class _Unary(OpHandler):
         if x.size != out.size:
             raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} sizes differ")
         if x.dtype != "float32":
-            for t, role in ((x, "input"), (out, "output")):
-                expect_quant(op, t, role)
-                if not t.quant.s > 0:
-                    raise fail(op, f"{role} scale must be positive")
+            expect_scale(op, ((x, "input"), (out, "output")), int16_zero_points=False)
 
 
 # ---------------------------------------------------------------------------------- SOFTMAX

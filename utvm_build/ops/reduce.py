@@ -41,6 +41,7 @@ from .base import (
     expect_counts,
     expect_dtype,
     expect_quant,
+    expect_scale,
     fail,
     out_tensor,
     register,
@@ -102,12 +103,7 @@ class Mean(OpHandler):
         _, x, out = _validate_geometry(op, g, ("int8", "int16", "float32"))
         if x.dtype == "float32":
             return
-        for t, role in ((x, "input"), (out, "output")):
-            expect_quant(op, t, role)
-            if not t.quant.s > 0:
-                raise fail(op, f"{role} scale must be positive")
-        if x.dtype == "int16" and (x.quant.zp or out.quant.zp):
-            raise fail(op, "int16 tensors must have zero point 0")
+        expect_scale(op, ((x, "input"), (out, "output")))
 
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         self.validate(op, g)

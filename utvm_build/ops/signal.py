@@ -67,6 +67,22 @@ def _ins(g: Graph, op: Operator, n: int) -> list[Tensor]:
     return [tensor(g, op, k) for k in range(n)]
 
 
+def _typed(op: Operator, *specs: tuple[Tensor, str, str, int | None]) -> None:
+    """The type of every (tensor, dtype, role, rank), then the ranks TFLM's kernel needs (not None)."""
+    for t, dtype, role, _ in specs:
+        expect_dtype(op, t, (dtype,), role)
+    for t, _, role, rank in specs:
+        if rank is not None:
+            _rank(op, t, rank, role)
+
+
+def _io(op: Operator, g: Graph, in_dtype: str, out_dtype: str, rank: int | None = None) -> tuple[Tensor, Tensor]:
+    """Input 0 and output 0 with their types (and ranks) checked."""
+    x, out = tensor(g, op, 0), out_tensor(g, op)
+    _typed(op, (x, in_dtype, "input", rank), (out, out_dtype, "output", rank))
+    return x, out
+
+
 @register(_name("SignalWindow"))
 class SignalWindow(OpHandler):
     supported = "int16 input (any rank) times an int16 window over its last elements, >> shift (0..31), saturated"
@@ -97,12 +113,7 @@ class SignalFftAutoScale(OpHandler):
         _counts(op, 1, 2)
         x = tensor(g, op, 0)
         out, scale = out_tensor(g, op, 0), out_tensor(g, op, 1)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("int16",), "output")
-        expect_dtype(op, scale, ("int32",), "scale output")
-        _rank(op, x, 1, "input")
-        _rank(op, out, 1, "output")
-        _rank(op, scale, 0, "scale output")
+        _typed(op, (x, "int16", "input", 1), (out, "int16", "output", 1), (scale, "int32", "scale output", 0))
         if out.size != x.size:
             raise fail(op, f"output {list(out.shape)} must have the input's length {x.size}")
         return Prepared([call("utvm_signal_fft_auto_scale_s16", Lit(x.size), In(0), Out(0), Out(1))], macs=x.size)
@@ -219,9 +230,7 @@ def _fft_operands(op: Operator, g: Graph) -> tuple[str, int, Tensor, Tensor, Par
     _counts(op, 1, 1)
     dtype = _fft_type(op)
     n = _int(op, "fft_length", 4, 1 << 16)
-    x, out = tensor(g, op, 0), out_tensor(g, op)
-    expect_dtype(op, x, (dtype,), "input")
-    expect_dtype(op, out, (dtype,), "output")
+    x, out = _io(op, g, dtype, dtype)
     if not x.shape or len(out.shape) != len(x.shape):
         raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have the same rank (>= 1)")
     params, factors = _fft_plan(op, n)
@@ -287,11 +296,7 @@ class SignalEnergy(OpHandler):
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         _counts(op, 1, 1)
         _keys(op, "end_index", "start_index")
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("uint32",), "output")
-        _rank(op, x, 1, "input")
-        _rank(op, out, 1, "output")
+        x, out = _io(op, g, "int16", "uint32", rank=1)
         start, end = _int(op, "start_index", 0), _int(op, "end_index", 0)
         if end > min(out.size, x.size // 2):
             raise fail(op, f"end_index {end} is beyond the output's {out.size} elements or the input's "
@@ -348,12 +353,7 @@ class SignalFilterBankSquareRoot(OpHandler):
         _counts(op, 2, 1)
         x, s = _ins(g, op, 2)
         out = out_tensor(g, op)
-        expect_dtype(op, x, ("uint64",), "input")
-        expect_dtype(op, s, ("int32",), "scale bits")
-        expect_dtype(op, out, ("uint32",), "output")
-        _rank(op, x, 1, "input")
-        _rank(op, s, 0, "scale bits")
-        _rank(op, out, 1, "output")
+        _typed(op, (x, "uint64", "input", 1), (s, "int32", "scale bits", 0), (out, "uint32", "output", 1))
         if out.size != x.size:
             raise fail(op, f"output {list(out.shape)} must have the input's length {x.size}")
         return Prepared([call("utvm_signal_filter_bank_sqrt", Lit(x.size), In(0), In(1), Out(0))], macs=x.size)
@@ -428,11 +428,7 @@ class SignalFilterBankLog(OpHandler):
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         _counts(op, 1, 1)
         _keys(op, "input_correction_bits", "output_scale")
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("uint32",), "input")
-        expect_dtype(op, out, ("int16",), "output")
-        _rank(op, x, 1, "input")
-        _rank(op, out, 1, "output")
+        x, out = _io(op, g, "uint32", "int16", rank=1)
         if out.size != x.size:
             raise fail(op, f"output {list(out.shape)} must have the input's length {x.size}")
         p = Params("utvm_signal_log_params", {"size": x.size,
@@ -465,9 +461,7 @@ class SignalDelay(OpHandler):
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         rows, n, d = self._geometry(op, g)
         _counts(op, 1, 1, n_state=1 if d else 0)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("int16",), "output")
+        x, out = _io(op, g, "int16", "int16")
         if out.size != x.size:
             raise fail(op, f"output {list(out.shape)} must have the input's size {x.size}")
         p = Params("utvm_signal_delay_params", {"rows": rows, "frame_size": n, "delay_length": d})
@@ -501,9 +495,7 @@ class SignalOverlapAdd(OpHandler):
     def prepare(self, op: Operator, g: Graph, target: str = "generic") -> Prepared:
         rows, frames, size, step, dtype = self._geometry(op, g)
         _counts(op, 1, 1, n_state=1)
-        x, out = tensor(g, op, 0), out_tensor(g, op)
-        expect_dtype(op, x, (dtype,), "input")
-        expect_dtype(op, out, (dtype,), "output")
+        x, out = _io(op, g, dtype, dtype)
         if len(out.shape) != len(x.shape) - 1 or out.size != rows * frames * step:
             raise fail(op, f"output {list(out.shape)} must be the input's {list(x.shape[:-2])} rows of "
                            f"{frames * step} samples")
@@ -539,10 +531,7 @@ class SignalFramer(OpHandler):
         rows, frames, size, step, capacity, prefill = self._geometry(op, g)
         _counts(op, 1, 2, n_state=2)
         x, out, valid = tensor(g, op, 0), out_tensor(g, op, 0), out_tensor(g, op, 1)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("int16",), "output")
-        expect_dtype(op, valid, ("bool",), "output_valid")
-        _rank(op, valid, 0, "output_valid")
+        _typed(op, (x, "int16", "input", None), (out, "int16", "output", None), (valid, "bool", "output_valid", 0))
         if len(out.shape) != len(x.shape) + 1 or out.size != rows * frames * size:
             raise fail(op, f"output {list(out.shape)} must be [..., {frames}, {size}] for the input {list(x.shape)}")
         p = Params("utvm_signal_framer_params", {"rows": rows, "n_frames": frames, "frame_size": size,
@@ -574,12 +563,7 @@ class SignalStacker(OpHandler):
         nc, left, size, step = self._geometry(op)
         _counts(op, 1, 2, n_state=2)
         x, out, valid = tensor(g, op, 0), out_tensor(g, op, 0), out_tensor(g, op, 1)
-        expect_dtype(op, x, ("int16",), "input")
-        expect_dtype(op, out, ("int16",), "output")
-        expect_dtype(op, valid, ("bool",), "output_valid")
-        _rank(op, x, 1, "input")
-        _rank(op, out, 1, "output")
-        _rank(op, valid, 0, "output_valid")
+        _typed(op, (x, "int16", "input", 1), (out, "int16", "output", 1), (valid, "bool", "output_valid", 0))
         if x.size != nc or out.size != size:
             raise fail(op, f"input {list(x.shape)} and output {list(out.shape)} must have num_channels = {nc} and "
                            f"{size} elements")
