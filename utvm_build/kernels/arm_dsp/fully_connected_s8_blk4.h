@@ -84,19 +84,19 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     int32_t a3 = bias[c + 3];
     const int8_t* px = x;
     int32_t k = n4 >> 2;
-    int32_t r = n4 & 3;
+    int32_t rem = n4 & 3;
     int32_t j;
     int32_t w0;
     int32_t w1;
     int32_t w2;
     int32_t w3;
-    while (r != 0) {
+    while (rem != 0) {
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
       utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       px = &px[4];
       pw = &pw[4];
-      --r;
+      --rem;
     }
     while (k != 0) {
       /* four input words per step: the counter, the branch and the two pointer adds per 64 MACs */
