@@ -364,7 +364,8 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
     models = []
-    for name, data in (("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23)), ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24)),
+    for name, data in (("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23)),
+                       ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24, depthwise=True)),
                        ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
                        ("mve_add2", _add_mve_model()), ("mve_pool", _pool_model())):
         (tmp_path / f"{name}.tflite").write_bytes(data)

@@ -147,18 +147,21 @@ def test_tune_on_host(tmp_path):
 
 
 def test_tune_on_qemu_m4(tmp_path):
-    """Two builds (the fixed rules, and without the q15 CONV_2D); every tunable layer measured in
-    both; the choice is the smaller count beyond the noise margin; the tuned build runs."""
+    """Three builds (the fixed rules, without the q15 CONV_2D, without the FC block kernel); every
+    tunable layer measured in its two; the choice is the smaller count beyond the noise margin; the tuned build runs."""
     need("arm-none-eabi-gcc", "qemu-system-arm", "make")
     out = tmp_path / "m4.json"
     p = _cli("tune", DIGITS, "--device", "qemu-m4", "-o", out)
     assert p.returncode == 0, p.stderr
     doc = read_record(out)
-    assert doc["target"] == "cortex-m4" and doc["metric"] == "instructions" and doc["builds"] == 2
-    assert [r["signature"]["op"] for r in doc["layers"]] == ["CONV_2D", "CONV_2D"]
+    # the fixed rules, without the q15 CONV_2D, without the 4-unit FULLY_CONNECTED block kernel
+    assert doc["target"] == "cortex-m4" and doc["metric"] == "instructions" and doc["builds"] == 3
+    assert [r["signature"]["op"] for r in doc["layers"]] == ["CONV_2D", "CONV_2D", "FULLY_CONNECTED",
+                                                            "FULLY_CONNECTED"]
     for r in doc["layers"]:
         m = r["measured"]
-        assert set(m) == {"default", f"without:{Q15}"} and all(v > 0 for v in m.values())
+        fn = Q15 if r["signature"]["op"] == "CONV_2D" else "utvm_fully_connected_s8_blk4"
+        assert set(m) == {"default", f"without:{fn}"} and all(v > 0 for v in m.values())
         best = min(m, key=m.get)
         assert r["variant"] in (best, "default")
         if r["variant"] != "default":

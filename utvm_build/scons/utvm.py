@@ -509,7 +509,7 @@ def UtvmModel(env, target, model, **kw):
     if unknown:
         raise _error(f"{what}: unknown option(s) {', '.join(sorted(unknown))}; options are {', '.join(known)}")
     overrides = {k: v for k, v in kw.items() if not k.islower()}
-    args = _codegen_args(kw, what)
+    args = _codegen_args(_with_derived_cpu(env, kw), what)
     tuning = None
     if kw.get("tuning") is not None:
         # A record of `utvm-build tune` (docs/kernel-guide.md): applied when its target and compiler
@@ -521,7 +521,6 @@ def UtvmModel(env, target, model, **kw):
             raise _error(f"{what}: tuning record not found: {tuning}")
         cc = env.subst("$CC")
         args += [f"--tuning={tuning}"] + ([f"--tuning-compiler={cc}"] if cc else [])
-    args = _codegen_args(_with_derived_cpu(env, kw), what)
     python = _python(env)
     st = _state(env)
 
