@@ -20,7 +20,16 @@ from pathlib import Path
 from benchmarks import qemu_plugin, reference, tflm_baseline
 from benchmarks.compare import outputs_match
 from benchmarks.cycles_report import render_cycles
-from benchmarks.models import EXAMPLE_MODELS, MLPERF_MODELS, REPO, STATEFUL_MODELS, get_models, model_names, warmup
+from benchmarks.models import (
+    EXAMPLE_MODELS,
+    MLPERF_MODELS,
+    REPO,
+    STATEFUL_MODELS,
+    THIRD_PARTY_MODELS,
+    get_models,
+    model_names,
+    warmup,
+)
 from benchmarks.report import render
 from benchmarks.runner import CORES, OPTS, BenchError, build, measure_host, measure_target, model_metadata
 from benchmarks.tflm_arena import smallest_arena
@@ -89,7 +98,8 @@ def merged_records(runs: Path, records: list[dict]) -> list[dict]:
         rec = json.loads(path.read_text())
         if (rec.get("model"), rec.get("config")) not in mine:
             old.append(rec)
-    order = {n: k for k, n in enumerate([*EXAMPLE_MODELS, "digits", *MLPERF_MODELS, *STATEFUL_MODELS])}
+    names = [*EXAMPLE_MODELS, "digits", *MLPERF_MODELS, *THIRD_PARTY_MODELS, *STATEFUL_MODELS]
+    order = {n: k for k, n in enumerate(names)}
     merged = old + records
     return sorted(merged, key=lambda r: (order.get(r["model"], len(order)), r["model"], config_key(r["config"])))
 

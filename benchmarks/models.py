@@ -20,6 +20,11 @@ EXAMPLE_MODELS = {
     "simple_add": "simple_add_model.tflite",
 }
 MLPERF_MODELS = ("kws_dscnn", "vww_mobilenet", "ic_resnet8", "ad_autoencoder")
+#: real third-party models kept in third_party/ (name -> path): TFLM's person detector, the held-out
+#: model of issues 24 and 26 (MobileNetV1 0.25, 96x96x1, trained weights)
+THIRD_PARTY_MODELS = {
+    "person_detect": REPO / "third_party" / "tflite-micro" / "person_detect.tflite",
+}
 #: models with state across calls, or the detection post-processing (issue 15): name -> file
 STATEFUL_MODELS = {
     "streaming_kws_int8": REPO / "tests" / "data" / "state" / "streaming_kws_int8.tflite",
@@ -49,7 +54,7 @@ class BenchModel:
 def model_names() -> list[str]:
     """Names of every benchmark model that can be had here."""
     return ([n for n, f in EXAMPLE_MODELS.items() if (SHARED_EXAMPLES / f).is_file()]
-            + ["digits", *MLPERF_MODELS, *STATEFUL_MODELS])
+            + ["digits", *MLPERF_MODELS, *THIRD_PARTY_MODELS, *STATEFUL_MODELS])
 
 
 def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
@@ -61,6 +66,8 @@ def get_models(names: list[str], work_dir: Path) -> list[BenchModel]:
         elif name in STATEFUL_MODELS:
             models.append(BenchModel(name, STATEFUL_MODELS[name],
                                      _STATEFUL_ORIGINS.get(name, "test model (TensorFlow-converted)")))
+        elif name in THIRD_PARTY_MODELS:
+            models.append(BenchModel(name, THIRD_PARTY_MODELS[name], "TFLM example (trained weights)"))
         elif name == "digits":
             models.append(BenchModel(name, REPO / "examples" / "models" / "digits" / "digits_int8.tflite",
                                      "bundled"))
