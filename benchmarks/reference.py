@@ -22,8 +22,9 @@ from benchmarks.models import REPO, BenchModel, warmup
 
 # tflite-runtime's reference SVDF aborts on keyword_scrambled_8bit; the converter-made int8 LSTM (gate
 # intermediates unquantized) runs as TFLite Micro (TFLite's kernel gives meaningless results on it);
-# the audio front end's Signal* custom operators exist only in TFLM
-_TFLM_ONLY = {"keyword_scrambled_8bit", "keras_lstm_int8", "audio_preprocessor_int8"}
+# the audio front end's Signal* custom operators exist only in TFLM; tflite-runtime refuses
+# person_detect's rank-1 biases declared with quantized_dimension 3 (TFLM reads them per-tensor)
+_TFLM_ONLY = {"keyword_scrambled_8bit", "keras_lstm_int8", "audio_preprocessor_int8", "person_detect"}
 _DTYPES = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
            "float32": np.float32}
 
