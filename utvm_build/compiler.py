@@ -21,6 +21,7 @@ from .options import CompileOptions
 from .passes import run_passes
 from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
+from .passes.order import choose_order
 from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
@@ -184,6 +185,11 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     # the layer-by-layer workspace, for the report of what --memory / --ram-limit changed
     before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
         if rewrite else 0
+    rewrites = {}
+    if rewrite:   # the operators' order first: which input dies where depends on it
+        order = choose_order(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+        if order is not None:
+            rewrites["order"] = order
     aliased = alias_in_place(g, opts.io == "workspace") if rewrite else []
     patches = choose_patches(g, opts.memory, opts.ram_limit, sum(p.macs for p in prepared.values()), scratch,
                              opts.workspace_align, io_in_workspace=opts.io == "workspace")
@@ -200,6 +206,7 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
         patches.workspace_before = before
         patches.workspace_after = plan.workspace_bytes   # the search estimated the stripes' scratch
     plan.patches = patches
+    plan.rewrites = rewrites
     if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
         raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "
                         f"bytes (stripes within {int(EXTRA_MACS['min'] * 100)}% extra MACs; "

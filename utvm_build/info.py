@@ -232,6 +232,11 @@ def transform_lines(plan: dict | None) -> list[str]:
         how = " in place" + (" (bottom-up)" if s.get("bottom_up") else "") if s.get("in_place") else ""
         lines.append(f"  {ops}: {s.get('stripes')} stripes of rows{how}, extra MACs {s.get('extra_macs')}, "
                      f"workspace then {s.get('workspace_after')} bytes")
+    order = plan.get("order")
+    if order:
+        lines.append(f"  operator order ({order['method']}): peak {order['peak_before']} -> {order['peak_after']} "
+                     f"bytes, workspace {order['workspace_before']} -> {order['workspace_after']}, "
+                     f"{order['moved']} operators moved")
     for a in plan.get("in_place", []):
         lines.append(f"  #{a['operator']} {a['op']}: output '{printable(a['output'])}' written over its input "
                      f"'{printable(a['over'])}'")
