@@ -19,6 +19,7 @@ from .ops import handler_for
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.concat_slices import write_into_slices
 from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
 from .passes.order import choose_order
@@ -186,7 +187,11 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
         if rewrite else 0
     rewrites = {}
-    if rewrite:   # the operators' order first: which input dies where depends on it
+    if rewrite:   # slices, then the operators' order: which input dies where depends on it
+        rewrites["concat_slices"] = write_into_slices(g, lambda h: plan_model(
+            h, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes)
+        for c in rewrites["concat_slices"]:   # gone: its number may be given to a stripe
+            prepared.pop(c["operator"]), scratch.pop(c["operator"], None)
         order = choose_order(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
         if order is not None:
             rewrites["order"] = order

@@ -65,29 +65,24 @@ def _problem(g: Graph, scratch: dict[int, int], io_in_workspace: bool) -> _Probl
             sizes.append(tensor.nbytes)
         return roots[root]
 
-    # dependencies over every tensor that is not constant (the caller's buffers included)
-    accesses: dict[int, list[tuple[int, bool]]] = {}   # root -> (operator, writes) in file order
+    # dependencies over every tensor that is not constant (the caller's buffers included): two
+    # accesses to overlapping bytes of one storage, one of them a write, keep their file order
+    accesses: dict[int, list[tuple[int, bool, int, int]]] = {}   # root -> (operator, writes, bytes)
     writes, touches = [], []
     for k, op in enumerate(ops):
         w = [b for b in (buffer(t) for t in op.outputs if t >= 0) if b is not None]
         r = [b for b in (buffer(t) for t in op.inputs if t >= 0) if b is not None]
         writes.append(sorted(set(w)))
         touches.append(sorted(set(w) | set(r)))
-        for t in [i for i in op.inputs if i >= 0]:
+        for t, wr in [(i, False) for i in op.inputs if i >= 0] + [(o, True) for o in op.outputs if o >= 0]:
             if not g.tensors[t].is_const:
-                accesses.setdefault(g.storage_root(t), []).append((k, False))
-        for t in [o for o in op.outputs if o >= 0]:
-            accesses.setdefault(g.storage_root(t), []).append((k, True))
+                lo = g.storage_offset(t)
+                accesses.setdefault(g.storage_root(t), []).append((k, wr, lo, lo + g.tensors[t].nbytes))
     preds = [0] * len(ops)
     for seq in accesses.values():
-        writers = [k for k, wr in seq if wr]
-        if len(set(writers)) <= 1:   # one writer: every reader follows it
-            for k, wr in seq:
-                if not wr and writers and k != writers[0]:
-                    preds[k] |= 1 << writers[0]
-        else:   # several writers of one storage: keep its accesses in the file's order
-            for (a, _), (b, _) in zip(seq, seq[1:]):
-                if a != b:
+        for i, (a, wa, lo_a, hi_a) in enumerate(seq):
+            for b, wb, lo_b, hi_b in seq[i + 1:]:
+                if a != b and (wa or wb) and lo_a < hi_b and lo_b < hi_a:
                     preds[b] |= 1 << a
     nb = len(sizes)
     touchers, writer_masks = [0] * nb, [0] * nb
