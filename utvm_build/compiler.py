@@ -20,6 +20,7 @@ from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
 from .passes.concat_slices import write_into_slices
+from .passes.fuse_pad import fuse_pads
 from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
 from .passes.order import choose_order
@@ -187,7 +188,14 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
         if rewrite else 0
     rewrites = {}
-    if rewrite:   # slices, then the operators' order: which input dies where depends on it
+    if rewrite:   # pads, slices, then the operators' order: which input dies where depends on it
+        rewrites["fused_pads"] = fuse_pads(g)
+        for f in rewrites["fused_pads"]:   # the PAD is gone, its convolution takes the padding
+            prepared.pop(f["operator"]), scratch.pop(f["operator"], None)
+            conv = next(op for op in g.operators if op.index == f["into"])
+            with operator_context(conv, g):
+                prepared[conv.index] = handler_for(conv.op).prepare(conv, g, opts.target)
+            scratch[conv.index] = op_scratch_bytes(conv, g, prepared[conv.index], opts.target)
         rewrites["concat_slices"] = write_into_slices(g, lambda h: plan_model(
             h, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes)
         for c in rewrites["concat_slices"]:   # gone: its number may be given to a stripe

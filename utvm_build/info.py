@@ -237,6 +237,9 @@ def transform_lines(plan: dict | None) -> list[str]:
         lines.append(f"  operator order ({order['method']}): peak {order['peak_before']} -> {order['peak_after']} "
                      f"bytes, workspace {order['workspace_before']} -> {order['workspace_after']}, "
                      f"{order['moved']} operators moved")
+    for f in plan.get("fused_pads", []):
+        lines.append(f"  #{f['operator']} {f['op']} folded into #{f['into']} {f['into_op']} (padding top, bottom, "
+                     f"left, right {f['padding']}: no padded copy)")
     for c in plan.get("concat_slices", []):
         lines.append(f"  #{c['operator']} CONCATENATION: {len(c['inputs'])} producers write into the slices of "
                      f"'{printable(c['output'])}' (no copy)")
