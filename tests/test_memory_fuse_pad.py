@@ -154,9 +154,11 @@ def test_fusion_saves_the_padded_copy() -> None:
     assert saved >= len(SEEDS) // 2
 
 
-def test_on_cortex_m4(tmp_path: Path) -> None:
-    """--target cortex-m4 --memory min (the DSP kernels with the PAD's asymmetric padding) on QEMU
-    against the generic --memory fast build on the host, and the host against the reference."""
+def check_on_m4(tmp_path: Path, models: dict[str, bytes]) -> dict[str, dict]:
+    """Build ``models`` for --target cortex-m4 --memory min --io workspace and run them on QEMU
+    against the generic --memory fast build on the host, the host against the reference; int8
+    byte for byte, float32 within the tolerance (another compiler, FMA contraction). Returns each
+    model's metadata.json of the Cortex-M4 build."""
     need("arm-none-eabi-gcc", "qemu-system-arm", "cmake", "cc")
     from test_kernels_arm_dsp import _qemu
 
@@ -165,16 +167,16 @@ def test_on_cortex_m4(tmp_path: Path) -> None:
     from benchmarks.models import BenchModel
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
-    models = []
-    for seed in SEEDS if FULL else SEEDS[:3]:
-        path = tmp_path / f"pad{seed}.tflite"
-        path.write_bytes(pad_model(seed)[0])
-        models.append(BenchModel(f"pad{seed}", path, "test"))
-    build(models, None, "O2", tmp_path / "host", target="generic")
-    build(models, CORES["m4"], "Os", tmp_path / "m4", io="workspace", target="cortex-m4", codegen_args="--memory min")
-    for m in models:
-        meta = model_metadata(tmp_path / "m4", m)
-        assert meta["memory_transforms"]["fused_pads"], m.name
+    bench = []
+    for name, model in models.items():
+        path = tmp_path / f"{name}.tflite"
+        path.write_bytes(model)
+        bench.append(BenchModel(name, path, "test"))
+    build(bench, None, "O2", tmp_path / "host", target="generic")
+    build(bench, CORES["m4"], "Os", tmp_path / "m4", io="workspace", target="cortex-m4", codegen_args="--memory min")
+    metas = {}
+    for m in bench:
+        meta = metas[m.name] = model_metadata(tmp_path / "m4", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
         assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
@@ -183,5 +185,11 @@ def test_on_cortex_m4(tmp_path: Path) -> None:
         assert rc == 0 and target.rc == 0, out[-2000:]
         dtypes = [t["dtype"] for t in meta["outputs"]]
         ok, how = outputs_match(target.outputs, host.outputs, dtypes)
-        # int8 byte for byte; float32 within the tolerance (another compiler, FMA contraction)
-        assert ok and (how == "identical" or dtypes == ["float32"]), f"{m.name}: {how}"
+        assert ok and (how == "identical" or set(dtypes) == {"float32"}), f"{m.name}: {how}"
+    return metas
+
+
+def test_on_cortex_m4(tmp_path: Path) -> None:
+    """--target cortex-m4 --memory min: the DSP kernels with the PAD's asymmetric padding."""
+    metas = check_on_m4(tmp_path, {f"pad{seed}": pad_model(seed)[0] for seed in (SEEDS if FULL else SEEDS[:3])})
+    assert all(meta["memory_transforms"]["fused_pads"] for meta in metas.values())

@@ -171,3 +171,14 @@ def test_order_is_deterministic_and_reported() -> None:
         b = compile_bytes(model, "m", CompileOptions(memory="balanced", io="workspace"))
         assert a.files == b.files
         assert any("operator order" in line for line in transform_lines(a.metadata["memory_transforms"]))
+
+
+def test_on_cortex_m4(tmp_path) -> None:  # noqa: ANN001
+    """--target cortex-m4 --memory min on QEMU: models reordered, with CONCATENATIONs written into
+    their slices (passes/concat_slices.py), against the host and the reference."""
+    from test_memory_fuse_pad import check_on_m4
+
+    seeds = list(range(12)) if FULL else [2, 5, 10]
+    metas = check_on_m4(tmp_path, {f"branch{seed}": branch_model(seed, concat_axis=1)[0] for seed in seeds})
+    done = [m["memory_transforms"] for m in metas.values()]
+    assert any(d["order"]["moved"] for d in done) and any(d["concat_slices"] for d in done)
