@@ -9,8 +9,9 @@ The bytes alive *between* steps depend only on the set of operators that have ru
 alive from its first write to its last use), not on their order, so the best order is a shortest
 path over these sets, with the cost of a path the largest step on it: a dynamic programme over
 the sets reachable level by level (one more operator per level). When a level has more than
-``BEAM`` sets, only the ``BEAM`` best (smallest peak so far, then fewest bytes alive) are kept: a
-beam search, greedy beyond that size, and exact below it (the report says which). Ties keep the
+``beam_for(n)`` sets (256, fewer for long graphs), only that many best (smallest peak so far,
+then fewest bytes alive) are kept: a beam search, greedy beyond that size, and exact below it
+(the report says which). Ties keep the
 file's order (sets and operators are visited in file order, a later path replaces an earlier one
 only when strictly better), so the result is deterministic.
 
@@ -28,8 +29,15 @@ from dataclasses import dataclass
 
 from ..graph import Graph
 
-#: Sets of executed operators kept per level (the search is exact while no level has more).
+#: Sets of executed operators kept per level (the search is exact while no level has more), and
+#: the budget of sets over all levels that narrows it for long graphs (``beam_for``).
 BEAM = 256
+SET_BUDGET = 8192
+
+
+def beam_for(n: int) -> int:
+    """Sets kept per level for ``n`` operators: BEAM, fewer for long graphs (at least 16)."""
+    return max(16, min(BEAM, SET_BUDGET // max(1, n)))
 _STATEFUL = {"SVDF", "ASSIGN_VARIABLE", "READ_VARIABLE", "VAR_HANDLE", "UNIDIRECTIONAL_SEQUENCE_LSTM",
              "CALL_ONCE", "IF", "WHILE"}
 
@@ -121,35 +129,47 @@ def peak_of(p: _Problem, order: list[int]) -> int:
     return peak
 
 
-def best_order(p: _Problem, beam: int = BEAM) -> tuple[list[int], bool]:
+def _bits(mask: int):  # noqa: ANN202
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def best_order(p: _Problem, beam: int | None = None) -> tuple[list[int], bool]:
     """The order with the smallest peak (exact unless a level overflowed the beam) and whether
     it is exact."""
-    # mask -> (peak so far, bytes alive, previous mask, last operator)
-    level: dict[int, tuple[int, int, int, int]] = {0: (0, _initial(p), -1, -1)}
-    history: list[dict[int, tuple[int, int, int, int]]] = [level]
+    beam = beam_for(p.n) if beam is None else beam
+    succs = [0] * p.n
+    for k, pred in enumerate(p.preds):
+        for j in _bits(pred):
+            succs[j] |= 1 << k
+    start_ready = sum(1 << k for k in range(p.n) if not p.preds[k])
+    # mask -> (peak so far, bytes alive, previous mask, last operator, operators ready to run)
+    level: dict[int, tuple[int, int, int, int, int]] = {0: (0, _initial(p), -1, -1, start_ready)}
+    history: list[dict[int, tuple[int, int, int, int, int]]] = [level]
     exact = True
     for _ in range(p.n):
-        nxt: dict[int, tuple[int, int, int, int]] = {}
-        for mask, (peak, resident, _, _) in level.items():
-            for k in range(p.n):
-                if mask >> k & 1 or p.preds[k] & ~mask:
-                    continue
-                during, after = _step(p, mask, resident, k)
-                cand = (max(peak, during), after, mask, k)
+        nxt: dict[int, tuple[int, int, int, int, int]] = {}
+        for mask, (peak, resident, _, _, ready) in level.items():
+            for k in _bits(ready):   # file order: ties keep it
                 new = mask | 1 << k
+                during, after = _step(p, mask, resident, k)
+                cand = (max(peak, during), after)
                 old = nxt.get(new)
-                if old is None or cand[:2] < old[:2]:
-                    nxt[new] = cand
+                if old is None or cand < old[:2]:
+                    unlocked = sum(1 << s for s in _bits(succs[k]) if not p.preds[s] & ~new)
+                    nxt[new] = (*cand, mask, k, (ready & ~(1 << k)) | unlocked)
         if len(nxt) > beam:
             exact = False
-            kept = sorted(nxt.items(), key=lambda item: (item[1][0], item[1][1]))[:beam]
-            nxt = dict(kept)
+            nxt = dict(sorted(nxt.items(), key=lambda item: item[1][:2])[:beam])
         level = nxt
         history.append(level)
     mask = (1 << p.n) - 1   # the last level holds one set: every operator
     order: list[int] = []
     for depth in range(p.n, 0, -1):
-        _, _, prev, k = history[depth][mask]
+        prev, k = history[depth][mask][2:4]
         order.append(k)
         mask = prev
     return order[::-1], exact
@@ -176,7 +196,7 @@ def choose_order(g: Graph, scratch: dict[int, int], alignment: int, io_in_worksp
     p = _problem(g, scratch, io_in_workspace)
     file_order = list(range(p.n))
     order, exact = best_order(p)
-    report = {"method": "exact" if exact else f"beam {BEAM}", "peak_before": peak_of(p, file_order),
+    report = {"method": "exact" if exact else f"beam {beam_for(p.n)}", "peak_before": peak_of(p, file_order),
               "peak_after": peak_of(p, order), "moved": sum(a != b for a, b in zip(order, file_order))}
 
     def workspace(ops: list) -> int:
