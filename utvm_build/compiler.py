@@ -19,8 +19,11 @@ from .ops import handler_for
 from .ops.call import Prepared
 from .options import CompileOptions
 from .passes import run_passes
+from .passes.concat_slices import write_into_slices
+from .passes.fuse_pad import fuse_pads
 from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
+from .passes.order import choose_order
 from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
@@ -184,6 +187,22 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     # the layer-by-layer workspace, for the report of what --memory / --ram-limit changed
     before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
         if rewrite else 0
+    rewrites = {}
+    if rewrite:   # pads, slices, then the operators' order: which input dies where depends on it
+        rewrites["fused_pads"] = fuse_pads(g)
+        for f in rewrites["fused_pads"]:   # the PAD is gone, its convolution takes the padding
+            prepared.pop(f["operator"]), scratch.pop(f["operator"], None)
+            conv = next(op for op in g.operators if op.index == f["into"])
+            with operator_context(conv, g):
+                prepared[conv.index] = handler_for(conv.op).prepare(conv, g, opts.target)
+            scratch[conv.index] = op_scratch_bytes(conv, g, prepared[conv.index], opts.target)
+        rewrites["concat_slices"] = write_into_slices(g, lambda h: plan_model(
+            h, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes)
+        for c in rewrites["concat_slices"]:   # gone: its number may be given to a stripe
+            prepared.pop(c["operator"]), scratch.pop(c["operator"], None)
+        order = choose_order(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")
+        if order is not None:
+            rewrites["order"] = order
     aliased = alias_in_place(g, opts.io == "workspace") if rewrite else []
     patches = choose_patches(g, opts.memory, opts.ram_limit, sum(p.macs for p in prepared.values()), scratch,
                              opts.workspace_align, io_in_workspace=opts.io == "workspace")
@@ -200,6 +219,7 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
         patches.workspace_before = before
         patches.workspace_after = plan.workspace_bytes   # the search estimated the stripes' scratch
     plan.patches = patches
+    plan.rewrites = rewrites
     if opts.ram_limit and plan.workspace_bytes > opts.ram_limit:
         raise UtvmError(f"--ram-limit {opts.ram_limit}: the smallest workspace found is {plan.workspace_bytes} "
                         f"bytes (stripes within {int(EXTRA_MACS['min'] * 100)}% extra MACs; "

@@ -232,6 +232,17 @@ def transform_lines(plan: dict | None) -> list[str]:
         how = " in place" + (" (bottom-up)" if s.get("bottom_up") else "") if s.get("in_place") else ""
         lines.append(f"  {ops}: {s.get('stripes')} stripes of rows{how}, extra MACs {s.get('extra_macs')}, "
                      f"workspace then {s.get('workspace_after')} bytes")
+    order = plan.get("order")
+    if order:
+        lines.append(f"  operator order ({order['method']}): peak {order['peak_before']} -> {order['peak_after']} "
+                     f"bytes, workspace {order['workspace_before']} -> {order['workspace_after']}, "
+                     f"{order['moved']} operators moved")
+    for f in plan.get("fused_pads", []):
+        lines.append(f"  #{f['operator']} {f['op']} folded into #{f['into']} {f['into_op']} (padding top, bottom, "
+                     f"left, right {f['padding']}: no padded copy)")
+    for c in plan.get("concat_slices", []):
+        lines.append(f"  #{c['operator']} CONCATENATION: {len(c['inputs'])} producers write into the slices of "
+                     f"'{printable(c['output'])}' (no copy)")
     for a in plan.get("in_place", []):
         lines.append(f"  #{a['operator']} {a['op']}: output '{printable(a['output'])}' written over its input "
                      f"'{printable(a['over'])}'")

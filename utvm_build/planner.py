@@ -92,6 +92,8 @@ class MemoryPlan:
     subplans: dict[int, MemoryPlan] = field(default_factory=dict)
     #: what --memory / --ram-limit did (passes/patches.PatchReport), None with --memory fast
     patches: object = None
+    #: what the other --memory rewrites did (passes/order.py, concat_slices.py, fuse_pad.py), by name
+    rewrites: dict = field(default_factory=dict)
 
     @property
     def state_bytes(self) -> int:

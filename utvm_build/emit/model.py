@@ -121,7 +121,7 @@ def render(g: Graph, plan: MemoryPlan, prepared: dict[int, Prepared], name: str,
     if link is not None:
         meta["group"] = link.metadata()
     if plan.patches is not None:   # --memory balanced|min, --ram-limit (passes/patches.py)
-        meta["memory_transforms"] = plan.patches.as_dict()
+        meta["memory_transforms"] = {**plan.patches.as_dict(), **plan.rewrites}
     files["metadata.json"] = json.dumps(meta, indent=2, sort_keys=True) + "\n"
     return {path: text.encode() for path, text in files.items()}
 

@@ -50,6 +50,9 @@ _ACTS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 #: Option set by passes/patches.py on a stripe of an operator: {"pad_h": top padding of the stripe's
 #: input rows, "of": the operator's index, "stripe": k, "stripes": n}.
 PATCH_OPTION = "utvm_patch"
+#: Option set by passes/fuse_pad.py on a VALID operator that reads a PAD's input instead of its
+#: output: {"top", "bottom", "left", "right"}, the PAD's rows and columns (the kernels skip them).
+PAD_OPTION = "utvm_pad"
 
 
 def window(padding: str, in_size: int, filter_size: int, stride: int, dilation: int) -> tuple[int, int]:
@@ -120,6 +123,10 @@ class _ConvBase(OpHandler):
             dm = 1
         oh, ph = window(padding, ih, fh, sh, dh)
         ow, pw = window(padding, iw, fw, sw, dw)
+        fused = o.get(PAD_OPTION)
+        if fused is not None and padding == "VALID":   # VALID over the padded input, the padding in the kernel
+            oh, ph = window(padding, ih + fused["top"] + fused["bottom"], fh, sh, dh)[0], int(fused["top"])
+            ow, pw = window(padding, iw + fused["left"] + fused["right"], fw, sw, dw)[0], int(fused["left"])
         stripe = o.get(PATCH_OPTION)
         if stripe is not None:   # a stripe of rows of the operator (passes/patches.py): its own top padding
             oh, ph = int(out.shape[1]), int(stripe["pad_h"])
