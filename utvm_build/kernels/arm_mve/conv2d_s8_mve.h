@@ -13,9 +13,18 @@
  * reference skips them. The four sums go into one vector, the requantization is vectorised
  * (mve_s8.h utvm_mve_rq) and four bytes are stored at once (predicated for the last block).
  *
+ * Filter rows of fewer than 16 bytes (the first layers: 3x3 x 3 channels, 9 bytes a row) can take
+ * the row-padded layout (the generator's choice, ops/conv_mve.py): each filter row of the window
+ * padded to one 16-byte vector (zero weights, row_bytes 16); a pixel pair whose windows are both
+ * inside the image then reads every filter row in place with one predicated load per pixel
+ * (utvm_conv2d_mve_block_row1: no im2col, one vector step more per block than the packed window
+ * when the filter has more rows than the packed window has vectors), the others through im2col
+ * into the same layout (the padding bytes of the scratch written once per call).
+ *
  * Data the generator prepares (ops/conv_mve.py):
  * - w: per block of 4 output channels, per 16 window bytes, 16 bytes of each channel (the window
- *   zero-padded to depth16, a last block of fewer than 4 channels zero-padded);
+ *   zero-padded to depth16, a last block of fewer than 4 channels zero-padded; in the row-padded
+ *   layout each filter row zero-padded to 16 bytes);
  * - rq: per block of 4 channels 12 int32: the folded bias, the multiplier and the shift (TFLite
  *   QuantizeMultiplier) of each channel (zeros for the padding channels).
  * Scratch (kernel_table.py rule): 2 * depth bytes (the gathered windows of two pixels).
@@ -36,8 +45,10 @@ typedef struct {
   int32_t output_offset; /* output zero point */
   int32_t act_min;
   int32_t act_max;
-  int32_t depth;   /* filter_h * filter_w * in_c */
-  int32_t depth16; /* depth rounded up to a multiple of 16 */
+  int32_t depth;     /* bytes of a window: filter_h * row_bytes */
+  int32_t depth16;   /* depth rounded up to a multiple of 16 */
+  int32_t row_bytes; /* bytes of a filter row in a window: filter_w * in_c (packed), or 16 (the
+                      * row-padded layout: filter_w * in_c < 16, each row one vector) */
 } utvm_conv2d_mve_params;
 
 /* The four sums of one pixel and block (acc) with the block's folded bias, requantized and
@@ -52,6 +63,45 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32x4_t acc, int32x4_t bias, i
     vstrbq_p_s32(y, acc, vctp32q((uint32_t)left));
   }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* The assembler of one window step (16 bytes of the two pixels' windows in q0 / q1, the four
+ * channels' 16 weight bytes each from pw, 64 bytes on): 4 weight loads and 8 VMLADAV(A) into
+ * the 8 sums. OP: "vmladav.s8" (the first step: starts the sums) or "vmladava.s8". The loads of
+ * the window vectors come first (UTVM_CONV2D_MVE_LD: whole vectors, pointers on by 16;
+ * UTVM_CONV2D_MVE_LD_P: predicated by p0, pointers on by 16 or left, WB ", #16" or ""). Used by
+ * every asm block of this file (operands named a0..a3, b0..b3, pa, pb, pw). */
+#define UTVM_CONV2D_MVE_LD                   \
+  "vldrb.8 q0, [%[pa]], #16\n\t"             \
+  "vldrb.8 q1, [%[pb]], #16\n\t"
+#define UTVM_CONV2D_MVE_LD_P(WB)             \
+  "vpstt\n\t"                                \
+  "vldrbt.8 q0, [%[pa]]" WB "\n\t"           \
+  "vldrbt.8 q1, [%[pb]]" WB "\n\t"
+#define UTVM_CONV2D_MVE_MACS(OP)             \
+  "vldrb.8 q2, [%[pw], #16]\n\t"             \
+  "vldrb.8 q3, [%[pw]], #32\n\t"             \
+  OP " %[a0], q0, q3\n\t"                    \
+  OP " %[b0], q1, q3\n\t"                    \
+  "vldrb.8 q3, [%[pw]], #16\n\t"             \
+  OP " %[a1], q0, q2\n\t"                    \
+  OP " %[b1], q1, q2\n\t"                    \
+  "vldrb.8 q2, [%[pw]], #16\n\t"             \
+  OP " %[a2], q0, q3\n\t"                    \
+  OP " %[b2], q1, q3\n\t"                    \
+  OP " %[a3], q0, q2\n\t"                    \
+  OP " %[b3], q1, q2\n\t"
+/* The 8 sums into the two pixels' vectors (two-lane VMOV), and the asm operands of the sums. */
+#define UTVM_CONV2D_MVE_SUMS                                  \
+  "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"               \
+  "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"               \
+  "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"               \
+  "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
+#define UTVM_CONV2D_MVE_OUTS                                                                              \
+  [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1), \
+      [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),    \
+      [pw] "+r"(pw), [k] "=&r"(k)
+#endif
 
 /* Every output channel of two pixels whose windows (depth bytes each) are at x0 and x1, into y0
  * and y1 (an odd last pixel: x1 = x0, y1 = y0, its bytes written twice, equal). Per 16 window
@@ -104,69 +154,26 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* 
       __asm__(
           "ldr %[k], %[first]\n\t"
           "vctp.8 %[k]\n\t"
-          "vpstt\n\t"
-          "vldrbt.8 q0, [%[pa]], #16\n\t"
-          "vldrbt.8 q1, [%[pb]], #16\n\t"
-          "vldrb.8 q2, [%[pw], #16]\n\t"
-          "vldrb.8 q3, [%[pw]], #32\n\t"
-          "vmladav.s8 %[a0], q0, q3\n\t"
-          "vmladav.s8 %[b0], q1, q3\n\t"
-          "vldrb.8 q3, [%[pw]], #16\n\t"
-          "vmladav.s8 %[a1], q0, q2\n\t"
-          "vmladav.s8 %[b1], q1, q2\n\t"
-          "vldrb.8 q2, [%[pw]], #16\n\t"
-          "vmladav.s8 %[a2], q0, q3\n\t"
-          "vmladav.s8 %[b2], q1, q3\n\t"
+          UTVM_CONV2D_MVE_LD_P(", #16")
+          UTVM_CONV2D_MVE_MACS("vmladav.s8")
           "ldr %[k], %[steps]\n\t"
-          "vmladav.s8 %[a3], q0, q2\n\t"
-          "vmladav.s8 %[b3], q1, q2\n\t"
           "cmp %[k], #0\n\t"
           "beq 2f\n\t"
           "1:\n\t"
-          "vldrb.8 q0, [%[pa]], #16\n\t"
-          "vldrb.8 q1, [%[pb]], #16\n\t"
-          "vldrb.8 q2, [%[pw], #16]\n\t"
-          "vldrb.8 q3, [%[pw]], #32\n\t"
-          "vmladava.s8 %[a0], q0, q3\n\t"
-          "vmladava.s8 %[b0], q1, q3\n\t"
-          "vldrb.8 q3, [%[pw]], #16\n\t"
-          "vmladava.s8 %[a1], q0, q2\n\t"
-          "vmladava.s8 %[b1], q1, q2\n\t"
-          "vldrb.8 q2, [%[pw]], #16\n\t"
-          "vmladava.s8 %[a2], q0, q3\n\t"
-          "vmladava.s8 %[b2], q1, q3\n\t"
+          UTVM_CONV2D_MVE_LD
+          UTVM_CONV2D_MVE_MACS("vmladava.s8")
           "subs %[k], %[k], #1\n\t"
-          "vmladava.s8 %[a3], q0, q2\n\t"
-          "vmladava.s8 %[b3], q1, q2\n\t"
           "bne 1b\n\t"
           "2:\n\t"
           "ldr %[k], %[rest]\n\t"
           "cmp %[k], #0\n\t"
           "beq 3f\n\t"
           "vctp.8 %[k]\n\t"
-          "vpstt\n\t"
-          "vldrbt.8 q0, [%[pa]]\n\t"
-          "vldrbt.8 q1, [%[pb]]\n\t"
-          "vldrb.8 q2, [%[pw], #16]\n\t"
-          "vldrb.8 q3, [%[pw]], #32\n\t"
-          "vmladava.s8 %[a0], q0, q3\n\t"
-          "vmladava.s8 %[b0], q1, q3\n\t"
-          "vldrb.8 q3, [%[pw]], #16\n\t"
-          "vmladava.s8 %[a1], q0, q2\n\t"
-          "vmladava.s8 %[b1], q1, q2\n\t"
-          "vldrb.8 q2, [%[pw]], #16\n\t"
-          "vmladava.s8 %[a2], q0, q3\n\t"
-          "vmladava.s8 %[b2], q1, q3\n\t"
-          "vmladava.s8 %[a3], q0, q2\n\t"
-          "vmladava.s8 %[b3], q1, q2\n\t"
+          UTVM_CONV2D_MVE_LD_P("")
+          UTVM_CONV2D_MVE_MACS("vmladava.s8")
           "3:\n\t"
-          "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"
-          "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"
-          "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"
-          "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
-          : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
-            [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),
-            [pw] "+r"(pw), [k] "=&r"(k)
+          UTVM_CONV2D_MVE_SUMS
+          : UTVM_CONV2D_MVE_OUTS
           : [first] "m"(first), [steps] "m"(steps), [rest] "m"(rest)
           : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
     }
@@ -280,21 +287,9 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_par
     int32_t b3;
     int32_t k;
     __asm__(
-        "vldrb.8 q0, [%[pa]], #16\n\t"
-        "vldrb.8 q1, [%[pb]], #16\n\t"
-        "vldrb.8 q2, [%[pw], #16]\n\t"
-        "vldrb.8 q3, [%[pw]], #32\n\t"
-        "vmladav.s8 %[a0], q0, q3\n\t"
-        "vmladav.s8 %[b0], q1, q3\n\t"
-        "vldrb.8 q3, [%[pw]], #16\n\t"
-        "vmladav.s8 %[a1], q0, q2\n\t"
-        "vmladav.s8 %[b1], q1, q2\n\t"
-        "vldrb.8 q2, [%[pw]], #16\n\t"
-        "vmladav.s8 %[a2], q0, q3\n\t"
-        "vmladav.s8 %[b2], q1, q3\n\t"
+        UTVM_CONV2D_MVE_LD
+        UTVM_CONV2D_MVE_MACS("vmladav.s8")
         "ldr %[k], %[steps1]\n\t"
-        "vmladav.s8 %[a3], q0, q2\n\t"
-        "vmladav.s8 %[b3], q1, q2\n\t"
         "b 5f\n\t"
         "4:\n\t"
         "ldr %[k], %[adv]\n\t"
@@ -305,32 +300,15 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_par
         "cmp %[k], #0\n\t"
         "beq 6f\n\t"
         "1:\n\t"
-        "vldrb.8 q0, [%[pa]], #16\n\t"
-        "vldrb.8 q1, [%[pb]], #16\n\t"
-        "vldrb.8 q2, [%[pw], #16]\n\t"
-        "vldrb.8 q3, [%[pw]], #32\n\t"
-        "vmladava.s8 %[a0], q0, q3\n\t"
-        "vmladava.s8 %[b0], q1, q3\n\t"
-        "vldrb.8 q3, [%[pw]], #16\n\t"
-        "vmladava.s8 %[a1], q0, q2\n\t"
-        "vmladava.s8 %[b1], q1, q2\n\t"
-        "vldrb.8 q2, [%[pw]], #16\n\t"
-        "vmladava.s8 %[a2], q0, q3\n\t"
-        "vmladava.s8 %[b2], q1, q3\n\t"
+        UTVM_CONV2D_MVE_LD
+        UTVM_CONV2D_MVE_MACS("vmladava.s8")
         "subs %[k], %[k], #1\n\t"
-        "vmladava.s8 %[a3], q0, q2\n\t"
-        "vmladava.s8 %[b3], q1, q2\n\t"
         "bne 1b\n\t"
         "6:\n\t"
         "subs %[rl], %[rl], #1\n\t"
         "bne 4b\n\t"
-        "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"
-        "vmov %q[va][3], %q[va][1], %[a1], %[a3]\n\t"
-        "vmov %q[vb][2], %q[vb][0], %[b0], %[b2]\n\t"
-        "vmov %q[vb][3], %q[vb][1], %[b1], %[b3]\n\t"
-        : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [b0] "=&Te"(b0), [b1] "=&Te"(b1),
-          [b2] "=&Te"(b2), [b3] "=&Te"(b3), [va] "=&w"(va), [vb] "=&w"(vb), [pa] "+r"(pa), [pb] "+r"(pb),
-          [pw] "+r"(pw), [k] "=&r"(k), [rl] "+r"(rl)
+        UTVM_CONV2D_MVE_SUMS
+        : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
         : [steps0] "m"(steps0), [steps1] "m"(steps1), [adv] "m"(adv)
         : "q0", "q1", "q2", "q3", "memory", "cc");
     {
@@ -351,6 +329,78 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_param
     utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true);
   } else {
     utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false);
+  }
+}
+/* Windows read in place in the row-padded layout (GCC): every filter row is one predicated
+ * vector of seg = filter_w * in_c < 16 bytes (VCTP once per block: nothing past the row is read),
+ * the rows adv bytes apart, the weights 16 bytes per row and channel (zero past seg). */
+static UTVM_MVE_INLINE void utvm_conv2d_mve_block_row1(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                       const int8_t* x1, const int8_t* w, const int32_t* rq,
+                                                       int8_t* y0, int8_t* y1, const bool shl) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  const int32_t seg = p->g.filter_w * p->g.in_c;
+  const int32_t adv = p->g.dilation_h * p->g.in_w * p->g.in_c;
+  const int8_t* pw = w;
+  const int32_t* pr = rq;
+  int32_t c;
+  for (c = 0; c < out_c; c += 4) {
+    int32x4_t va;
+    int32x4_t vb;
+    const int8_t* pa = x0;
+    const int8_t* pb = x1;
+    int32_t rl = p->g.filter_h - 1; /* the rows after the first */
+    int32_t a0;
+    int32_t a1;
+    int32_t a2;
+    int32_t a3;
+    int32_t b0;
+    int32_t b1;
+    int32_t b2;
+    int32_t b3;
+    int32_t k;
+    __asm__(
+        "ldr %[k], %[seg]\n\t"
+        "vctp.8 %[k]\n\t"
+        "ldr %[k], %[adv]\n\t"
+        UTVM_CONV2D_MVE_LD_P("")
+        "add %[pa], %[pa], %[k]\n\t"
+        "add %[pb], %[pb], %[k]\n\t"
+        UTVM_CONV2D_MVE_MACS("vmladav.s8")
+        "cmp %[rl], #0\n\t"
+        "beq 2f\n\t"
+        "1:\n\t"
+        UTVM_CONV2D_MVE_LD_P("")
+        "add %[pa], %[pa], %[k]\n\t"
+        "add %[pb], %[pb], %[k]\n\t"
+        UTVM_CONV2D_MVE_MACS("vmladava.s8")
+        "subs %[rl], %[rl], #1\n\t"
+        "bne 1b\n\t"
+        "2:\n\t"
+        UTVM_CONV2D_MVE_SUMS
+        : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
+        : [seg] "m"(seg), [adv] "m"(adv)
+        : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
+    {
+      const int32x4_t bias = vldrwq_s32(pr);
+      const int32x4_t m = vldrwq_s32(&pr[4]);
+      const int32x4_t sh = vldrwq_s32(&pr[8]);
+      utvm_conv2d_mve_out(va, bias, m, sh, zp, lo, hi, out_c - c, shl, &y0[c]);
+      utvm_conv2d_mve_out(vb, bias, m, sh, zp, lo, hi, out_c - c, shl, &y1[c]);
+      pr = &pr[12];
+    }
+  }
+}
+
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_row1(const utvm_conv2d_mve_params* p, const int8_t* x0,
+                                                     const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
+                                                     int8_t* y1, bool shl) {
+  if (shl) {
+    utvm_conv2d_mve_block_row1(p, x0, x1, w, rq, y0, y1, true);
+  } else {
+    utvm_conv2d_mve_block_row1(p, x0, x1, w, rq, y0, y1, false);
   }
 }
 #define UTVM_CONV2D_MVE_ROWS 1
@@ -385,7 +435,7 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_window(const utvm_conv2d_mve_params* p,
         }
       }
     }
-    o += seg;
+    o += p->row_bytes;
   }
 }
 
@@ -436,10 +486,16 @@ static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in
   int8_t* const col = (int8_t*)scratch;
   const int32_t total = g->batches * g->out_h * g->out_w;
   /* windows read in place where both are inside the image (filter rows of whole vectors) */
+  const bool row_pad = p->row_bytes != (g->filter_w * g->in_c); /* the row-padded layout */
   const bool rows = (UTVM_CONV2D_MVE_ROWS != 0) && (g->dilation_w == 1) &&
-                    (((g->filter_w * g->in_c) & 15) == 0) && ((g->filter_h > 1) || (g->filter_w > 1));
+                    ((((g->filter_w * g->in_c) & 15) == 0) || row_pad) && ((g->filter_h > 1) || (g->filter_w > 1));
   bool shl = false;
   int32_t pix;
+  if (row_pad) {
+    /* the padding bytes of both windows (never written by the gathering below): defined values,
+     * multiplied by zero weights */
+    utvm_mve_fill(col, (int8_t)p->input_zp, 2 * p->depth);
+  }
   /* any left shift: the shifts of each block are rq[12 b + 8 .. 12 b + 11] (padding channels 0) */
   for (pix = 0; pix < ((g->out_c + 3) >> 2); ++pix) {
     shl = shl || utvm_mve_any_left(&rq[(pix * 12) + 8], 4, 1);
@@ -450,7 +506,9 @@ static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in
       const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
       const int8_t* x0 = utvm_conv2d_mve_in_place(p, in, pix);
       const int8_t* x1 = utvm_conv2d_mve_in_place(p, in, pix1);
-      if ((x0 != NULL) && (x1 != NULL)) {
+      if ((x0 != NULL) && (x1 != NULL) && row_pad) {
+        utvm_conv2d_mve_pixels_row1(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+      } else if ((x0 != NULL) && (x1 != NULL)) {
         utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
       } else {
         x0 = utvm_conv2d_mve_at(p, in, pix, col);
