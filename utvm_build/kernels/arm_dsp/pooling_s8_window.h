@@ -1,0 +1,41 @@
+/* utvm-build kernels, DSP and Helium targets: the output-pixel bookkeeping of the int8 pooling
+ * overrides (arm_dsp/pooling_{avg,max}_s8.h, arm_mve/pooling_{avg,max}_s8.h), written once.
+ *
+ * Plain C (no DSP or MVE instruction): a Helium target finds it here too (its kernel folders are
+ * arm_mve then arm_dsp).
+ */
+#ifndef UTVM_KERNELS_POOLING_S8_WINDOW_H_
+#define UTVM_KERNELS_POOLING_S8_WINDOW_H_
+
+#include "pooling.h"
+
+/* One output pixel's window clamped to the image (pooling.h UTVM_POOL_WINDOW). */
+typedef struct {
+  const int8_t* px; /* the first tap inside the image, channel 0 (the input itself when no tap is) */
+  int8_t* y;        /* the output pixel, channel 0 */
+  int32_t rows;     /* filter rows inside the image */
+  int32_t cols;     /* filter columns inside the image */
+  int32_t row;      /* bytes from one input row to the next */
+} utvm_pool_s8_win;
+
+/* The window of output pixel (b, oy, ox). */
+static inline utvm_pool_s8_win utvm_pool_s8_window(const utvm_pool_q_params* p, const int8_t* in, int8_t* out,
+                                                   int32_t b, int32_t oy, int32_t ox) {
+  utvm_pool_s8_win w;
+  int32_t iy;
+  int32_t ix;
+  int32_t fy0;
+  int32_t fy1;
+  int32_t fx0;
+  int32_t fx1;
+  UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
+  w.rows = utvm_max_i32(fy1 - fy0, 0);
+  w.cols = utvm_max_i32(fx1 - fx0, 0);
+  w.row = p->in_w * p->channels;
+  w.px = ((w.rows > 0) && (w.cols > 0)) ? &in[((((b * p->in_h) + iy + fy0) * p->in_w) + ix + fx0) * p->channels]
+                                        : in;
+  w.y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels];
+  return w;
+}
+
+#endif /* UTVM_KERNELS_POOLING_S8_WINDOW_H_ */
