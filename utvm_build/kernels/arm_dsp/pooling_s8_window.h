@@ -1,11 +1,16 @@
 /* utvm-build kernels, DSP and Helium targets: the output-pixel bookkeeping of the int8 pooling
  * overrides (arm_dsp/pooling_{avg,max}_s8.h, arm_mve/pooling_{avg,max}_s8.h), written once.
  *
- * Plain C (no DSP or MVE instruction): a Helium target finds it here too (its kernel folders are
- * arm_mve then arm_dsp).
+ * Plain C (no DSP or MVE instruction), guarded like every header of this folder: a Helium target
+ * finds it here too (its kernel folders are arm_mve then arm_dsp; the Helium cores have the DSP
+ * extension).
  */
 #ifndef UTVM_KERNELS_POOLING_S8_WINDOW_H_
 #define UTVM_KERNELS_POOLING_S8_WINDOW_H_
+
+#if !defined(__ARM_FEATURE_DSP) || (__ARM_FEATURE_DSP != 1)
+#error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
+#endif
 
 #include "pooling.h"
 
