@@ -91,6 +91,26 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32x4_t acc, int32x4_t bias, i
   OP " %[b2], q1, q3\n\t"                    \
   OP " %[a3], q0, q2\n\t"                    \
   OP " %[b3], q1, q2\n\t"
+/* k (a register, >= 0) whole steps (UTVM_CONV2D_MVE_LD then the accumulating step), two per loop
+ * iteration (one subtraction and one branch per 32 window bytes: ResNet-8 M55 4.71 M -> 4.56 M
+ * estimated cycles, KWS 2.09 M -> 2.07 M); an odd count does
+ * one step first. The vector instructions do not touch the flags, so the zero flag of LSRS still
+ * says whether pairs are left after the odd step. Local labels 7 and 8 (1 for the loop). */
+#define UTVM_CONV2D_MVE_STEPS                \
+  "lsrs %[k], %[k], #1\n\t"                  \
+  "bcc 7f\n\t"                               \
+  UTVM_CONV2D_MVE_LD                         \
+  UTVM_CONV2D_MVE_MACS("vmladava.s8")        \
+  "7:\n\t"                                   \
+  "beq 8f\n\t"                               \
+  "1:\n\t"                                   \
+  UTVM_CONV2D_MVE_LD                         \
+  UTVM_CONV2D_MVE_MACS("vmladava.s8")        \
+  UTVM_CONV2D_MVE_LD                         \
+  UTVM_CONV2D_MVE_MACS("vmladava.s8")        \
+  "subs %[k], %[k], #1\n\t"                  \
+  "bne 1b\n\t"                               \
+  "8:\n\t"
 /* The 8 sums into the two pixels' vectors (two-lane VMOV), and the asm operands of the sums. */
 #define UTVM_CONV2D_MVE_SUMS                                  \
   "vmov %q[va][2], %q[va][0], %[a0], %[a2]\n\t"               \
@@ -157,14 +177,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* 
           UTVM_CONV2D_MVE_LD_P(", #16")
           UTVM_CONV2D_MVE_MACS("vmladav.s8")
           "ldr %[k], %[steps]\n\t"
-          "cmp %[k], #0\n\t"
-          "beq 2f\n\t"
-          "1:\n\t"
-          UTVM_CONV2D_MVE_LD
-          UTVM_CONV2D_MVE_MACS("vmladava.s8")
-          "subs %[k], %[k], #1\n\t"
-          "bne 1b\n\t"
-          "2:\n\t"
+          UTVM_CONV2D_MVE_STEPS
           "ldr %[k], %[rest]\n\t"
           "cmp %[k], #0\n\t"
           "beq 3f\n\t"
@@ -297,14 +310,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_par
         "add %[pb], %[pb], %[k]\n\t"
         "ldr %[k], %[steps0]\n\t"
         "5:\n\t"
-        "cmp %[k], #0\n\t"
-        "beq 6f\n\t"
-        "1:\n\t"
-        UTVM_CONV2D_MVE_LD
-        UTVM_CONV2D_MVE_MACS("vmladava.s8")
-        "subs %[k], %[k], #1\n\t"
-        "bne 1b\n\t"
-        "6:\n\t"
+        UTVM_CONV2D_MVE_STEPS
         "subs %[rl], %[rl], #1\n\t"
         "bne 4b\n\t"
         UTVM_CONV2D_MVE_SUMS
