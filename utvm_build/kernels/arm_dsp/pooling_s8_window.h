@@ -23,9 +23,14 @@ typedef struct {
   int32_t row;      /* bytes from one input row to the next */
 } utvm_pool_s8_win;
 
-/* The window of output pixel (b, oy, ox). */
+/* The window of output pixel i (batch, row and column from i: the kernels loop over
+ * batches * out_h * out_w pixels). */
 static inline utvm_pool_s8_win utvm_pool_s8_window(const utvm_pool_q_params* p, const int8_t* in, int8_t* out,
-                                                   int32_t b, int32_t oy, int32_t ox) {
+                                                   int32_t i) {
+  const int32_t per_image = p->out_h * p->out_w;
+  const int32_t b = i / per_image;
+  const int32_t oy = (i - (b * per_image)) / p->out_w;
+  const int32_t ox = i - (b * per_image) - (oy * p->out_w);
   utvm_pool_s8_win w;
   int32_t iy;
   int32_t ix;
@@ -39,8 +44,22 @@ static inline utvm_pool_s8_win utvm_pool_s8_window(const utvm_pool_q_params* p, 
   w.row = p->in_w * p->channels;
   w.px = ((w.rows > 0) && (w.cols > 0)) ? &in[((((b * p->in_h) + iy + fy0) * p->in_w) + ix + fx0) * p->channels]
                                         : in;
-  w.y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * p->channels];
+  w.y = &out[i * p->channels];
   return w;
+}
+
+/* The sum of channel c (of ch) over window w, one tap at a time (the channels and windows the
+ * vector loops leave). */
+static inline int32_t utvm_pool_s8_sum(const utvm_pool_s8_win* w, int32_t ch, int32_t c) {
+  int32_t acc = 0;
+  int32_t fy;
+  int32_t fx;
+  for (fy = 0; fy < w->rows; ++fy) {
+    for (fx = 0; fx < w->cols; ++fx) {
+      acc += (int32_t)w->px[(fy * w->row) + (fx * ch) + c];
+    }
+  }
+  return acc;
 }
 
 #endif /* UTVM_KERNELS_POOLING_S8_WINDOW_H_ */

@@ -17,7 +17,7 @@
  * the row-padded layout (the generator's choice, ops/conv_mve.py): each filter row of the window
  * padded to one 16-byte vector (zero weights, row_bytes 16); a pixel pair whose windows are both
  * inside the image then reads every filter row in place with one predicated load per pixel
- * (utvm_conv2d_mve_block_row1: no im2col, one vector step more per block than the packed window
+ * (utvm_conv2d_mve_block_rows: no im2col, one vector step more per block than the packed window
  * when the filter has more rows than the packed window has vectors), the others through im2col
  * into the same layout (the padding bytes of the scratch written once per call).
  *
@@ -264,91 +264,29 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
-/* Windows read in place (GCC): both pixels' windows inside the image, dilation_w 1 and filter
- * rows of whole vectors (filter_w * in_c a multiple of 16): x0 / x1 point at the top left taps
- * in the input, the filter rows are rs bytes apart; no im2col. The same block as
- * utvm_conv2d_mve_block (the weights are in window order, row after row), with a loop over the
- * filter rows around the vector steps (the row count in a register, the step counts and the
- * step to the next row from memory). */
+/* Windows read in place (GCC): both pixels' windows inside the image and dilation_w 1; x0 / x1
+ * point at the top left taps in the input; no im2col. The same block as utvm_conv2d_mve_block
+ * (the weights are in window order, row after row), with a loop over the filter rows around the
+ * vector steps. Two forms (one: a constant where it is inlined):
+ * - filter rows of whole vectors (filter_w * in_c a multiple of 16, one false): the steps of a
+ *   row, then the step to the next row (the row count in a register, the step counts and the
+ *   step to the next row from memory);
+ * - the row-padded layout (one true): every filter row is one predicated vector of
+ *   filter_w * in_c < 16 bytes (VCTP once per block: nothing past the row is read), the weights
+ *   16 bytes per row and channel (zero past the row). */
 static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
                                                        const int8_t* x1, const int8_t* w, const int32_t* rq,
-                                                       int8_t* y0, int8_t* y1, const bool shl) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t zp = p->output_offset;
-  const int32_t lo = p->act_min;
-  const int32_t hi = p->act_max;
-  const int32_t segv = (p->g.filter_w * p->g.in_c) >> 4; /* vectors per filter row, >= 1 */
-  const int32_t steps0 = segv;
-  const int32_t steps1 = segv - 1; /* the first row: its first vector starts the sums */
-  const int32_t adv = (p->g.dilation_h * p->g.in_w * p->g.in_c) - (segv * 16);
-  const int8_t* pw = w;
-  const int32_t* pr = rq;
-  int32_t c;
-  for (c = 0; c < out_c; c += 4) {
-    int32x4_t va;
-    int32x4_t vb;
-    const int8_t* pa = x0;
-    const int8_t* pb = x1;
-    int32_t rl = p->g.filter_h;
-    int32_t a0;
-    int32_t a1;
-    int32_t a2;
-    int32_t a3;
-    int32_t b0;
-    int32_t b1;
-    int32_t b2;
-    int32_t b3;
-    int32_t k;
-    __asm__(
-        UTVM_CONV2D_MVE_LD
-        UTVM_CONV2D_MVE_MACS("vmladav.s8")
-        "ldr %[k], %[steps1]\n\t"
-        "b 5f\n\t"
-        "4:\n\t"
-        "ldr %[k], %[adv]\n\t"
-        "add %[pa], %[pa], %[k]\n\t"
-        "add %[pb], %[pb], %[k]\n\t"
-        "ldr %[k], %[steps0]\n\t"
-        "5:\n\t"
-        UTVM_CONV2D_MVE_STEPS
-        "subs %[rl], %[rl], #1\n\t"
-        "bne 4b\n\t"
-        UTVM_CONV2D_MVE_SUMS
-        : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
-        : [steps0] "m"(steps0), [steps1] "m"(steps1), [adv] "m"(adv)
-        : "q0", "q1", "q2", "q3", "memory", "cc");
-    {
-      const int32x4_t bias = vldrwq_s32(pr);
-      const int32x4_t m = vldrwq_s32(&pr[4]);
-      const int32x4_t sh = vldrwq_s32(&pr[8]);
-      utvm_conv2d_mve_out(va, bias, m, sh, zp, lo, hi, out_c - c, shl, &y0[c]);
-      utvm_conv2d_mve_out(vb, bias, m, sh, zp, lo, hi, out_c - c, shl, &y1[c]);
-      pr = &pr[12];
-    }
-  }
-}
-
-static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
-                                                     const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
-                                                     int8_t* y1, bool shl) {
-  if (shl) {
-    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true);
-  } else {
-    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false);
-  }
-}
-/* Windows read in place in the row-padded layout (GCC): every filter row is one predicated
- * vector of seg = filter_w * in_c < 16 bytes (VCTP once per block: nothing past the row is read),
- * the rows adv bytes apart, the weights 16 bytes per row and channel (zero past seg). */
-static UTVM_MVE_INLINE void utvm_conv2d_mve_block_row1(const utvm_conv2d_mve_params* p, const int8_t* x0,
-                                                       const int8_t* x1, const int8_t* w, const int32_t* rq,
-                                                       int8_t* y0, int8_t* y1, const bool shl) {
+                                                       int8_t* y0, int8_t* y1, const bool shl, const bool one) {
   const int32_t out_c = p->g.out_c;
   const int32_t zp = p->output_offset;
   const int32_t lo = p->act_min;
   const int32_t hi = p->act_max;
   const int32_t seg = p->g.filter_w * p->g.in_c;
-  const int32_t adv = p->g.dilation_h * p->g.in_w * p->g.in_c;
+  const int32_t segv = seg >> 4; /* vectors per filter row (whole rows: >= 1) */
+  const int32_t steps0 = segv;
+  const int32_t steps1 = segv - 1; /* the first row: its first vector starts the sums */
+  const int32_t row = p->g.dilation_h * p->g.in_w * p->g.in_c;
+  const int32_t adv = row - (segv * 16);
   const int8_t* pw = w;
   const int32_t* pr = rq;
   int32_t c;
@@ -357,7 +295,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_row1(const utvm_conv2d_mve_par
     int32x4_t vb;
     const int8_t* pa = x0;
     const int8_t* pb = x1;
-    int32_t rl = p->g.filter_h - 1; /* the rows after the first */
+    int32_t rl = one ? (p->g.filter_h - 1) : p->g.filter_h; /* one: the rows after the first */
     int32_t a0;
     int32_t a1;
     int32_t a2;
@@ -367,28 +305,49 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_row1(const utvm_conv2d_mve_par
     int32_t b2;
     int32_t b3;
     int32_t k;
-    __asm__(
-        "ldr %[k], %[seg]\n\t"
-        "vctp.8 %[k]\n\t"
-        "ldr %[k], %[adv]\n\t"
-        UTVM_CONV2D_MVE_LD_P("")
-        "add %[pa], %[pa], %[k]\n\t"
-        "add %[pb], %[pb], %[k]\n\t"
-        UTVM_CONV2D_MVE_MACS("vmladav.s8")
-        "cmp %[rl], #0\n\t"
-        "beq 2f\n\t"
-        "1:\n\t"
-        UTVM_CONV2D_MVE_LD_P("")
-        "add %[pa], %[pa], %[k]\n\t"
-        "add %[pb], %[pb], %[k]\n\t"
-        UTVM_CONV2D_MVE_MACS("vmladava.s8")
-        "subs %[rl], %[rl], #1\n\t"
-        "bne 1b\n\t"
-        "2:\n\t"
-        UTVM_CONV2D_MVE_SUMS
-        : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
-        : [seg] "m"(seg), [adv] "m"(adv)
-        : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
+    if (one) {
+      __asm__(
+          "ldr %[k], %[seg]\n\t"
+          "vctp.8 %[k]\n\t"
+          "ldr %[k], %[row]\n\t"
+          UTVM_CONV2D_MVE_LD_P("")
+          "add %[pa], %[pa], %[k]\n\t"
+          "add %[pb], %[pb], %[k]\n\t"
+          UTVM_CONV2D_MVE_MACS("vmladav.s8")
+          "cmp %[rl], #0\n\t"
+          "beq 2f\n\t"
+          "1:\n\t"
+          UTVM_CONV2D_MVE_LD_P("")
+          "add %[pa], %[pa], %[k]\n\t"
+          "add %[pb], %[pb], %[k]\n\t"
+          UTVM_CONV2D_MVE_MACS("vmladava.s8")
+          "subs %[rl], %[rl], #1\n\t"
+          "bne 1b\n\t"
+          "2:\n\t"
+          UTVM_CONV2D_MVE_SUMS
+          : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
+          : [seg] "m"(seg), [row] "m"(row)
+          : "q0", "q1", "q2", "q3", "p0", "memory", "cc");
+    } else {
+      __asm__(
+          UTVM_CONV2D_MVE_LD
+          UTVM_CONV2D_MVE_MACS("vmladav.s8")
+          "ldr %[k], %[steps1]\n\t"
+          "b 5f\n\t"
+          "4:\n\t"
+          "ldr %[k], %[adv]\n\t"
+          "add %[pa], %[pa], %[k]\n\t"
+          "add %[pb], %[pb], %[k]\n\t"
+          "ldr %[k], %[steps0]\n\t"
+          "5:\n\t"
+          UTVM_CONV2D_MVE_STEPS
+          "subs %[rl], %[rl], #1\n\t"
+          "bne 4b\n\t"
+          UTVM_CONV2D_MVE_SUMS
+          : UTVM_CONV2D_MVE_OUTS, [rl] "+r"(rl)
+          : [steps0] "m"(steps0), [steps1] "m"(steps1), [adv] "m"(adv)
+          : "q0", "q1", "q2", "q3", "memory", "cc");
+    }
     {
       const int32x4_t bias = vldrwq_s32(pr);
       const int32x4_t m = vldrwq_s32(&pr[4]);
@@ -400,13 +359,18 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_row1(const utvm_conv2d_mve_par
   }
 }
 
-static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_row1(const utvm_conv2d_mve_params* p, const int8_t* x0,
+/* The pixel pair of utvm_conv2d_mve_block_rows: one copy per form and left shift. */
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
                                                      const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
-                                                     int8_t* y1, bool shl) {
-  if (shl) {
-    utvm_conv2d_mve_block_row1(p, x0, x1, w, rq, y0, y1, true);
+                                                     int8_t* y1, bool shl, bool one) {
+  if (one && shl) {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true, true);
+  } else if (one) {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false, true);
+  } else if (shl) {
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, true, false);
   } else {
-    utvm_conv2d_mve_block_row1(p, x0, x1, w, rq, y0, y1, false);
+    utvm_conv2d_mve_block_rows(p, x0, x1, w, rq, y0, y1, false, false);
   }
 }
 #define UTVM_CONV2D_MVE_ROWS 1
@@ -541,10 +505,8 @@ static void utvm_conv2d_s8_mve(const utvm_conv2d_mve_params* p, const int8_t* in
       const int32_t pix1 = utvm_min_i32(pix + 1, total - 1); /* an odd last pixel: twice */
       const int8_t* x0 = utvm_conv2d_mve_in_place(p, in, pix);
       const int8_t* x1 = utvm_conv2d_mve_in_place(p, in, pix1);
-      if ((x0 != NULL) && (x1 != NULL) && row_pad) {
-        utvm_conv2d_mve_pixels_row1(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
-      } else if ((x0 != NULL) && (x1 != NULL)) {
-        utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl);
+      if ((x0 != NULL) && (x1 != NULL)) {
+        utvm_conv2d_mve_pixels_rows(p, x0, x1, w, rq, &out[pix * g->out_c], &out[pix1 * g->out_c], shl, row_pad);
       } else {
         x0 = utvm_conv2d_mve_at(p, in, pix, col);
         x1 = utvm_conv2d_mve_at(p, in, pix1, &col[p->depth]);

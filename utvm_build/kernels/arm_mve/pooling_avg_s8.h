@@ -48,47 +48,34 @@ static UTVM_MVE_INLINE void utvm_avg_pool_mve_sum16(const int8_t* px, int32_t ro
 static UTVM_MVE_HOT void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) {
   const int32_t ch = p->channels;
   int16_t s[16];
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, b, oy, ox);
-        const int32_t count = w.rows * w.cols;
-        int32_t c;
-        if ((count > 0) && (count <= 255)) {
-          int32_t j;
-          for (c = 0; (c + 16) <= ch; c += 16) {
-            utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, 0, 0, false);
-            for (j = 0; j < 16; ++j) {
-              w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
-            }
-          }
-          if (c < ch) {
-            const int32_t n = ch - c;
-            utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, vctp16q((uint32_t)n),
-                                    vctp16q((uint32_t)((n > 8) ? (n - 8) : 0)), true);
-            for (j = 0; j < n; ++j) {
-              w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
-            }
-          }
-        } else {
-          /* the generic loop (a window of more than 255 taps; count 0 cannot occur in a valid model
-           * but divides nothing here either) */
-          for (c = 0; c < ch; ++c) {
-            int32_t fy;
-            int32_t fx;
-            int32_t acc = 0;
-            for (fy = 0; fy < w.rows; ++fy) {
-              for (fx = 0; fx < w.cols; ++fx) {
-                acc += (int32_t)w.px[(fy * w.row) + (fx * ch) + c];
-              }
-            }
-            w.y[c] = (count > 0) ? (int8_t)utvm_pool_avg_q_out(p, acc, count)
-                                 : (int8_t)utvm_clamp_i32(0, p->act_min, p->act_max);
-          }
+  const int32_t pixels = p->batches * p->out_h * p->out_w;
+  int32_t i;
+  for (i = 0; i < pixels; ++i) {
+    const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, i);
+    const int32_t count = w.rows * w.cols;
+    int32_t c;
+    if ((count > 0) && (count <= 255)) {
+      int32_t j;
+      for (c = 0; (c + 16) <= ch; c += 16) {
+        utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, 0, 0, false);
+        for (j = 0; j < 16; ++j) {
+          w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
         }
+      }
+      if (c < ch) {
+        const int32_t n = ch - c;
+        utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, vctp16q((uint32_t)n),
+                                vctp16q((uint32_t)((n > 8) ? (n - 8) : 0)), true);
+        for (j = 0; j < n; ++j) {
+          w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
+        }
+      }
+    } else {
+      /* the generic loop (a window of more than 255 taps; count 0 cannot occur in a valid model
+       * but divides nothing here either) */
+      for (c = 0; c < ch; ++c) {
+        w.y[c] = (count > 0) ? (int8_t)utvm_pool_avg_q_out(p, utvm_pool_s8_sum(&w, ch, c), count)
+                             : (int8_t)utvm_clamp_i32(0, p->act_min, p->act_max);
       }
     }
   }

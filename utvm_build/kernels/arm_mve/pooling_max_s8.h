@@ -21,28 +21,23 @@ static UTVM_MVE_HOT void utvm_max_pool_s8(const utvm_pool_q_params* p, const int
   const int32_t ch = p->channels;
   const int8x16_t lo = vdupq_n_s8((int8_t)p->act_min);
   const int8x16_t hi = vdupq_n_s8((int8_t)p->act_max);
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, b, oy, ox);
-        int32_t c;
-        for (c = 0; c < ch; c += 16) {
-          const mve_pred16_t pr = vctp8q((uint32_t)(ch - c));
-          int8x16_t m = vdupq_n_s8(INT8_MIN);
-          int32_t fy;
-          int32_t fx;
-          for (fy = 0; fy < w.rows; ++fy) {
-            const int8_t* q = &w.px[(fy * w.row) + c];
-            for (fx = 0; fx < w.cols; ++fx) {
-              m = vmaxq_s8(m, vldrbq_z_s8(&q[fx * ch], pr)); /* false lanes 0: not stored */
-            }
-          }
-          vstrbq_p_s8(&w.y[c], vminq_s8(vmaxq_s8(m, lo), hi), pr);
+  const int32_t pixels = p->batches * p->out_h * p->out_w;
+  int32_t i;
+  for (i = 0; i < pixels; ++i) {
+    const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, i);
+    int32_t c;
+    for (c = 0; c < ch; c += 16) {
+      const mve_pred16_t pr = vctp8q((uint32_t)(ch - c));
+      int8x16_t m = vdupq_n_s8(INT8_MIN);
+      int32_t fy;
+      int32_t fx;
+      for (fy = 0; fy < w.rows; ++fy) {
+        const int8_t* q = &w.px[(fy * w.row) + c];
+        for (fx = 0; fx < w.cols; ++fx) {
+          m = vmaxq_s8(m, vldrbq_z_s8(&q[fx * ch], pr)); /* false lanes 0: not stored */
         }
       }
+      vstrbq_p_s8(&w.y[c], vminq_s8(vmaxq_s8(m, lo), hi), pr);
     }
   }
 }
