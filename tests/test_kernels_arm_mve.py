@@ -6,10 +6,11 @@ On QEMU mps3-an547 (Cortex-M55, which QEMU emulates with MVE):
   TFLite MultiplyByQuantizedMultiplier on edge operands (x = INT32_MIN / INT32_MAX / 0 / +-1, ties
   of every rounding shift, multipliers 0, 2^30, 2^31 - 1 and near them, shifts -31..+8 with the
   left shift wrapping) and seeded random ones: 40 000 in CI, 400 000 with UTVM_TEST_FULL=1;
-- kernels with the generator's data (conv2d_s8_mve.h, depthwise_conv2d_s8_mve.h, add_s8_mve.h) and
-  the FULLY_CONNECTED override: models of one operator per edge case (the DSP kernels' cases of
-  tests/test_kernels_arm_dsp.py, plus depthwise channel counts that are not a multiple of 8, depth
-  multipliers 2-8, FULLY_CONNECTED shapes and same-shape ADD / SUB), compiled --target cortex-m55
+- kernels with the generator's data (conv2d_s8_mve.h, depthwise_conv2d_s8_mve.h, add_s8_mve.h,
+  mul_s8_mve.h) and the FULLY_CONNECTED and pooling overrides: models of one operator per edge case
+  (the DSP kernels' cases of tests/test_kernels_arm_dsp.py, plus depthwise channel counts that are
+  not a multiple of 8, depth multipliers 2-8, FULLY_CONNECTED shapes, same-shape ADD / SUB / MUL,
+  average and max pooling windows), compiled --target cortex-m55
   and run on QEMU, against the generic build on the host byte for byte and the host against
   TFLite's reference kernels;
 - models: the MLPerf Tiny re-creations and micro_speech --target cortex-m55 on QEMU against the
@@ -290,6 +291,12 @@ MVE_CONV = [
     ([1, 9, 8, 16], 4, (3, 3), (1, 1), (2, 1), "VALID", "RELU6", -3, 10, "mixed"),
     ([1, 5, 7, 8], 5, (1, 2), (1, 1), (1, 1), "VALID", "NONE", 7, -128, "above one"),
     ([2, 5, 3, 16], 3, (2, 1), (1, 1), (1, 1), "VALID", "NONE", 0, 0, "near one"),
+    # the row-padded layout (filter rows under 16 bytes, each one vector; ops/conv_mve.row_padded):
+    # ResNet-8's 3x3 x 3 first layer (pairs in place and at the border), person_detect's 3x3 x 1 at
+    # stride 2, left shifts, 5 output channels (a predicated last block)
+    ([1, 8, 9, 3], 16, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([1, 11, 10, 1], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU6", 3, -128, "typical"),
+    ([1, 6, 7, 3], 5, (3, 3), (1, 1), (2, 1), "SAME", "NONE", 7, 9, "above one"),
 ]
 
 
@@ -304,6 +311,34 @@ MVE_ADD = [
     ("ADD", [1, 9, 9, 5], (1.0, 0), (1.0, -1), (3e-6, 0), "NONE"),
     ("SUB", [2, 130], (0.5, 100), (0.125, -100), (0.3, 1), "NONE"),
 ]
+
+
+# MUL int8 same shape (mul_s8_mve.h): (shape, (scale, zp) of each input and of the output,
+# activation): sizes not a multiple of 8 (the predicated last 1..7), zero points at both ends
+# (offsets 128 and -127 in int16 lanes), an output scale that makes the multiplier above one
+# (a left shift), a small one (a right shift of 20+), a clamp by RELU6.
+MVE_MUL = [
+    ([7], (0.05, -3), (0.04, 7), (0.002, -128), "NONE"),
+    ([1, 5, 5, 3], (0.03, -128), (0.03, 127), (0.0002, 10), "RELU"),
+    ([4099], (0.02, 127), (0.07, -128), (0.5, 0), "NONE"),
+    ([2, 9, 9, 5], (1.0, 0), (1.0, -1), (300.0, 3), "RELU6"),
+    ([2, 130], (0.5, 100), (0.125, -100), (0.01, 1), "NONE"),
+]
+
+
+def _mul_mve_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve mul")
+    ins, outs = [], []
+    for shape, (s1, z1), (s2, z2), (so, zo), act in MVE_MUL:
+        a = mb.tensor(shape, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(shape, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor(shape, "int8", scale=so, zero_point=zo)
+        mb.operator("MUL", [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    return mb.build(ins, outs)
 
 
 def _add_mve_model() -> bytes:
@@ -335,54 +370,50 @@ MVE_POOL = [
 ]
 
 
-def _pool_model() -> bytes:
+def _pool_model(op: str = "AVERAGE_POOL_2D") -> bytes:
+    """One ``op`` (AVERAGE_POOL_2D or MAX_POOL_2D) per MVE_POOL case."""
     from tflite_writer import ModelBuilder
 
-    mb = ModelBuilder("arm_mve average pool")
+    mb = ModelBuilder(f"arm_mve {op}")
     ins, outs = [], []
     for shape, (fh, fw), (sh, sw), pad, act, zp in MVE_POOL:
         x = mb.tensor(shape, "int8", scale=0.05, zero_point=zp)
         oh = -(-shape[1] // sh) if pad == "SAME" else (shape[1] - fh) // sh + 1
         ow = -(-shape[2] // sw) if pad == "SAME" else (shape[2] - fw) // sw + 1
         y = mb.tensor([shape[0], oh, ow, shape[3]], "int8", scale=0.05, zero_point=zp)
-        mb.operator("AVERAGE_POOL_2D", [x], [y], {"padding": pad, "stride_h": sh, "stride_w": sw,
-                                                  "filter_height": fh, "filter_width": fw,
-                                                  "fused_activation_function": act})
+        mb.operator(op, [x], [y], {"padding": pad, "stride_h": sh, "stride_w": sw,
+                                   "filter_height": fh, "filter_width": fw, "fused_activation_function": act})
         ins.append(x)
         outs.append(y)
     return mb.build(ins, outs)
 
 
-def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
-    """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
-    / add_s8_mve on every case above (ADD / SUB: the DSP test's cases, 4096+ elements each so that
-    every input byte occurs, odd sizes, and a broadcast ADD that keeps the other kernels)."""
-    need("cmake", "cc")
+def _check_on_qemu(tmp_path: Path, models: list, kernels: dict[str, str] | None = None,
+                   reference_check: bool = False) -> None:
+    """Builds `models` for the host (generic) and for Cortex-M55 (--target cortex-m55), runs the
+    M55 build on QEMU and asserts its outputs byte for byte equal to the host's; kernels: model
+    name -> a kernel header the M55 build must take from arm_mve (else: some arm_mve kernel);
+    reference_check: the host outputs also against TFLite's reference kernels."""
     from benchmarks import reference
     from benchmarks.compare import outputs_match
-    from benchmarks.models import BenchModel
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
-    models = []
-    for name, data in (("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23)),
-                       ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24, depthwise=True)),
-                       ("mve_dw_mult", _dw_mult_model(26)), ("mve_fc", _fc_model(25)), ("mve_add", _add_model(27)),
-                       ("mve_add2", _add_mve_model()), ("mve_pool", _pool_model())):
-        (tmp_path / f"{name}.tflite").write_bytes(data)
-        models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
-    for m, kernel in zip(models, ("conv2d_s8_mve", "depthwise_conv2d_s8_mve", "depthwise_conv2d_s8_mve",
-                                  "fully_connected_s8_rows", "add_s8_mve", "add_s8_mve", "pooling_avg_s8")):
+    for m in models:
         meta = model_metadata(tmp_path / "m55", m)
         assert meta["target"] == "cortex-m55"
-        assert meta["kernel_variants"].get(kernel) == "arm_mve", meta["kernel_variants"]
-        host_meta = model_metadata(tmp_path / "host", m)
+        variants = meta["kernel_variants"]
+        if kernels is not None:
+            assert variants.get(kernels[m.name]) == "arm_mve", (m.name, variants)
+        else:
+            assert "arm_mve" in variants.values(), (m.name, variants)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
         assert host.rc == 0
-        ref = reference.check(m, host_meta, host.outputs)
-        assert ref.startswith("identical"), f"{m.name}: host vs reference: {ref}"
+        if reference_check:
+            ref = reference.check(m, model_metadata(tmp_path / "host", m), host.outputs)
+            assert ref.startswith("identical"), f"{m.name}: host vs reference: {ref}"
         rc, out = _qemu(tmp_path / "m55" / f"bench_{m.name}.elf", tmp_path, machine=MACHINE)
         target = parse_program_output(out)
         assert rc == 0 and target.rc == 0, out[-2000:]
@@ -390,28 +421,35 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert ok and how == "identical", f"{m.name}: cortex-m55 vs host: {how}"
 
 
+def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
+    """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
+    / add_s8_mve / mul_s8_mve / average and max pooling on every case above (ADD / SUB: the DSP
+    test's cases, 4096+ elements each so that every input byte occurs, odd sizes, and a broadcast
+    ADD that keeps the other kernels)."""
+    need("cmake", "cc")
+    from benchmarks.models import BenchModel
+
+    models, kernels = [], {}
+    for name, data, kernel in (
+            ("mve_conv", _q15_model(Q15_CONV + MVE_CONV, 23), "conv2d_s8_mve"),
+            ("mve_dw", _q15_model(Q15_DW + MVE_DW, 24, depthwise=True), "depthwise_conv2d_s8_mve"),
+            ("mve_dw_mult", _dw_mult_model(26), "depthwise_conv2d_s8_mve"),
+            ("mve_fc", _fc_model(25), "fully_connected_s8_rows"), ("mve_add", _add_model(27), "add_s8_mve"),
+            ("mve_add2", _add_mve_model(), "add_s8_mve"), ("mve_mul", _mul_mve_model(), "mul_s8_mve"),
+            ("mve_pool", _pool_model(), "pooling_avg_s8"), ("mve_max", _pool_model("MAX_POOL_2D"), "pooling_max_s8")):
+        (tmp_path / f"{name}.tflite").write_bytes(data)
+        models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
+        kernels[name] = kernel
+    _check_on_qemu(tmp_path, models, kernels, reference_check=True)
+
+
 def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
     """The MLPerf-like models and micro_speech --target cortex-m55 on QEMU vs the generic build on the
     host (kws_dscnn in CI, every one with UTVM_TEST_FULL=1)."""
     need("cmake", "cc")
-    from benchmarks.compare import outputs_match
     from benchmarks.models import MLPERF_MODELS, get_models, model_names
-    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
-    wanted = ("micro_speech", *MLPERF_MODELS) if FULL else ("kws_dscnn",)
+    wanted = ("micro_speech", "person_detect", *MLPERF_MODELS) if FULL else ("kws_dscnn",)
     names = [n for n in model_names() if n in wanted]
     assert names, "no benchmark models"
-    models = get_models(names, tmp_path)
-    build(models, None, "O2", tmp_path / "host", target="generic")
-    build(models, CORES["m55"], "Os", tmp_path / "m55", target="cortex-m55")
-    for m in models:
-        meta = model_metadata(tmp_path / "m55", m)
-        variants = meta["kernel_variants"]
-        assert "arm_mve" in variants.values(), (m.name, variants)
-        host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
-                                                   capture_output=True, text=True, timeout=300).stdout)
-        rc, out = _qemu(tmp_path / "m55" / f"bench_{m.name}.elf", tmp_path, machine=MACHINE)
-        target = parse_program_output(out)
-        assert rc == 0 and target.rc == 0, out[-2000:]
-        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
-        assert ok and how == "identical", f"{m.name}: {how}"
+    _check_on_qemu(tmp_path, get_models(names, tmp_path))

@@ -304,4 +304,11 @@ class Mul(_Binary):
         p = Params("utvm_mul_q_params", {
             "input1_offset": -x1.quant.zp, "input2_offset": -x2.quant.zp, "output_offset": out.quant.zp,
             "output_multiplier": mult, "output_shift": shift, "act_min": lo, "act_max": hi})
+        same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
+        if x1.dtype == "int8" and same_shape and _has_kernel(MUL_MVE_KERNEL, target):
+            return self.prepared(op, g, call(MUL_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
         return self.prepared(op, g, call(f"utvm_mul_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
+
+
+#: The Helium targets' same-shape int8 MUL (kernels/arm_mve/mul_s8_mve.h).
+MUL_MVE_KERNEL = "utvm_mul_s8_mve"

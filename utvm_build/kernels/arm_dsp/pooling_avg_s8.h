@@ -14,67 +14,41 @@
 #endif
 
 #include "dsp_s8.h"
-#include "pooling.h"
-
-static int8_t utvm_avg_pool_s8_div(const utvm_pool_q_params* p, int32_t acc, int32_t count) {
-  const int32_t v = (acc > 0) ? ((acc + (count / 2)) / count) : ((acc - (count / 2)) / count);
-  return (int8_t)utvm_clamp_i32(v, p->act_min, p->act_max);
-}
+#include "pooling_s8_window.h"
 
 static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) {
   const int32_t ch = p->channels;
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        int32_t iy;
-        int32_t ix;
-        int32_t fy0;
-        int32_t fy1;
-        int32_t fx0;
-        int32_t fx1;
-        int32_t count;
-        int32_t c = 0;
-        int32_t scalar_from = 0;   /* the channels the scalar loop does: all, or the tail after groups of 4 */
-        int8_t* y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * ch];
-        UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
-        count = (fy1 - fy0) * (fx1 - fx0);
-        if (count <= 255) {
-          for (c = 0; (c + 4) <= ch; c += 4) {
-            int32_t se = 0;
-            int32_t so = 0;
-            int32_t fy;
-            int32_t fx;
-            for (fy = fy0; fy < fy1; ++fy) {
-              const int8_t* px = &in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx0) * ch) + c];
-              for (fx = fx0; fx < fx1; ++fx) {
-                const int32_t v = utvm_dsp_ld4(px);
-                se = __sxtab16(se, v);
-                so = utvm_dsp_odd_add(so, v);
-                px = &px[ch];
-              }
-            }
-            y[c] = utvm_avg_pool_s8_div(p, (int32_t)(int16_t)(uint16_t)((uint32_t)se & 0xFFFFu), count);
-            y[c + 1] = utvm_avg_pool_s8_div(p, (int32_t)(int16_t)(uint16_t)((uint32_t)so & 0xFFFFu), count);
-            y[c + 2] = utvm_avg_pool_s8_div(p, se >> 16, count);
-            y[c + 3] = utvm_avg_pool_s8_div(p, so >> 16, count);
+  const int32_t pixels = p->batches * p->out_h * p->out_w;
+  int32_t i;
+  for (i = 0; i < pixels; ++i) {
+    const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, i);
+    const int32_t count = w.rows * w.cols;
+    int32_t c = 0;
+    int32_t scalar_from = 0;   /* the channels the scalar loop does: all, or the tail after groups of 4 */
+    if (count <= 255) {
+      for (c = 0; (c + 4) <= ch; c += 4) {
+        int32_t se = 0;
+        int32_t so = 0;
+        int32_t fy;
+        int32_t fx;
+        for (fy = 0; fy < w.rows; ++fy) {
+          const int8_t* px = &w.px[(fy * w.row) + c];
+          for (fx = 0; fx < w.cols; ++fx) {
+            const int32_t v = utvm_dsp_ld4(px);
+            se = __sxtab16(se, v);
+            so = utvm_dsp_odd_add(so, v);
+            px = &px[ch];
           }
-          scalar_from = (ch / 4) * 4;
         }
-        for (c = scalar_from; c < ch; ++c) {
-          int32_t fy;
-          int32_t fx;
-          int32_t acc = 0;
-          for (fy = fy0; fy < fy1; ++fy) {
-            for (fx = fx0; fx < fx1; ++fx) {
-              acc += (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * ch) + c];
-            }
-          }
-          y[c] = utvm_avg_pool_s8_div(p, acc, count);
-        }
+        w.y[c] = (int8_t)utvm_pool_avg_q_out(p, (int32_t)(int16_t)(uint16_t)((uint32_t)se & 0xFFFFu), count);
+        w.y[c + 1] = (int8_t)utvm_pool_avg_q_out(p, (int32_t)(int16_t)(uint16_t)((uint32_t)so & 0xFFFFu), count);
+        w.y[c + 2] = (int8_t)utvm_pool_avg_q_out(p, se >> 16, count);
+        w.y[c + 3] = (int8_t)utvm_pool_avg_q_out(p, so >> 16, count);
       }
+      scalar_from = (ch / 4) * 4;
+    }
+    for (c = scalar_from; c < ch; ++c) {
+      w.y[c] = (int8_t)utvm_pool_avg_q_out(p, utvm_pool_s8_sum(&w, ch, c), count);
     }
   }
 }

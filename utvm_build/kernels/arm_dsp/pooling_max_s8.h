@@ -13,7 +13,7 @@
 #endif
 
 #include "dsp_s8.h"
-#include "pooling.h"
+#include "pooling_s8_window.h"
 
 /* max(a, b) in each signed byte lane */
 static UTVM_DSP_INLINE int32_t utvm_max_pool_s8_max4(int32_t a, int32_t b) {
@@ -25,50 +25,38 @@ static void utvm_max_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
   const int32_t ch = p->channels;
   const int32_t lo = (int32_t)(((uint32_t)p->act_min & 0xFFu) * 0x01010101u);
   const int32_t hi = (int32_t)(((uint32_t)p->act_max & 0xFFu) * 0x01010101u);
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        int32_t iy;
-        int32_t ix;
-        int32_t fy0;
-        int32_t fy1;
-        int32_t fx0;
-        int32_t fx1;
-        int32_t c;
-        int8_t* y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * ch];
-        UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
-        for (c = 0; (c + 4) <= ch; c += 4) {
-          int32_t m = (int32_t)0x80808080u;
-          int32_t fy;
-          int32_t fx;
-          uint32_t u;
-          for (fy = fy0; fy < fy1; ++fy) {
-            const int8_t* px = &in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx0) * ch) + c];
-            for (fx = fx0; fx < fx1; ++fx) {
-              m = utvm_max_pool_s8_max4(utvm_dsp_ld4(px), m);
-              px = &px[ch];
-            }
-          }
-          m = utvm_max_pool_s8_max4(m, lo);
-          (void)__ssub8(hi, m); /* GE where hi >= m */
-          u = (uint32_t)__sel(m, hi);
-          (void)memcpy(&y[c], &u, sizeof u);
-        }
-        for (c = (ch / 4) * 4; c < ch; ++c) {   /* the channels after the last group of 4 */
-          int32_t fy;
-          int32_t fx;
-          int32_t m = INT8_MIN;
-          for (fy = fy0; fy < fy1; ++fy) {
-            for (fx = fx0; fx < fx1; ++fx) {
-              m = utvm_max_i32(m, (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * ch) + c]);
-            }
-          }
-          y[c] = (int8_t)utvm_clamp_i32(m, p->act_min, p->act_max);
+  const int32_t pixels = p->batches * p->out_h * p->out_w;
+  int32_t i;
+  for (i = 0; i < pixels; ++i) {
+    const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, i);
+    int32_t c;
+    for (c = 0; (c + 4) <= ch; c += 4) {
+      int32_t m = (int32_t)0x80808080u;
+      int32_t fy;
+      int32_t fx;
+      uint32_t u;
+      for (fy = 0; fy < w.rows; ++fy) {
+        const int8_t* px = &w.px[(fy * w.row) + c];
+        for (fx = 0; fx < w.cols; ++fx) {
+          m = utvm_max_pool_s8_max4(utvm_dsp_ld4(px), m);
+          px = &px[ch];
         }
       }
+      m = utvm_max_pool_s8_max4(m, lo);
+      (void)__ssub8(hi, m); /* GE where hi >= m */
+      u = (uint32_t)__sel(m, hi);
+      (void)memcpy(&w.y[c], &u, sizeof u);
+    }
+    for (c = (ch / 4) * 4; c < ch; ++c) {   /* the channels after the last group of 4 */
+      int32_t fy;
+      int32_t fx;
+      int32_t m = INT8_MIN;
+      for (fy = 0; fy < w.rows; ++fy) {
+        for (fx = 0; fx < w.cols; ++fx) {
+          m = utvm_max_i32(m, (int32_t)w.px[(fy * w.row) + (fx * ch) + c]);
+        }
+      }
+      w.y[c] = (int8_t)utvm_pool_max_q_out(p, m, 0);
     }
   }
 }

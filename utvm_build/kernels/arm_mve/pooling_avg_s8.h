@@ -5,8 +5,9 @@
  * to two int16 lane sums, exact while the window has at most 255 taps (|sum| <= 128 x 255 <
  * 2^15); the last 1..15 channels with predicated loads (false lanes 0, nothing read past the
  * tensor). The sums are stored to a small buffer on the stack and divided one channel at a time
- * as the reference does (round half away from zero, C division: MVE has no integer division).
- * Windows of more than 255 taps take the generic loop.
+ * as the reference does (pooling.h utvm_pool_avg_q_out: round half away from zero, C division:
+ * MVE has no integer division). Windows of more than 255 taps take the generic loop. The window
+ * of each output pixel: arm_dsp/pooling_s8_window.h (shared with the DSP kernels).
  */
 #ifndef UTVM_KERNELS_POOLING_AVG_S8_H_
 #define UTVM_KERNELS_POOLING_AVG_S8_H_
@@ -16,15 +17,10 @@
 #endif
 
 #include "mve_s8.h"
-#include "pooling.h"
+#include "pooling_s8_window.h"
 
-static int8_t utvm_avg_pool_s8_div(const utvm_pool_q_params* p, int32_t acc, int32_t count) {
-  const int32_t v = (acc > 0) ? ((acc + (count / 2)) / count) : ((acc - (count / 2)) / count);
-  return (int8_t)utvm_clamp_i32(v, p->act_min, p->act_max);
-}
-
-/* The window sums of 16 channels from px (rows fy0..fy1-1 of taps nx channels * ch apart, rows
- * row bytes apart) into s[0..15]; pr0 / pr1: the lanes of the two halves that exist (tail). */
+/* The window sums of 16 channels from px (rows of taps nx channels * ch apart, rows row bytes
+ * apart) into s[0..15]; pr0 / pr1: the lanes of the two halves that exist (tail). */
 static UTVM_MVE_INLINE void utvm_avg_pool_mve_sum16(const int8_t* px, int32_t rows, int32_t nx, int32_t ch,
                                                     int32_t row, int16_t* s, mve_pred16_t pr0, mve_pred16_t pr1,
                                                     bool tail) {
@@ -35,14 +31,14 @@ static UTVM_MVE_INLINE void utvm_avg_pool_mve_sum16(const int8_t* px, int32_t ro
   for (fy = 0; fy < rows; ++fy) {
     const int8_t* q = &px[fy * row];
     for (fx = 0; fx < nx; ++fx) {
+      const int8_t* const t = &q[fx * ch]; /* no pointer past the window is formed */
       if (tail) {
-        a = vaddq_s16(a, vldrbq_z_s16(q, pr0));
-        b = vaddq_s16(b, vldrbq_z_s16(&q[8], pr1));
+        a = vaddq_s16(a, vldrbq_z_s16(t, pr0));
+        b = vaddq_s16(b, vldrbq_z_s16(&t[8], pr1));
       } else {
-        a = vaddq_s16(a, vldrbq_s16(q));
-        b = vaddq_s16(b, vldrbq_s16(&q[8]));
+        a = vaddq_s16(a, vldrbq_s16(t));
+        b = vaddq_s16(b, vldrbq_s16(&t[8]));
       }
-      q = &q[ch];
     }
   }
   vst1q_s16(s, a);
@@ -51,57 +47,35 @@ static UTVM_MVE_INLINE void utvm_avg_pool_mve_sum16(const int8_t* px, int32_t ro
 
 static UTVM_MVE_HOT void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) {
   const int32_t ch = p->channels;
-  const int32_t row = p->in_w * ch;
   int16_t s[16];
-  int32_t b;
-  int32_t oy;
-  int32_t ox;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->out_h; ++oy) {
-      for (ox = 0; ox < p->out_w; ++ox) {
-        int32_t iy;
-        int32_t ix;
-        int32_t fy0;
-        int32_t fy1;
-        int32_t fx0;
-        int32_t fx1;
-        int32_t count;
-        int32_t c;
-        int8_t* y = &out[((((b * p->out_h) + oy) * p->out_w) + ox) * ch];
-        UTVM_POOL_WINDOW(p, oy, ox, iy, ix, fy0, fy1, fx0, fx1);
-        count = utvm_max_i32(fy1 - fy0, 0) * utvm_max_i32(fx1 - fx0, 0);
-        if ((count > 0) && (count <= 255)) {
-          const int8_t* const px = &in[((((b * p->in_h) + iy + fy0) * p->in_w) + ix + fx0) * ch];
-          int32_t j;
-          for (c = 0; (c + 16) <= ch; c += 16) {
-            utvm_avg_pool_mve_sum16(&px[c], fy1 - fy0, fx1 - fx0, ch, row, s, 0, 0, false);
-            for (j = 0; j < 16; ++j) {
-              y[c + j] = utvm_avg_pool_s8_div(p, s[j], count);
-            }
-          }
-          if (c < ch) {
-            const int32_t n = ch - c;
-            utvm_avg_pool_mve_sum16(&px[c], fy1 - fy0, fx1 - fx0, ch, row, s, vctp16q((uint32_t)n),
-                                    vctp16q((uint32_t)((n > 8) ? (n - 8) : 0)), true);
-            for (j = 0; j < n; ++j) {
-              y[c + j] = utvm_avg_pool_s8_div(p, s[j], count);
-            }
-          }
-        } else {
-          /* the generic loop (a window of more than 255 taps; count 0 cannot occur in a valid model
-           * but divides nothing here either) */
-          for (c = 0; c < ch; ++c) {
-            int32_t fy;
-            int32_t fx;
-            int32_t acc = 0;
-            for (fy = fy0; fy < fy1; ++fy) {
-              for (fx = fx0; fx < fx1; ++fx) {
-                acc += (int32_t)in[(((((b * p->in_h) + iy + fy) * p->in_w) + ix + fx) * ch) + c];
-              }
-            }
-            y[c] = (count > 0) ? utvm_avg_pool_s8_div(p, acc, count) : (int8_t)utvm_clamp_i32(0, p->act_min, p->act_max);
-          }
+  const int32_t pixels = p->batches * p->out_h * p->out_w;
+  int32_t i;
+  for (i = 0; i < pixels; ++i) {
+    const utvm_pool_s8_win w = utvm_pool_s8_window(p, in, out, i);
+    const int32_t count = w.rows * w.cols;
+    int32_t c;
+    if ((count > 0) && (count <= 255)) {
+      int32_t j;
+      for (c = 0; (c + 16) <= ch; c += 16) {
+        utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, 0, 0, false);
+        for (j = 0; j < 16; ++j) {
+          w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
         }
+      }
+      if (c < ch) {
+        const int32_t n = ch - c;
+        utvm_avg_pool_mve_sum16(&w.px[c], w.rows, w.cols, ch, w.row, s, vctp16q((uint32_t)n),
+                                vctp16q((uint32_t)((n > 8) ? (n - 8) : 0)), true);
+        for (j = 0; j < n; ++j) {
+          w.y[c + j] = (int8_t)utvm_pool_avg_q_out(p, s[j], count);
+        }
+      }
+    } else {
+      /* the generic loop (a window of more than 255 taps; count 0 cannot occur in a valid model
+       * but divides nothing here either) */
+      for (c = 0; c < ch; ++c) {
+        w.y[c] = (count > 0) ? (int8_t)utvm_pool_avg_q_out(p, utvm_pool_s8_sum(&w, ch, c), count)
+                             : (int8_t)utvm_clamp_i32(0, p->act_min, p->act_max);
       }
     }
   }
