@@ -193,4 +193,24 @@ static inline int64_t utvm_conv_s16_no_skip(const utvm_conv_q_params* p, int64_t
   return acc;
 }
 
+/* The int16 (16x8) output of CONV_2D and DEPTHWISE_CONV_2D (conv2d_s16.h, depthwise_conv2d_s16.h and
+ * their Helium versions): bias (int64, may be NULL; an int32 bias is widened at code generation)
+ * plus the sum, requantized with channel oc's multiplier and shift, clamped. p->acc32 (CONV_2D with
+ * an int32 bias): the reference accumulates in int32 (wraps: the int64 sum truncated) and uses the
+ * int32 MultiplyByQuantizedMultiplier (double rounding) instead of the int64 one. */
+static inline int16_t utvm_conv_s16_out(const utvm_conv_q_params* p, const int64_t* bias, const int32_t* mult,
+                                        const int32_t* shift, int32_t oc, int64_t acc) {
+  int64_t total = acc;
+  int32_t r;
+  if (bias != NULL) {
+    total += bias[oc];
+  }
+  if (p->acc32 != 0) {
+    r = utvm_mul_by_quantized_mul((int32_t)(uint32_t)total, mult[oc], shift[oc]);
+  } else {
+    r = utvm_mul_by_quantized_mul64(total, mult[oc], shift[oc]);
+  }
+  return (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
+}
+
 #endif /* UTVM_KERNELS_CONV_H_ */

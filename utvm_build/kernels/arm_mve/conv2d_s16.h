@@ -1,0 +1,97 @@
+/* utvm-build kernels, Helium (MVE): CONV_2D 16x8 (int16 activations, int8 weights, int64 bias);
+ * replaces kernels/conv2d_s16.h (same function, same arguments, same results).
+ *
+ * Per output pixel, four output channels at a time: the window is walked as runs of elements
+ * contiguous in both the input and the channel's weights ([OC][KH][KW][IC]): per filter row the
+ * taps inside the image (one run of (kx1 - kx0) * in_c with dilation_w 1, else one run of in_c
+ * per tap); taps outside the image are skipped, as in the reference (zero points are 0). Each run
+ * is one utvm_mve_dot4_s16 (per 8 elements one input vector, the four channels' weight vectors,
+ * four VMLALDAVA into int64 sums: the reference's int64 accumulator exactly; an int32-bias model's
+ * int32 sums are these truncated). A last block of fewer than 4 channels repeats its last channel
+ * (not stored). The sums are requantized one by one (conv.h utvm_conv_s16_out: int64
+ * MultiplyByQuantizedMultiplier, or the int32 one for an int32 bias), amortised over the window.
+ * Grouped convolutions: one channel at a time (its group's input channels).
+ *
+ * Generic description: CONV_2D, int16 activations with int8 weights (16x8; TFLite
+ * ConvPerChannel with AccumScalar int64_t or int32_t). Zero points of input and output are 0.
+ */
+#ifndef UTVM_KERNELS_CONV2D_S16_H_
+#define UTVM_KERNELS_CONV2D_S16_H_
+
+#if !defined(__ARM_FEATURE_MVE) || ((__ARM_FEATURE_MVE & 1) == 0)
+#error "utvm-build: these kernels were generated for a Helium target (--target cortex-m55/m85/m52) but compiled without MVE; use --target cortex-m33 or generic"
+#endif
+
+#include "conv.h"
+#include "mve_s16.h"
+
+/* bias: int64 (an int32 bias is widened at code generation), may be NULL. */
+static UTVM_MVE_HOT void utvm_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w,
+                                         const int64_t* bias, const int32_t* mult, const int32_t* shift,
+                                         int16_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t fic = g->filter_in_c;
+  const int32_t wstride = g->filter_h * g->filter_w * fic; /* one output channel's weights */
+  const bool one_group = fic == g->in_c;
+  const int32_t per_group = g->out_c / (g->in_c / fic);
+  const int32_t block = one_group ? 4 : 1;
+  int32_t b;
+  int32_t oy;
+  int32_t ox;
+  int32_t oc;
+  int32_t ky;
+  int32_t kx;
+  int32_t k;
+  for (b = 0; b < g->batches; ++b) {
+    for (oy = 0; oy < g->out_h; ++oy) {
+      const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+      int32_t ky0;
+      int32_t ky1;
+      utvm_mve_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+      for (ox = 0; ox < g->out_w; ++ox) {
+        const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+        int16_t* const y = &out[(((b * g->out_h) + oy) * g->out_w + ox) * g->out_c];
+        int32_t kx0;
+        int32_t kx1;
+        utvm_mve_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+        for (oc = 0; oc < g->out_c; oc += block) {
+          const int32_t last = one_group ? utvm_min_i32(oc + 3, g->out_c - 1) : oc;
+          const int8_t* const w0 = &w[oc * wstride];
+          const int8_t* const w1 = &w[utvm_min_i32(oc + 1, last) * wstride];
+          const int8_t* const w2 = &w[utvm_min_i32(oc + 2, last) * wstride];
+          const int8_t* const w3 = &w[last * wstride];
+          const int32_t c0 = (oc / per_group) * fic; /* the group's first input channel */
+          int64_t acc[4] = {0, 0, 0, 0};
+          for (ky = ky0; ky < ky1; ++ky) {
+            const int32_t iy = iy0 + (ky * g->dilation_h);
+            const int16_t* const row = &in[(((b * g->in_h) + iy) * g->in_w) * g->in_c];
+            const int32_t wrow = ky * g->filter_w;
+            if ((g->dilation_w == 1) && one_group) {
+              /* the taps kx0..kx1 - 1: one run of input pixels and filter taps */
+              const int32_t wo = (wrow + kx0) * fic;
+              if (kx1 > kx0) {
+                utvm_mve_dot4_s16(&row[(ix0 + kx0) * g->in_c], &w0[wo], &w1[wo], &w2[wo], &w3[wo],
+                                  (kx1 - kx0) * fic, acc);
+              }
+            } else {
+              for (kx = kx0; kx < kx1; ++kx) {
+                const int32_t wo = (wrow + kx) * fic;
+                const int16_t* const xp = &row[((ix0 + (kx * g->dilation_w)) * g->in_c) + c0];
+                if (one_group) {
+                  utvm_mve_dot4_s16(xp, &w0[wo], &w1[wo], &w2[wo], &w3[wo], fic, acc);
+                } else {
+                  acc[0] = utvm_mve_dot_s16(xp, &w0[wo], fic, acc[0]);
+                }
+              }
+            }
+          }
+          for (k = 0; (k < block) && ((oc + k) < g->out_c); ++k) {
+            y[oc + k] = utvm_conv_s16_out(p, bias, mult, shift, oc + k, acc[k]);
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_CONV2D_S16_H_ */

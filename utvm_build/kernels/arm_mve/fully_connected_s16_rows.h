@@ -1,0 +1,46 @@
+/* utvm-build kernels, Helium (MVE): FULLY_CONNECTED 16x8, the loop shared by
+ * fully_connected_s16.h (per-tensor) and fully_connected_s16_pc.h (per output unit).
+ *
+ * Per batch row, four output units at a time (mve_s16.h utvm_mve_dot4_s16): per 8 input values
+ * one input vector, the four units' weight vectors (VLDRB.S16), four VMLALDAVA into int64 sums
+ * (the reference's int64 accumulator exactly; the int32 variant's sums are these truncated); the
+ * last 1..7 values predicated; a last block of fewer than 4 units repeats its last unit (not
+ * stored). Each sum is finished by fully_connected.h utvm_fc_s16_out (bias, the int64 or int32
+ * MultiplyByQuantizedMultiplier, clamp), amortised over the depth.
+ */
+#ifndef UTVM_KERNELS_FULLY_CONNECTED_S16_ROWS_H_
+#define UTVM_KERNELS_FULLY_CONNECTED_S16_ROWS_H_
+
+#if !defined(__ARM_FEATURE_MVE) || ((__ARM_FEATURE_MVE & 1) == 0)
+#error "utvm-build: these kernels were generated for a Helium target (--target cortex-m55/m85/m52) but compiled without MVE; use --target cortex-m33 or generic"
+#endif
+
+#include "fully_connected.h"
+#include "mve_s16.h"
+
+/* out[b][c] = requant(bias[c] + w[c] . in[b]); unit c's multiplier and shift are mult[c * step],
+ * shift[c * step] (step 0: one for all). */
+static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p, const int32_t* mult,
+                                                       const int32_t* shift, int32_t step, const int16_t* in,
+                                                       const int8_t* w, const int64_t* bias, int16_t* out) {
+  const int32_t depth = p->accum_depth;
+  const int32_t units = p->out_depth;
+  int32_t b;
+  int32_t c;
+  int32_t k;
+  for (b = 0; b < p->batches; ++b) {
+    const int16_t* const x = &in[b * depth];
+    int16_t* const y = &out[b * units];
+    for (c = 0; c < units; c += 4) {
+      int64_t acc[4] = {0, 0, 0, 0};
+      utvm_mve_dot4_s16(x, &w[c * depth], &w[utvm_min_i32(c + 1, units - 1) * depth],
+                        &w[utvm_min_i32(c + 2, units - 1) * depth], &w[utvm_min_i32(c + 3, units - 1) * depth],
+                        depth, acc);
+      for (k = 0; (k < 4) && ((c + k) < units); ++k) {
+        y[c + k] = utvm_fc_s16_out(p, bias, mult[(c + k) * step], shift[(c + k) * step], c + k, acc[k]);
+      }
+    }
+  }
+}
+
+#endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_ROWS_H_ */
