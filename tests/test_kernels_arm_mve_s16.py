@@ -53,8 +53,9 @@ def _bias(rng: np.random.Generator, kind: str, n: int, acc_std: float) -> np.nda
     return np.round(rng.normal(0.0, acc_std, n)).astype(np.int64)
 
 
-# CONV_2D: (in shape, out_c, filter, strides, dilations, padding, activation, regime, bias dtype,
-# groups)
+# CONV_2D: (in shape, out_c, filter, strides, dilations, padding, activation, regime, bias kind,
+# groups); windows of at most 504 elements with one group and dilation_w 1 are gathered (im2col),
+# the others (dilation_w, groups, larger windows) walked as runs
 CONV = [
     ([1, 7, 6, 8], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", "typical", "int64", 1),
     ([1, 9, 9, 16], 9, (3, 3), (2, 2), (1, 1), "SAME", "NONE", "mixed", "int64", 1),
@@ -65,6 +66,9 @@ CONV = [
     ([1, 1, 1, 40], 3, (1, 1), (1, 1), (1, 1), "VALID", "NONE", "typical", "int64", 1),
     ([1, 6, 5, 6], 4, (2, 2), (1, 1), (1, 1), "SAME", "RELU", "typical", "int64", 2),
     ([1, 13, 7, 1], 6, (10, 4), (2, 2), (1, 1), "SAME", "NONE", "mixed", "int32", 1),
+    ([1, 5, 6, 7], 5, (3, 3), (1, 1), (1, 1), "SAME", "RELU", "typical", "large", 1),
+    ([1, 4, 5, 64], 5, (3, 3), (1, 2), (1, 1), "SAME", "NONE", "typical", "int64", 1),  # 576: runs
+    ([2, 2, 3, 600], 3, (1, 1), (1, 1), (1, 1), "VALID", "NONE", "typical", "int32", 1),  # 600: 2 chunks
 ]
 
 # DEPTHWISE_CONV_2D: (in shape, depth multiplier, filter, strides, dilations, padding, activation,

@@ -25,8 +25,123 @@
 #include "conv.h"
 #include "mve_s16.h"
 
-/* bias: int64 (an int32 bias is widened at code generation), may be NULL. */
-static UTVM_MVE_HOT void utvm_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w,
+/* Window elements gathered on the stack for one pixel (im2col): windows up to this size whose
+ * filter rows are short take one contiguous run (1 KB of stack). */
+#define UTVM_CONV2D_S16_COL 504
+
+/* The outputs of one pixel from its window as one run of n <= 504 elements (col: the input pixel
+ * itself for a 1x1 filter, else the gathered window with zeros for the taps outside the image),
+ * four channels at a time: int32 sums (exact, see mve_s16.h), requantized one by one. */
+static UTVM_MVE_HOT void utvm_conv2d_s16_col(const utvm_conv_q_params* p, bool vec_rq, const int16_t* col,
+                                             int32_t n, const int8_t* w, const int64_t* bias, const int32_t* mult,
+                                             const int32_t* shift, int16_t* y) {
+  const int32_t out_c = p->g.out_c;
+  int32_t oc;
+  for (oc = 0; oc < out_c; oc += 4) {
+    const int8_t* const w0 = &w[oc * n];
+    const int8_t* const w1 = &w[utvm_min_i32(oc + 1, out_c - 1) * n];
+    const int8_t* const w2 = &w[utvm_min_i32(oc + 2, out_c - 1) * n];
+    const int8_t* const w3 = &w[utvm_min_i32(oc + 3, out_c - 1) * n];
+    int32_t s0 = 0;
+    int32_t s1 = 0;
+    int32_t s2 = 0;
+    int32_t s3 = 0;
+    int32_t k = 0;
+    while ((k + 8) <= n) {
+      const int16x8_t xv = vldrhq_s16(&col[k]);
+      s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
+      s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
+      s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
+      s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
+      k += 8;
+    }
+    if (k < n) {
+      const mve_pred16_t pd = vctp16q((uint32_t)(n - k));
+      const int16x8_t xv = vldrhq_z_s16(&col[k], pd);
+      s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
+      s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
+      s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
+      s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
+    }
+    if (vec_rq) {
+      int32x4_t s = vdupq_n_s32(s0);
+      s = vsetq_lane_s32(s1, s, 1);
+      s = vsetq_lane_s32(s2, s, 2);
+      s = vsetq_lane_s32(s3, s, 3);
+      utvm_mve_s16_out4(s, p->acc32 != 0, bias, mult, shift, oc, utvm_min_i32(4, out_c - oc), p->act_min,
+                        p->act_max, &y[oc]);
+      continue;
+    }
+    y[oc] = utvm_conv_s16_out(p, bias, mult, shift, oc, s0);
+    if ((oc + 1) < out_c) {
+      y[oc + 1] = utvm_conv_s16_out(p, bias, mult, shift, oc + 1, s1);
+    }
+    if ((oc + 2) < out_c) {
+      y[oc + 2] = utvm_conv_s16_out(p, bias, mult, shift, oc + 2, s2);
+    }
+    if ((oc + 3) < out_c) {
+      y[oc + 3] = utvm_conv_s16_out(p, bias, mult, shift, oc + 3, s3);
+    }
+  }
+}
+
+/* One pixel's window (top left input tap iy0, ix0) into col: per filter row the taps inside the
+ * image copied, the others 0 (zero point 0: they add nothing, as the skipped taps of the
+ * reference). */
+static void utvm_conv2d_s16_gather(const utvm_conv_geom* g, const int16_t* img, int32_t iy0, int32_t ix0,
+                                   int16_t* col) {
+  const int32_t row = g->filter_w * g->in_c;
+  int32_t kx0;
+  int32_t kx1;
+  int32_t ky;
+  utvm_mve_taps(ix0, 1, g->filter_w, g->in_w, &kx0, &kx1);
+  for (ky = 0; ky < g->filter_h; ++ky) {
+    const int32_t iy = iy0 + (ky * g->dilation_h);
+    int8_t* const dst = (int8_t*)&col[ky * row];
+    if ((iy < 0) || (iy >= g->in_h) || (kx1 <= kx0)) {
+      utvm_mve_fill(dst, 0, row * 2);
+    } else {
+      const int32_t left = kx0 * g->in_c;
+      const int32_t len = (kx1 - kx0) * g->in_c;
+      utvm_mve_fill(dst, 0, left * 2);
+      utvm_mve_copy(&dst[left * 2], (const int8_t*)&img[((iy * g->in_w) + ix0 + kx0) * g->in_c], len * 2);
+      utvm_mve_fill(&dst[(left + len) * 2], 0, (row - left - len) * 2);
+    }
+  }
+}
+
+/* The pixels of a layer with one group, dilation_w 1 and a window of at most 504 elements: see
+ * utvm_conv2d_s16_col (1x1 filters without padding read the input pixel in place). */
+static void utvm_conv2d_s16_cols(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w,
+                                 const int64_t* bias, const int32_t* mult, const int32_t* shift, int16_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t n = g->filter_h * g->filter_w * g->in_c;
+  const bool in_place = (g->filter_h == 1) && (g->filter_w == 1) && (g->pad_h == 0) && (g->pad_w == 0);
+  const bool vec_rq = utvm_mve_s16_vec_rq(p->acc32 != 0, bias, shift, g->out_c, n);
+  int16_t col[UTVM_CONV2D_S16_COL];
+  int32_t b;
+  int32_t oy;
+  int32_t ox;
+  for (b = 0; b < g->batches; ++b) {
+    const int16_t* const img = &in[b * g->in_h * g->in_w * g->in_c];
+    for (oy = 0; oy < g->out_h; ++oy) {
+      const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+      for (ox = 0; ox < g->out_w; ++ox) {
+        const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+        int16_t* const y = &out[(((b * g->out_h) + oy) * g->out_w + ox) * g->out_c];
+        if (in_place) {
+          utvm_conv2d_s16_col(p, vec_rq, &img[((iy0 * g->in_w) + ix0) * g->in_c], n, w, bias, mult, shift, y);
+        } else {
+          utvm_conv2d_s16_gather(g, img, iy0, ix0, col);
+          utvm_conv2d_s16_col(p, vec_rq, col, n, w, bias, mult, shift, y);
+        }
+      }
+    }
+  }
+}
+
+/* Any layer: the window as runs of the image (see above). */
+static UTVM_MVE_HOT void utvm_conv2d_s16_runs(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w,
                                          const int64_t* bias, const int32_t* mult, const int32_t* shift,
                                          int16_t* out) {
   const utvm_conv_geom* g = &p->g;
@@ -91,6 +206,18 @@ static UTVM_MVE_HOT void utvm_conv2d_s16(const utvm_conv_q_params* p, const int1
         }
       }
     }
+  }
+}
+
+/* bias: int64 (an int32 bias is widened at code generation), may be NULL. */
+static void utvm_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w, const int64_t* bias,
+                            const int32_t* mult, const int32_t* shift, int16_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  if ((g->filter_in_c == g->in_c) && (g->dilation_w == 1) &&
+      ((g->filter_h * g->filter_w * g->in_c) <= UTVM_CONV2D_S16_COL)) {
+    utvm_conv2d_s16_cols(p, in, w, bias, mult, shift, out);
+  } else {
+    utvm_conv2d_s16_runs(p, in, w, bias, mult, shift, out);
   }
 }
 

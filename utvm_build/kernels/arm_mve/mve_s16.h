@@ -2,9 +2,14 @@
  * weights) MVE kernels of this folder (conv2d_s16.h, depthwise_conv2d_s16.h,
  * fully_connected_s16.h, fully_connected_s16_pc.h).
  *
- * - utvm_mve_dot4_s16: four int64 dot products of one int16 run with four int8 weight rows, 8
- *   MACs per VMLALDAVA (the weights sign-extended by VLDRB.S16), the last 1..7 elements
- *   predicated (nothing past the runs is read); exact like TFLite's int64 accumulator.
+ * - utvm_mve_dot4_s16: four dot products of one int16 run with four int8 weight rows added to
+ *   int64 sums, 8 MACs per VMLADAVA (the weights sign-extended by VLDRB.S16) into int32 sums of at
+ *   most 504 elements each (exact: below 2^31), then added to the int64 ones; the last 1..7
+ *   elements predicated (nothing past the runs is read); exact like TFLite's int64 accumulator
+ *   (int32 accumulators leave 5 general registers for the pointers and the counter: with four
+ *   int64 VMLALDAVA sums GCC spilled in the loop);
+ * - utvm_mve_dot_s16: the same for one row (VMLALDAVA);
+ * - utvm_mve_taps: the filter taps inside the image along one axis;
  * - utvm_mve_rq64: TFLite's int64 MultiplyByQuantizedMultiplier (the 16x8 requantization:
  *   reduced multiplier rm = (m + 2^15) >> 16, at most 0x7FFF, total shift ts = 15 - shift,
  *   (x * rm + 2^(ts-1)) >> ts) on 4 int32 lanes, for shifts -17..-1 (ts 16..32): one VRMULH by
@@ -21,34 +26,42 @@
 
 #include "mve_s8.h"
 
+/* The elements a run's int32 sums take before they are added to the int64 ones: a product is at
+ * most 2^22 in magnitude (-32768 * -128), 504 of them (a multiple of 8) stay below 2^31. */
+#define UTVM_MVE_S16_CHUNK 504
+
 /* a[k] += sum over i < n of x[i] * wk[i], k = 0..3 (w0..w3: four rows, n elements each). */
 static UTVM_MVE_INLINE void utvm_mve_dot4_s16(const int16_t* x, const int8_t* w0, const int8_t* w1,
                                               const int8_t* w2, const int8_t* w3, int32_t n, int64_t* a) {
-  int64_t a0 = a[0];
-  int64_t a1 = a[1];
-  int64_t a2 = a[2];
-  int64_t a3 = a[3];
   int32_t k = 0;
-  while ((k + 8) <= n) {
-    const int16x8_t xv = vldrhq_s16(&x[k]);
-    a0 = vmlaldavaq_s16(a0, xv, vldrbq_s16(&w0[k]));
-    a1 = vmlaldavaq_s16(a1, xv, vldrbq_s16(&w1[k]));
-    a2 = vmlaldavaq_s16(a2, xv, vldrbq_s16(&w2[k]));
-    a3 = vmlaldavaq_s16(a3, xv, vldrbq_s16(&w3[k]));
-    k += 8;
+  while (k < n) {
+    const int32_t end = utvm_min_i32(n, k + UTVM_MVE_S16_CHUNK);
+    int32_t s0 = 0;
+    int32_t s1 = 0;
+    int32_t s2 = 0;
+    int32_t s3 = 0;
+    while ((k + 8) <= end) {
+      const int16x8_t xv = vldrhq_s16(&x[k]);
+      s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
+      s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
+      s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
+      s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
+      k += 8;
+    }
+    if (k < end) {
+      const mve_pred16_t pd = vctp16q((uint32_t)(end - k));
+      const int16x8_t xv = vldrhq_z_s16(&x[k], pd);
+      s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
+      s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
+      s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
+      s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
+      k = end;
+    }
+    a[0] += s0;
+    a[1] += s1;
+    a[2] += s2;
+    a[3] += s3;
   }
-  if (k < n) {
-    const mve_pred16_t pd = vctp16q((uint32_t)(n - k));
-    const int16x8_t xv = vldrhq_z_s16(&x[k], pd);
-    a0 = vmlaldavaq_s16(a0, xv, vldrbq_z_s16(&w0[k], pd));
-    a1 = vmlaldavaq_s16(a1, xv, vldrbq_z_s16(&w1[k], pd));
-    a2 = vmlaldavaq_s16(a2, xv, vldrbq_z_s16(&w2[k], pd));
-    a3 = vmlaldavaq_s16(a3, xv, vldrbq_z_s16(&w3[k], pd));
-  }
-  a[0] = a0;
-  a[1] = a1;
-  a[2] = a2;
-  a[3] = a3;
 }
 
 /* One row: sum over i < n of x[i] * w[i] added to a. */
@@ -104,6 +117,56 @@ static UTVM_MVE_INLINE int32x4_t utvm_mve_rq64_mult(int32x4_t m, int32x4_t shift
 static UTVM_MVE_INLINE int32x4_t utvm_mve_rq64(int32x4_t x, int32x4_t b, int32_t lo, int32_t hi) {
   const int32x4_t v = vrmulhq_s32(x, b);
   return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
+/* Whether each of the n biases (NULL: none) lies within +-bound. */
+static inline bool utvm_mve_s16_bias_fits(const int64_t* bias, int32_t n, int64_t bound) {
+  int32_t i;
+  if (bias != NULL) {
+    for (i = 0; i < n; ++i) {
+      if ((bias[i] < -bound) || (bias[i] > bound)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* Whether a layer's sums of at most `elems` products (elems <= 504: int32, exact) can be
+ * requantized on vectors (utvm_mve_s16_out4): an int32-bias layer always (the reference's int32
+ * sum and MultiplyByQuantizedMultiplier: mve_s8.h utvm_mve_rq), an int64 one when every shift is
+ * in -17..-1 and every bias within 2^31 - 1 - elems * 2^22 (sum plus bias fit int32). */
+static inline bool utvm_mve_s16_vec_rq(bool acc32, const int64_t* bias, const int32_t* shift, int32_t channels,
+                                       int32_t elems) {
+  const int64_t bound = (int64_t)INT32_MAX - ((int64_t)elems << 22);
+  if (acc32) {
+    return true;
+  }
+  return utvm_mve_rq64_fits(shift, channels) && utvm_mve_s16_bias_fits(bias, channels, bound);
+}
+
+/* The 4 sums s of channels oc..oc+3 (left of them real, 1..4) to int16 at y: plus the bias (NULL:
+ * none; the low words of the int64 biases: within int32, checked by utvm_mve_s16_vec_rq), requantized
+ * (acc32: the int32 MultiplyByQuantizedMultiplier, else the int64 one), clamped to [lo, hi]. */
+static UTVM_MVE_INLINE void utvm_mve_s16_out4(int32x4_t s, bool acc32, const int64_t* bias, const int32_t* mult,
+                                              const int32_t* shift, int32_t oc, int32_t left, int32_t lo,
+                                              int32_t hi, int16_t* y) {
+  const mve_pred16_t pu = vctp32q((uint32_t)left);
+  const int32x4_t m = vldrwq_z_s32(&mult[oc], pu);
+  const int32x4_t sh = vldrwq_z_s32(&shift[oc], pu);
+  int32x4_t v = s;
+  int32x4_t r;
+  if (bias != NULL) {
+    /* little-endian int64: word 2i is the low word of bias[oc + i] */
+    const uint32x4_t lows = vmulq_n_u32(vidupq_n_u32(0, 1), 2);
+    v = vaddq_s32(v, vldrwq_gather_shifted_offset_z_s32((const int32_t*)&bias[oc], lows, pu));
+  }
+  if (acc32) {
+    r = utvm_mve_rq(v, m, sh, 0, lo, hi);
+  } else {
+    r = utvm_mve_rq64(v, utvm_mve_rq64_mult(m, sh), lo, hi);
+  }
+  vstrhq_p_s32(y, r, pu);
 }
 
 #endif /* UTVM_KERNELS_ARM_MVE_MVE_S16_H_ */
