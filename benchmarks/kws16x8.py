@@ -12,11 +12,13 @@ CLI (from the repository root)::
 
     python -m benchmarks.kws16x8 --out kws_dscnn_16x8.tflite          # write the model
     python -m benchmarks.kws16x8 --measure [--work-dir DIR]            # generic vs cortex-m55
+    python -m benchmarks.kws16x8 --measure --tflm TFLM --downloads DL [--make-python PY]  # and TFLM
 
 ``--measure`` builds it with the benchmark firmware for Cortex-M55 (QEMU ``mps3-an547``, ``-Os``)
 with ``--target generic`` and ``--target cortex-m55``, checks that both give the host build's
 outputs (and the host TFLite's reference), and prints instructions and estimated M55 cycles per
-operator.
+operator; with ``--tflm`` / ``--downloads`` also TFLM + CMSIS-NN (MVE) for the M55, built and counted
+by ``tflm_baseline.py`` (its library from the checkout, the same app and plugin), outputs compared.
 """
 
 from __future__ import annotations
@@ -140,7 +142,19 @@ def build_model() -> bytes:
     return net.mb.build([ti], [out])
 
 
-def measure(work_dir: Path) -> int:
+def measure_tflm(tflm: Path, downloads: Path, work_dir: Path, make_python: Path | None) -> dict:
+    """The model under TFLM + CMSIS-NN for the M55 (tflm_baseline.py's library and app)."""
+    from benchmarks import qemu_plugin, tflm_baseline
+
+    qemu_plugin.build_plugin()
+    data = build_model()
+    core = tflm_baseline.CORES["m55"]
+    ops = tuple(sorted(tflm_baseline.model_info(data).operators))
+    lib = tflm_baseline.build_library(tflm, core, downloads, 2, make_python, ops)
+    return tflm_baseline.measure_model(tflm, downloads, core, lib, NAME, data, work_dir / "tflm", 1800.0)
+
+
+def measure(work_dir: Path, tflm: tuple[Path, Path, Path | None] | None = None) -> int:
     from benchmarks import reference
     from benchmarks.compare import outputs_match
     from benchmarks.cycles import MODELS as CYCLE_MODELS
@@ -177,7 +191,21 @@ def measure(work_dir: Path) -> int:
               f"{b['instructions'] / a['instructions']:7.3f}   cycles {a['cycles'][m55]:10d} {b['cycles'][m55]:10d}")
     print(f"{'total':40s} {g['instructions']:12d} {m['instructions']:12d} "
           f"{m['instructions'] / g['instructions']:7.3f}   cycles {g['cycles'][m55]:10d} {m['cycles'][m55]:10d}")
+    if tflm is not None:
+        t = measure_tflm(tflm[0], tflm[1], work_dir, tflm[2])
+        same, how = outputs_match(t["outputs"], m["outputs"], ["int16"] * len(t["outputs"]))
+        print(f"TFLM + CMSIS-NN (M55, TFLM {tflm_baseline_commit(tflm[0])}): {t['instructions']} instructions, "
+              f"{t['cycles'][m55]} est. M55 cycles, flash {t['flash_bytes']}; ours / TFLM "
+              f"{m['instructions'] / t['instructions']:.3f} (outputs vs ours: {how})")
+        if not same:
+            return 1
     return 0
+
+
+def tflm_baseline_commit(tflm: Path) -> str:
+    from benchmarks.tflm_baseline import tflm_commit
+
+    return tflm_commit(tflm)[:7]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,11 +213,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", help="write the model here")
     ap.add_argument("--measure", action="store_true", help="measure generic vs cortex-m55 on QEMU")
     ap.add_argument("--work-dir", default="build/kws16x8")
+    ap.add_argument("--tflm", type=Path, help="with --measure: also TFLM + CMSIS-NN from this checkout "
+                                              "(benchmarks/README.md, TFLM baseline)")
+    ap.add_argument("--downloads", type=Path, help="the TFLM baseline's prepared downloads")
+    ap.add_argument("--make-python", type=Path, help="a python3 with Pillow and numpy for TFLM's Makefile")
     a = ap.parse_args(argv)
     if a.out:
         Path(a.out).write_bytes(build_model())
     if a.measure:
-        return measure(Path(a.work_dir).resolve())
+        tflm = (a.tflm.resolve(), a.downloads.resolve(), a.make_python) if a.tflm and a.downloads else None
+        return measure(Path(a.work_dir).resolve(), tflm)
     return 0
 
 

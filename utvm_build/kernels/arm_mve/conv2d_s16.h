@@ -42,45 +42,17 @@ static UTVM_MVE_HOT void utvm_conv2d_s16_col(const utvm_conv_q_params* p, bool v
     const int8_t* const w1 = &w[utvm_min_i32(oc + 1, out_c - 1) * n];
     const int8_t* const w2 = &w[utvm_min_i32(oc + 2, out_c - 1) * n];
     const int8_t* const w3 = &w[utvm_min_i32(oc + 3, out_c - 1) * n];
-    int32_t s0 = 0;
-    int32_t s1 = 0;
-    int32_t s2 = 0;
-    int32_t s3 = 0;
-    int32_t k = 0;
-    while ((k + 8) <= n) {
-      const int16x8_t xv = vldrhq_s16(&col[k]);
-      s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
-      s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
-      s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
-      s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
-      k += 8;
-    }
-    if (k < n) {
-      const mve_pred16_t pd = vctp16q((uint32_t)(n - k));
-      const int16x8_t xv = vldrhq_z_s16(&col[k], pd);
-      s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
-      s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
-      s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
-      s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
-    }
+    const int32x4_t s = utvm_mve_dot4_s16_i32(col, w0, w1, w2, w3, n);
+    int32_t k;
     if (vec_rq) {
-      int32x4_t s = vdupq_n_s32(s0);
-      s = vsetq_lane_s32(s1, s, 1);
-      s = vsetq_lane_s32(s2, s, 2);
-      s = vsetq_lane_s32(s3, s, 3);
-      utvm_mve_s16_out4(s, p->acc32 != 0, bias, mult, shift, oc, utvm_min_i32(4, out_c - oc), p->act_min,
+      utvm_mve_s16_out4(s, p->acc32 != 0, bias, mult, shift, 1, oc, utvm_min_i32(4, out_c - oc), p->act_min,
                         p->act_max, &y[oc]);
-      continue;
-    }
-    y[oc] = utvm_conv_s16_out(p, bias, mult, shift, oc, s0);
-    if ((oc + 1) < out_c) {
-      y[oc + 1] = utvm_conv_s16_out(p, bias, mult, shift, oc + 1, s1);
-    }
-    if ((oc + 2) < out_c) {
-      y[oc + 2] = utvm_conv_s16_out(p, bias, mult, shift, oc + 2, s2);
-    }
-    if ((oc + 3) < out_c) {
-      y[oc + 3] = utvm_conv_s16_out(p, bias, mult, shift, oc + 3, s3);
+    } else {
+      int32_t s4[4];
+      vst1q_s32(s4, s);
+      for (k = 0; (k < 4) && ((oc + k) < out_c); ++k) {
+        y[oc + k] = utvm_conv_s16_out(p, bias, mult, shift, oc + k, s4[k]);
+      }
     }
   }
 }

@@ -45,7 +45,9 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
   const utvm_conv_geom* g = &p->g;
   const int32_t ch = g->out_c;
   const bool vec_rq = utvm_mve_rq64_fits(shift, ch) && utvm_dw_s16_bias_fits(bias, ch);
-  const int32_t xstep = g->dilation_w * g->in_c;
+  const int32_t xstep = g->dilation_w * g->in_c;     /* input elements from one tap to the next */
+  const int32_t xrow = g->dilation_h * g->in_w * g->in_c; /* ... from one filter row to the next */
+  const int32_t wrow = g->filter_w * ch;
   int32_t c;
   int32_t b;
   int32_t oy;
@@ -83,21 +85,38 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
           int16_t* const y = &out[((((b * g->out_h) + oy) * g->out_w + ox) * ch) + c];
           int32x4_t even = vdupq_n_s32(0);
           int32x4_t odd = vdupq_n_s32(0);
-          int32_t kx0;
-          int32_t kx1;
-          utvm_mve_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+          int32_t kx0 = 0;
+          int32_t kx1 = g->filter_w;
+          int32_t xo;
+          int32_t wo;
+          if ((ix0 < 0) || ((ix0 + ((g->filter_w - 1) * g->dilation_w)) >= g->in_w)) {
+            utvm_mve_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+          }
+          /* the first tap inside the image: input and weight offsets (no pointer outside the arrays) */
+          xo = (((((b * g->in_h) + iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0 + (kx0 * g->dilation_w)) * g->in_c) + c;
+          wo = (((ky0 * g->filter_w) + kx0) * ch) + c;
           for (ky = ky0; ky < ky1; ++ky) {
-            const int32_t iy = iy0 + (ky * g->dilation_h);
-            const int16_t* const xr =
-                &in[((((b * g->in_h) + iy) * g->in_w + ix0 + (kx0 * g->dilation_w)) * g->in_c) + c];
-            const int8_t* const wr = &w[(((ky * g->filter_w) + kx0) * ch) + c];
-            for (kx = 0; kx < (kx1 - kx0); ++kx) {
-              const int16x8_t xv = vldrhq_z_s16(&xr[kx * xstep], pc);
-              const int16x8_t wv = vldrbq_z_s16(&wr[kx * ch], pc);
-              even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
-              odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
-              UTVM_MVE_ORDER(even, odd);
+            const int16_t* const xr = &in[xo];
+            const int8_t* const wr = &w[wo];
+            if (left == 8) { /* a whole block: no predicated loads (a VPST each) */
+              for (kx = 0; kx < (kx1 - kx0); ++kx) {
+                const int16x8_t xv = vldrhq_s16(&xr[kx * xstep]);
+                const int16x8_t wv = vldrbq_s16(&wr[kx * ch]);
+                even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+                UTVM_MVE_ORDER(even, odd);
+              }
+            } else {
+              for (kx = 0; kx < (kx1 - kx0); ++kx) {
+                const int16x8_t xv = vldrhq_z_s16(&xr[kx * xstep], pc);
+                const int16x8_t wv = vldrbq_z_s16(&wr[kx * ch], pc);
+                even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+                UTVM_MVE_ORDER(even, odd);
+              }
             }
+            xo += xrow;
+            wo += wrow;
           }
           if (vec_rq) {
             const int32x4_t re = utvm_mve_rq64(vaddq_s32(even, bv[0]), rq[0], p->act_min, p->act_max);

@@ -5,8 +5,10 @@
  * one input vector, the four units' weight vectors (VLDRB.S16), four VMLALDAVA into int64 sums
  * (the reference's int64 accumulator exactly; the int32 variant's sums are these truncated); the
  * last 1..7 values predicated; a last block of fewer than 4 units repeats its last unit (not
- * stored). Each sum is finished by fully_connected.h utvm_fc_s16_out (bias, the int64 or int32
- * MultiplyByQuantizedMultiplier, clamp), amortised over the depth.
+ * stored). Depth up to 504 with int32 biases, or int64 ones whose shifts and values allow it
+ * (mve_s16.h utvm_mve_s16_vec_rq): int32 sums, the 4 units requantized on one vector
+ * (utvm_mve_s16_out4); else int64 sums finished one by one by fully_connected.h
+ * utvm_fc_s16_out (bias, the int64 or int32 MultiplyByQuantizedMultiplier, clamp).
  */
 #ifndef UTVM_KERNELS_FULLY_CONNECTED_S16_ROWS_H_
 #define UTVM_KERNELS_FULLY_CONNECTED_S16_ROWS_H_
@@ -25,6 +27,11 @@ static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p
                                                        const int8_t* w, const int64_t* bias, int16_t* out) {
   const int32_t depth = p->accum_depth;
   const int32_t units = p->out_depth;
+  /* sums of at most 504 products in int32 (per-tensor: the one shift, every unit's bias) */
+  const bool vec_rq = (depth <= UTVM_MVE_S16_CHUNK) &&
+                      utvm_mve_s16_vec_rq(p->acc32 != 0, bias, shift, (step == 0) ? 1 : units, depth) &&
+                      ((step != 0) || (p->acc32 != 0) ||
+                       utvm_mve_s16_bias_fits(bias, units, (int64_t)INT32_MAX - ((int64_t)depth << 22)));
   int32_t b;
   int32_t c;
   int32_t k;
@@ -32,12 +39,19 @@ static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p
     const int16_t* const x = &in[b * depth];
     int16_t* const y = &out[b * units];
     for (c = 0; c < units; c += 4) {
-      int64_t acc[4] = {0, 0, 0, 0};
-      utvm_mve_dot4_s16(x, &w[c * depth], &w[utvm_min_i32(c + 1, units - 1) * depth],
-                        &w[utvm_min_i32(c + 2, units - 1) * depth], &w[utvm_min_i32(c + 3, units - 1) * depth],
-                        depth, acc);
-      for (k = 0; (k < 4) && ((c + k) < units); ++k) {
-        y[c + k] = utvm_fc_s16_out(p, bias, mult[(c + k) * step], shift[(c + k) * step], c + k, acc[k]);
+      const int8_t* const w0 = &w[c * depth];
+      const int8_t* const w1 = &w[utvm_min_i32(c + 1, units - 1) * depth];
+      const int8_t* const w2 = &w[utvm_min_i32(c + 2, units - 1) * depth];
+      const int8_t* const w3 = &w[utvm_min_i32(c + 3, units - 1) * depth];
+      if (vec_rq) {
+        utvm_mve_s16_out4(utvm_mve_dot4_s16_i32(x, w0, w1, w2, w3, depth), p->acc32 != 0, bias, mult, shift, step,
+                          c, utvm_min_i32(4, units - c), p->act_min, p->act_max, &y[c]);
+      } else {
+        int64_t acc[4] = {0, 0, 0, 0};
+        utvm_mve_dot4_s16(x, w0, w1, w2, w3, depth, acc);
+        for (k = 0; (k < 4) && ((c + k) < units); ++k) {
+          y[c + k] = utvm_fc_s16_out(p, bias, mult[(c + k) * step], shift[(c + k) * step], c + k, acc[k]);
+        }
       }
     }
   }

@@ -30,37 +30,49 @@
  * most 2^22 in magnitude (-32768 * -128), 504 of them (a multiple of 8) stay below 2^31. */
 #define UTVM_MVE_S16_CHUNK 504
 
-/* a[k] += sum over i < n of x[i] * wk[i], k = 0..3 (w0..w3: four rows, n elements each). */
+/* The 4 sums over i < n of x[i] * wk[i] (n <= 504: exact in int32), k = 0..3 (w0..w3: four rows,
+ * n elements each), as one vector. */
+static UTVM_MVE_INLINE int32x4_t utvm_mve_dot4_s16_i32(const int16_t* x, const int8_t* w0, const int8_t* w1,
+                                                       const int8_t* w2, const int8_t* w3, int32_t n) {
+  int32_t s0 = 0;
+  int32_t s1 = 0;
+  int32_t s2 = 0;
+  int32_t s3 = 0;
+  int32_t k = 0;
+  int32x4_t s;
+  while ((k + 8) <= n) {
+    const int16x8_t xv = vldrhq_s16(&x[k]);
+    s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
+    s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
+    s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
+    s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
+    k += 8;
+  }
+  if (k < n) {
+    const mve_pred16_t pd = vctp16q((uint32_t)(n - k));
+    const int16x8_t xv = vldrhq_z_s16(&x[k], pd);
+    s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
+    s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
+    s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
+    s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
+  }
+  s = vdupq_n_s32(s0);
+  s = vsetq_lane_s32(s1, s, 1);
+  s = vsetq_lane_s32(s2, s, 2);
+  return vsetq_lane_s32(s3, s, 3);
+}
+
+/* a[k] += sum over i < n of x[i] * wk[i], k = 0..3, any n: int32 sums of 504 elements at a time. */
 static UTVM_MVE_INLINE void utvm_mve_dot4_s16(const int16_t* x, const int8_t* w0, const int8_t* w1,
                                               const int8_t* w2, const int8_t* w3, int32_t n, int64_t* a) {
-  int32_t k = 0;
-  while (k < n) {
-    const int32_t end = utvm_min_i32(n, k + UTVM_MVE_S16_CHUNK);
-    int32_t s0 = 0;
-    int32_t s1 = 0;
-    int32_t s2 = 0;
-    int32_t s3 = 0;
-    while ((k + 8) <= end) {
-      const int16x8_t xv = vldrhq_s16(&x[k]);
-      s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
-      s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
-      s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
-      s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
-      k += 8;
-    }
-    if (k < end) {
-      const mve_pred16_t pd = vctp16q((uint32_t)(end - k));
-      const int16x8_t xv = vldrhq_z_s16(&x[k], pd);
-      s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
-      s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
-      s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
-      s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
-      k = end;
-    }
-    a[0] += s0;
-    a[1] += s1;
-    a[2] += s2;
-    a[3] += s3;
+  int32_t k;
+  for (k = 0; k < n; k += UTVM_MVE_S16_CHUNK) {
+    const int32x4_t s = utvm_mve_dot4_s16_i32(&x[k], &w0[k], &w1[k], &w2[k], &w3[k],
+                                              utvm_min_i32(n - k, UTVM_MVE_S16_CHUNK));
+    a[0] += vgetq_lane_s32(s, 0);
+    a[1] += vgetq_lane_s32(s, 1);
+    a[2] += vgetq_lane_s32(s, 2);
+    a[3] += vgetq_lane_s32(s, 3);
   }
 }
 
@@ -145,15 +157,16 @@ static inline bool utvm_mve_s16_vec_rq(bool acc32, const int64_t* bias, const in
   return utvm_mve_rq64_fits(shift, channels) && utvm_mve_s16_bias_fits(bias, channels, bound);
 }
 
-/* The 4 sums s of channels oc..oc+3 (left of them real, 1..4) to int16 at y: plus the bias (NULL:
+/* The 4 sums s of channels oc..oc+3 (left of them real, 1..4) to int16 at y (their multipliers and
+ * shifts from oc on, or with step 0 mult[0] and shift[0] for all): plus the bias (NULL:
  * none; the low words of the int64 biases: within int32, checked by utvm_mve_s16_vec_rq), requantized
  * (acc32: the int32 MultiplyByQuantizedMultiplier, else the int64 one), clamped to [lo, hi]. */
 static UTVM_MVE_INLINE void utvm_mve_s16_out4(int32x4_t s, bool acc32, const int64_t* bias, const int32_t* mult,
-                                              const int32_t* shift, int32_t oc, int32_t left, int32_t lo,
-                                              int32_t hi, int16_t* y) {
+                                              const int32_t* shift, int32_t step, int32_t oc, int32_t left,
+                                              int32_t lo, int32_t hi, int16_t* y) {
   const mve_pred16_t pu = vctp32q((uint32_t)left);
-  const int32x4_t m = vldrwq_z_s32(&mult[oc], pu);
-  const int32x4_t sh = vldrwq_z_s32(&shift[oc], pu);
+  const int32x4_t m = (step == 0) ? vdupq_n_s32(mult[0]) : vldrwq_z_s32(&mult[oc], pu);
+  const int32x4_t sh = (step == 0) ? vdupq_n_s32(shift[0]) : vldrwq_z_s32(&shift[oc], pu);
   int32x4_t v = s;
   int32x4_t r;
   if (bias != NULL) {
