@@ -57,6 +57,22 @@ static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t 
   return (y >= 0) && (y < g->in_h) && (x >= 0) && (x < g->in_w);
 }
 
+/* The filter taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation <
+ * size (an empty range when none has). */
+static inline void utvm_conv_taps(int32_t start, int32_t dilation, int32_t filter, int32_t size, int32_t* k0,
+                                  int32_t* k1) {
+  int32_t lo = 0;
+  int32_t hi = filter;
+  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
+    ++lo;
+  }
+  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
+    --hi;
+  }
+  *k0 = lo;
+  *k1 = hi;
+}
+
 /* The walk of the generic CONV_2D kernels (conv2d_s16.h, conv2d_f32.h, conv2d_s8_generic.h),
  * written once: for each output (batch, y, x, channel) in output order, ACC acc = INIT(bias, oc);
  * for each tap (ky, kx) the tap inside the image adds acc = MAC(acc, w, x) over the group's input

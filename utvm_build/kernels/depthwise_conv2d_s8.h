@@ -138,21 +138,6 @@ static void utvm_dw_s8_pad4(const utvm_conv_geom* g, const utvm_dw_s8_window* wi
   acc[3] += s3 * pad;
 }
 
-/* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
-static void utvm_dw_s8_valid_range(int32_t start, int32_t dilation, int32_t filter, int32_t size,
-                                   int32_t* k0, int32_t* k1) {
-  int32_t lo = 0;
-  int32_t hi = filter;
-  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
-    ++lo;
-  }
-  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
-    --hi;
-  }
-  *k0 = lo;
-  *k1 = hi;
-}
-
 /* out[i] = acc[i] requantized, i < n: utvm_mul_by_quantized_mul(acc, mult, shift) + output offset,
  * clamped. mult is a QuantizeMultiplier result, 0 or in [2^30, 2^31), so the saturating case of the
  * doubling high product (both factors INT32_MIN) cannot occur, and its rounding,
@@ -225,7 +210,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
   for (b = 0; b < g->batches; ++b) {
     for (oy = 0; oy < g->out_h; ++oy) {
       const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      utvm_dw_s8_valid_range(iy0, g->dilation_h, g->filter_h, g->in_h, &win.ky0, &win.ky1);
+      utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &win.ky0, &win.ky1);
       walk.ny = win.ky1 - win.ky0;
       for (ox = 0; ox < g->out_w; ++ox) {
         const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
@@ -235,7 +220,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
         int32_t oc = 0;
         int32_t ic = 0;
         int32_t m = 0;
-        utvm_dw_s8_valid_range(ix0, g->dilation_w, g->filter_w, g->in_w, &win.kx0, &win.kx1);
+        utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &win.kx0, &win.kx1);
         walk.nx = win.kx1 - win.kx0;
         walk.x_skip = (g->dilation_h * in_row) - (walk.nx * walk.x_dx);
         walk.w_skip = (g->filter_w - walk.nx) * g->out_c;

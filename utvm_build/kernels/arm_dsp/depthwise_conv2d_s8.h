@@ -34,21 +34,6 @@ typedef struct {
   int32_t a3;
 } utvm_dw_dsp_acc;
 
-/* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
-static void utvm_dw_dsp_range(int32_t start, int32_t dilation, int32_t filter, int32_t size, int32_t* k0,
-                              int32_t* k1) {
-  int32_t lo = 0;
-  int32_t hi = filter;
-  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
-    ++lo;
-  }
-  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
-    --hi;
-  }
-  *k0 = lo;
-  *k1 = hi;
-}
-
 /* A pixel with taps outside the image (depth multiplier 1: four contiguous input channels; the
  * shared version below: one input channel for four output channels, compiled at -O2 by GCC, where
  * it keeps its accumulators in registers): 4 channels oc..oc+3 whose tap (0, 0) is at input
@@ -69,8 +54,8 @@ static UTVM_DSP_NOINLINE void utvm_dw_dsp_window_contiguous(const utvm_conv_q_pa
   int32_t kx0;
   int32_t kx1;
   int32_t ky;
-  utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
-  utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+  utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
   for (ky = ky0; ky < ky1; ++ky) {
     const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
     const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];
@@ -104,8 +89,8 @@ static UTVM_DSP_HOT_SCHED void utvm_dw_dsp_window_shared(const utvm_conv_q_param
   int32_t kx0;
   int32_t kx1;
   int32_t ky;
-  utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
-  utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+  utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
   for (ky = ky0; ky < ky1; ++ky) {
     const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
     const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];

@@ -79,7 +79,7 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
         const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
         int32_t ky0;
         int32_t ky1;
-        utvm_mve_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+        utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
         for (ox = 0; ox < g->out_w; ++ox) {
           const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
           int16_t* const y = &out[((((b * g->out_h) + oy) * g->out_w + ox) * ch) + c];
@@ -90,7 +90,7 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
           int32_t xo;
           int32_t wo;
           if ((ix0 < 0) || ((ix0 + ((g->filter_w - 1) * g->dilation_w)) >= g->in_w)) {
-            utvm_mve_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+            utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
           }
           /* the first tap inside the image: input and weight offsets (no pointer outside the arrays) */
           xo = (((((b * g->in_h) + iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0 + (kx0 * g->dilation_w)) * g->in_c) + c;

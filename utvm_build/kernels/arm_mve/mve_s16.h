@@ -9,7 +9,6 @@
  *   (int32 accumulators leave 5 general registers for the pointers and the counter: with four
  *   int64 VMLALDAVA sums GCC spilled in the loop);
  * - utvm_mve_dot_s16: the same for one row (VMLALDAVA);
- * - utvm_mve_taps: the filter taps inside the image along one axis;
  * - utvm_mve_rq64: TFLite's int64 MultiplyByQuantizedMultiplier (the 16x8 requantization:
  *   reduced multiplier rm = (m + 2^15) >> 16, at most 0x7FFF, total shift ts = 15 - shift,
  *   (x * rm + 2^(ts-1)) >> ts) on 4 int32 lanes, for shifts -17..-1 (ts 16..32): one VRMULH by
@@ -89,21 +88,6 @@ static UTVM_MVE_INLINE int64_t utvm_mve_dot_s16(const int16_t* x, const int8_t* 
     acc = vmlaldavaq_s16(acc, vldrhq_z_s16(&x[k], pd), vldrbq_z_s16(&w[k], pd));
   }
   return acc;
-}
-
-/* The first and one past the last filter index k (of n) whose input coordinate o + k * d lies in
- * [0, size): the taps inside the image along one axis (an empty range when none is). */
-static inline void utvm_mve_taps(int32_t o, int32_t d, int32_t n, int32_t size, int32_t* k0, int32_t* k1) {
-  int32_t a = 0;
-  int32_t b = n;
-  while ((a < n) && ((o + (a * d)) < 0)) {
-    ++a;
-  }
-  while ((b > a) && ((o + ((b - 1) * d)) >= size)) {
-    --b;
-  }
-  *k0 = a;
-  *k1 = b;
 }
 
 /* Whether every one of the n shifts is in -17..-1 (utvm_mve_rq64 applies). */
