@@ -73,6 +73,29 @@ static inline void utvm_conv_taps(int32_t start, int32_t dilation, int32_t filte
   *k1 = hi;
 }
 
+/* int8 depthwise (depthwise_conv2d_s8.h and its DSP version): the accumulator of output channel oc
+ * (input channel ic) at one pixel, every tap checked; a tap outside the image reads p->pad_value
+ * (the input zero point: it cancels that tap's share of the folded input offset). in_b: the
+ * batch's input; (iy0, ix0): input position of tap (0, 0). */
+static inline int32_t utvm_conv_dw_s8_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w,
+                                          int32_t iy0, int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
+  const utvm_conv_geom* g = &p->g;
+  int32_t acc = bias;
+  int32_t ky;
+  int32_t kx;
+  for (ky = 0; ky < g->filter_h; ++ky) {
+    const int32_t iy = iy0 + (ky * g->dilation_h);
+    for (kx = 0; kx < g->filter_w; ++kx) {
+      const int32_t ix = ix0 + (kx * g->dilation_w);
+      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
+      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
+                                                     : p->pad_value;
+      acc += wv * xv;
+    }
+  }
+  return acc;
+}
+
 /* The walk of the generic CONV_2D kernels (conv2d_s16.h, conv2d_f32.h, conv2d_s8_generic.h),
  * written once: for each output (batch, y, x, channel) in output order, ACC acc = INIT(bias, oc);
  * for each tap (ky, kx) the tap inside the image adds acc = MAC(acc, w, x) over the group's input

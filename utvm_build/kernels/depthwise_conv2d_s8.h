@@ -168,28 +168,6 @@ static void utvm_dw_s8_store(const utvm_conv_q_params* p, const int32_t* mult, c
   }
 }
 
-/* Accumulator of output channel oc (input channel ic) at one pixel, every tap checked. in_b: the
- * batch's input; (iy0, ix0): input position of tap (0, 0). */
-static int32_t utvm_dw_s8_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w, int32_t iy0,
-                              int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t acc = bias;
-  int32_t ky;
-  int32_t kx;
-  for (ky = 0; ky < g->filter_h; ++ky) {
-    const int32_t iy = iy0 + (ky * g->dilation_h);
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
-      /* a skipped tap (outside the image) cancels its share of the folded offset */
-      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
-                                                     : p->pad_value;
-      acc += wv * xv;
-    }
-  }
-  return acc;
-}
-
 /* bias: folded bias (bias - input_zp * sum of the channel's weights), never NULL. */
 static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
                                      const int32_t* bias, const int32_t* mult, const int32_t* shift,
@@ -250,7 +228,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
             }
             utvm_dw_s8_store(p, &mult[oc], &shift[oc], acc, 4, &out_px[oc]);
           } else {
-            acc[0] = utvm_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, bias[oc]);
+            acc[0] = utvm_conv_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, bias[oc]);
             utvm_dw_s8_store(p, &mult[oc], &shift[oc], acc, 1, &out_px[oc]);
           }
           oc += n;

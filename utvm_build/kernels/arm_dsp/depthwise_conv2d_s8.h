@@ -113,27 +113,6 @@ static UTVM_DSP_HOT_SCHED void utvm_dw_dsp_window_shared(const utvm_conv_q_param
   *acc = a;
 }
 
-/* Accumulator of output channel oc (input channel ic) at one pixel, every tap checked (taps
- * outside read the zero point, see above). */
-static int32_t utvm_dw_dsp_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w, int32_t iy0,
-                               int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t acc = bias;
-  int32_t ky;
-  int32_t kx;
-  for (ky = 0; ky < g->filter_h; ++ky) {
-    const int32_t iy = iy0 + (ky * g->dilation_h);
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
-      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
-                                                     : p->pad_value;
-      acc += wv * xv;
-    }
-  }
-  return acc;
-}
-
 /* What every pixel of a block of 4 channels needs: the weights of a 3x3 filter split into even
  * and odd channel lanes once (wx[2t], wx[2t + 1] for tap t), the requantization constants, the
  * bias and the output range. */
@@ -272,7 +251,7 @@ static UTVM_DSP_INLINE void utvm_dw_dsp_block(const utvm_conv_q_params* p, const
             }
             utvm_dw_dsp_out4(&k, &a, y);
           } else {
-            const int32_t acc = utvm_dw_dsp_one(p, in_b, w, iy0, ix0, ic, oc, k.bias.a0);
+            const int32_t acc = utvm_conv_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, k.bias.a0);
             y[0] = utvm_dsp_rq_out(&k.rq[0], acc, k.zp, k.lo, k.hi);
           }
           y = &y[g->out_c];

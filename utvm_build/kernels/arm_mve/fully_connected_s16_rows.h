@@ -20,37 +20,38 @@
 #include "fully_connected.h"
 #include "mve_s16.h"
 
-/* out[b][c] = requant(bias[c] + w[c] . in[b]); unit c's multiplier and shift are mult[c * step],
- * shift[c * step] (step 0: one for all). */
-static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p, const int32_t* mult,
-                                                       const int32_t* shift, int32_t step, const int16_t* in,
-                                                       const int8_t* w, const int64_t* bias, int16_t* out) {
-  const int32_t depth = p->accum_depth;
+/* out[b][c] = requant(bias[c] + w[c] . in[b]) (the arguments of the generic kernels); unit c's
+ * multiplier and shift are mult[c * step], shift[c * step] (step 0: one for all). */
+static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p, const int16_t* in,
+                                                       const int8_t* w, const int64_t* bias, const int32_t* mult,
+                                                       const int32_t* shift, int32_t step, int16_t* out) {
   const int32_t units = p->out_depth;
+  const int32_t depth = p->accum_depth;
   /* sums of at most 504 products in int32 (per-tensor: the one shift, every unit's bias) */
   const bool vec_rq = (depth <= UTVM_MVE_S16_CHUNK) &&
                       utvm_mve_s16_vec_rq(p->acc32 != 0, bias, shift, (step == 0) ? 1 : units, depth) &&
                       ((step != 0) || (p->acc32 != 0) ||
                        utvm_mve_s16_bias_fits(bias, units, (int64_t)INT32_MAX - ((int64_t)depth << 22)));
-  int32_t b;
+  int32_t row;
   int32_t c;
   int32_t k;
-  for (b = 0; b < p->batches; ++b) {
-    const int16_t* const x = &in[b * depth];
-    int16_t* const y = &out[b * units];
+  for (row = 0; row < p->batches; ++row) {
     for (c = 0; c < units; c += 4) {
+      /* input row `row` against units c..c+3 (the last repeated), into out[row][c..] */
+      const int16_t* const x = &in[row * depth];
+      int16_t* const y = &out[(row * units) + c];
       const int8_t* const w0 = &w[c * depth];
       const int8_t* const w1 = &w[utvm_min_i32(c + 1, units - 1) * depth];
       const int8_t* const w2 = &w[utvm_min_i32(c + 2, units - 1) * depth];
       const int8_t* const w3 = &w[utvm_min_i32(c + 3, units - 1) * depth];
       if (vec_rq) {
         utvm_mve_s16_out4(utvm_mve_dot4_s16_i32(x, w0, w1, w2, w3, depth), p->acc32 != 0, bias, mult, shift, step,
-                          c, utvm_min_i32(4, units - c), p->act_min, p->act_max, &y[c]);
+                          c, utvm_min_i32(4, units - c), p->act_min, p->act_max, y);
       } else {
         int64_t acc[4] = {0, 0, 0, 0};
         utvm_mve_dot4_s16(x, w0, w1, w2, w3, depth, acc);
         for (k = 0; (k < 4) && ((c + k) < units); ++k) {
-          y[c + k] = utvm_fc_s16_out(p, bias, mult[(c + k) * step], shift[(c + k) * step], c + k, acc[k]);
+          y[k] = utvm_fc_s16_out(p, bias, mult[(c + k) * step], shift[(c + k) * step], c + k, acc[k]);
         }
       }
     }

@@ -29,36 +29,32 @@
  * most 2^22 in magnitude (-32768 * -128), 504 of them (a multiple of 8) stay below 2^31. */
 #define UTVM_MVE_S16_CHUNK 504
 
+/* s[k] += xv . (a, b, c, d)[k]: one VMLADAVA per row. */
+static UTVM_MVE_INLINE void utvm_mve_mac4_s16(int32_t* s, int16x8_t xv, int16x8_t a, int16x8_t b, int16x8_t c,
+                                              int16x8_t d) {
+  s[0] = vmladavaq_s16(s[0], xv, a);
+  s[1] = vmladavaq_s16(s[1], xv, b);
+  s[2] = vmladavaq_s16(s[2], xv, c);
+  s[3] = vmladavaq_s16(s[3], xv, d);
+}
+
 /* The 4 sums over i < n of x[i] * wk[i] (n <= 504: exact in int32), k = 0..3 (w0..w3: four rows,
  * n elements each), as one vector. */
 static UTVM_MVE_INLINE int32x4_t utvm_mve_dot4_s16_i32(const int16_t* x, const int8_t* w0, const int8_t* w1,
                                                        const int8_t* w2, const int8_t* w3, int32_t n) {
-  int32_t s0 = 0;
-  int32_t s1 = 0;
-  int32_t s2 = 0;
-  int32_t s3 = 0;
+  int32_t s[4] = {0, 0, 0, 0};
   int32_t k = 0;
-  int32x4_t s;
   while ((k + 8) <= n) {
-    const int16x8_t xv = vldrhq_s16(&x[k]);
-    s0 = vmladavaq_s16(s0, xv, vldrbq_s16(&w0[k]));
-    s1 = vmladavaq_s16(s1, xv, vldrbq_s16(&w1[k]));
-    s2 = vmladavaq_s16(s2, xv, vldrbq_s16(&w2[k]));
-    s3 = vmladavaq_s16(s3, xv, vldrbq_s16(&w3[k]));
+    utvm_mve_mac4_s16(s, vldrhq_s16(&x[k]), vldrbq_s16(&w0[k]), vldrbq_s16(&w1[k]), vldrbq_s16(&w2[k]),
+                      vldrbq_s16(&w3[k]));
     k += 8;
   }
-  if (k < n) {
+  if (k < n) { /* the last 1..7 elements */
     const mve_pred16_t pd = vctp16q((uint32_t)(n - k));
-    const int16x8_t xv = vldrhq_z_s16(&x[k], pd);
-    s0 = vmladavaq_s16(s0, xv, vldrbq_z_s16(&w0[k], pd));
-    s1 = vmladavaq_s16(s1, xv, vldrbq_z_s16(&w1[k], pd));
-    s2 = vmladavaq_s16(s2, xv, vldrbq_z_s16(&w2[k], pd));
-    s3 = vmladavaq_s16(s3, xv, vldrbq_z_s16(&w3[k], pd));
+    utvm_mve_mac4_s16(s, vldrhq_z_s16(&x[k], pd), vldrbq_z_s16(&w0[k], pd), vldrbq_z_s16(&w1[k], pd),
+                      vldrbq_z_s16(&w2[k], pd), vldrbq_z_s16(&w3[k], pd));
   }
-  s = vdupq_n_s32(s0);
-  s = vsetq_lane_s32(s1, s, 1);
-  s = vsetq_lane_s32(s2, s, 2);
-  return vsetq_lane_s32(s3, s, 3);
+  return vsetq_lane_s32(s[3], vsetq_lane_s32(s[2], vsetq_lane_s32(s[1], vdupq_n_s32(s[0]), 1), 2), 3);
 }
 
 /* a[k] += sum over i < n of x[i] * wk[i], k = 0..3, any n: int32 sums of 504 elements at a time. */
