@@ -69,6 +69,7 @@ CONV = [
     ([1, 5, 6, 7], 5, (3, 3), (1, 1), (1, 1), "SAME", "RELU", "typical", "large", 1),
     ([1, 4, 5, 64], 5, (3, 3), (1, 2), (1, 1), "SAME", "NONE", "typical", "int64", 1),  # 576: runs
     ([2, 2, 3, 600], 3, (1, 1), (1, 1), (1, 1), "VALID", "NONE", "typical", "int32", 1),  # 600: 2 chunks
+    ([1, 3, 1, 4], 3, (2, 2), (1, 1), (2, 2), "SAME", "NONE", "typical", "int64", 1),  # no tap inside
 ]
 
 # DEPTHWISE_CONV_2D: (in shape, depth multiplier, filter, strides, dilations, padding, activation,
@@ -84,6 +85,7 @@ DW = [
     ([1, 1, 1, 7], 1, (3, 3), (1, 1), (1, 1), "SAME", "NONE", "typical", "int64"),
     ([1, 17, 17, 4], 1, (17, 17), (1, 1), (1, 1), "VALID", "NONE", "typical", "int64"),  # 289 taps
     ([1, 6, 7, 3], 2, (3, 3), (1, 1), (1, 1), "SAME", "NONE", "typical", "int64"),
+    ([1, 3, 1, 8], 1, (2, 2), (1, 1), (2, 2), "SAME", "RELU", "typical", "int64"),  # no tap inside
 ]
 
 # FULLY_CONNECTED: (batches, depth, units, activation, per-channel, bias kind, regime)

@@ -106,10 +106,12 @@ static UTVM_MVE_HOT void utvm_conv2d_s16_runs(const utvm_conv_q_params* p, const
     int32_t k;
     for (ky = taps[0]; ky < taps[1]; ++ky) {
       const int16_t* const row = &img[((iy0 + (ky * g->dilation_h)) * g->in_w) * g->in_c];
-      if (merged) { /* the taps kx0..kx1 - 1: one run */
+      if (merged) { /* the taps kx0..kx1 - 1: one run (none: no pointer formed) */
         const int32_t wo = ((ky * g->filter_w) + taps[2]) * fic;
-        utvm_mve_dot4_s16(&row[(ix0 + taps[2]) * g->in_c], &w0[wo], &w1[wo], &w2[wo], &w3[wo],
-                          (taps[3] - taps[2]) * fic, acc);
+        if (taps[3] > taps[2]) {
+          utvm_mve_dot4_s16(&row[(ix0 + taps[2]) * g->in_c], &w0[wo], &w1[wo], &w2[wo], &w3[wo],
+                            (taps[3] - taps[2]) * fic, acc);
+        }
         continue;
       }
       for (kx = taps[2]; kx < taps[3]; ++kx) {

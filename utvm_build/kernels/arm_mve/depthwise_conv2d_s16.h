@@ -95,7 +95,7 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
           /* the first tap inside the image: input and weight offsets (no pointer outside the arrays) */
           xo = (((((b * g->in_h) + iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0 + (kx0 * g->dilation_w)) * g->in_c) + c;
           wo = (((ky0 * g->filter_w) + kx0) * ch) + c;
-          for (ky = ky0; ky < ky1; ++ky) {
+          for (ky = ky0; (ky < ky1) && (kx1 > kx0); ++ky) { /* no pointer formed without a tap */
             const int16_t* const xr = &in[xo];
             const int8_t* const wr = &w[wo];
             if (left == 8) { /* a whole block: no predicated loads (a VPST each) */
