@@ -57,6 +57,45 @@ static inline bool utvm_conv_inside(const utvm_conv_geom* g, int32_t y, int32_t 
   return (y >= 0) && (y < g->in_h) && (x >= 0) && (x < g->in_w);
 }
 
+/* The filter taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation <
+ * size (an empty range when none has). */
+static inline void utvm_conv_taps(int32_t start, int32_t dilation, int32_t filter, int32_t size, int32_t* k0,
+                                  int32_t* k1) {
+  int32_t lo = 0;
+  int32_t hi = filter;
+  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
+    ++lo;
+  }
+  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
+    --hi;
+  }
+  *k0 = lo;
+  *k1 = hi;
+}
+
+/* int8 depthwise (depthwise_conv2d_s8.h and its DSP version): the accumulator of output channel oc
+ * (input channel ic) at one pixel, every tap checked; a tap outside the image reads p->pad_value
+ * (the input zero point: it cancels that tap's share of the folded input offset). in_b: the
+ * batch's input; (iy0, ix0): input position of tap (0, 0). */
+static inline int32_t utvm_conv_dw_s8_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w,
+                                          int32_t iy0, int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
+  const utvm_conv_geom* g = &p->g;
+  int32_t acc = bias;
+  int32_t ky;
+  int32_t kx;
+  for (ky = 0; ky < g->filter_h; ++ky) {
+    const int32_t iy = iy0 + (ky * g->dilation_h);
+    for (kx = 0; kx < g->filter_w; ++kx) {
+      const int32_t ix = ix0 + (kx * g->dilation_w);
+      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
+      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
+                                                     : p->pad_value;
+      acc += wv * xv;
+    }
+  }
+  return acc;
+}
+
 /* The walk of the generic CONV_2D kernels (conv2d_s16.h, conv2d_f32.h, conv2d_s8_generic.h),
  * written once: for each output (batch, y, x, channel) in output order, ACC acc = INIT(bias, oc);
  * for each tap (ky, kx) the tap inside the image adds acc = MAC(acc, w, x) over the group's input
@@ -191,6 +230,26 @@ static inline int64_t utvm_conv_s16_no_skip(const utvm_conv_q_params* p, int64_t
   (void)p;
   (void)wp;
   return acc;
+}
+
+/* The int16 (16x8) output of CONV_2D and DEPTHWISE_CONV_2D (conv2d_s16.h, depthwise_conv2d_s16.h and
+ * their Helium versions): bias (int64, may be NULL; an int32 bias is widened at code generation)
+ * plus the sum, requantized with channel oc's multiplier and shift, clamped. p->acc32 (CONV_2D with
+ * an int32 bias): the reference accumulates in int32 (wraps: the int64 sum truncated) and uses the
+ * int32 MultiplyByQuantizedMultiplier (double rounding) instead of the int64 one. */
+static inline int16_t utvm_conv_s16_out(const utvm_conv_q_params* p, const int64_t* bias, const int32_t* mult,
+                                        const int32_t* shift, int32_t oc, int64_t acc) {
+  int64_t total = acc;
+  int32_t r;
+  if (bias != NULL) {
+    total += bias[oc];
+  }
+  if (p->acc32 != 0) {
+    r = utvm_mul_by_quantized_mul((int32_t)(uint32_t)total, mult[oc], shift[oc]);
+  } else {
+    r = utvm_mul_by_quantized_mul64(total, mult[oc], shift[oc]);
+  }
+  return (int16_t)utvm_clamp_i32(r, p->act_min, p->act_max);
 }
 
 #endif /* UTVM_KERNELS_CONV_H_ */

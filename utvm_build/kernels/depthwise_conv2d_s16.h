@@ -5,21 +5,11 @@
 
 #include "conv.h"
 
-static inline int16_t utvm_depthwise_conv2d_s16_finish(const utvm_conv_q_params* p, const int64_t* bias,
-                                                       const int32_t* mult, const int32_t* shift, int32_t oc,
-                                                       int64_t acc) {
-  int64_t total = acc;
-  if (bias != NULL) {
-    total += bias[oc];
-  }
-  return (int16_t)utvm_clamp_i32(utvm_mul_by_quantized_mul64(total, mult[oc], shift[oc]), p->act_min, p->act_max);
-}
-
 /* bias: int64, may be NULL. */
 static void utvm_depthwise_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in,
                                       const int8_t* w, const int64_t* bias, const int32_t* mult,
                                       const int32_t* shift, int16_t* out) {
-  UTVM_DW_WALK(p, in, w, bias, mult, shift, out, int64_t, 0, utvm_conv_s16_mac, utvm_depthwise_conv2d_s16_finish);
+  UTVM_DW_WALK(p, in, w, bias, mult, shift, out, int64_t, 0, utvm_conv_s16_mac, utvm_conv_s16_out);
 }
 
 #endif /* UTVM_KERNELS_DEPTHWISE_CONV2D_S16_H_ */

@@ -138,21 +138,6 @@ static void utvm_dw_s8_pad4(const utvm_conv_geom* g, const utvm_dw_s8_window* wi
   acc[3] += s3 * pad;
 }
 
-/* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
-static void utvm_dw_s8_valid_range(int32_t start, int32_t dilation, int32_t filter, int32_t size,
-                                   int32_t* k0, int32_t* k1) {
-  int32_t lo = 0;
-  int32_t hi = filter;
-  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
-    ++lo;
-  }
-  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
-    --hi;
-  }
-  *k0 = lo;
-  *k1 = hi;
-}
-
 /* out[i] = acc[i] requantized, i < n: utvm_mul_by_quantized_mul(acc, mult, shift) + output offset,
  * clamped. mult is a QuantizeMultiplier result, 0 or in [2^30, 2^31), so the saturating case of the
  * doubling high product (both factors INT32_MIN) cannot occur, and its rounding,
@@ -183,28 +168,6 @@ static void utvm_dw_s8_store(const utvm_conv_q_params* p, const int32_t* mult, c
   }
 }
 
-/* Accumulator of output channel oc (input channel ic) at one pixel, every tap checked. in_b: the
- * batch's input; (iy0, ix0): input position of tap (0, 0). */
-static int32_t utvm_dw_s8_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w, int32_t iy0,
-                              int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t acc = bias;
-  int32_t ky;
-  int32_t kx;
-  for (ky = 0; ky < g->filter_h; ++ky) {
-    const int32_t iy = iy0 + (ky * g->dilation_h);
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
-      /* a skipped tap (outside the image) cancels its share of the folded offset */
-      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
-                                                     : p->pad_value;
-      acc += wv * xv;
-    }
-  }
-  return acc;
-}
-
 /* bias: folded bias (bias - input_zp * sum of the channel's weights), never NULL. */
 static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
                                      const int32_t* bias, const int32_t* mult, const int32_t* shift,
@@ -225,7 +188,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
   for (b = 0; b < g->batches; ++b) {
     for (oy = 0; oy < g->out_h; ++oy) {
       const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      utvm_dw_s8_valid_range(iy0, g->dilation_h, g->filter_h, g->in_h, &win.ky0, &win.ky1);
+      utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &win.ky0, &win.ky1);
       walk.ny = win.ky1 - win.ky0;
       for (ox = 0; ox < g->out_w; ++ox) {
         const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
@@ -235,7 +198,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
         int32_t oc = 0;
         int32_t ic = 0;
         int32_t m = 0;
-        utvm_dw_s8_valid_range(ix0, g->dilation_w, g->filter_w, g->in_w, &win.kx0, &win.kx1);
+        utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &win.kx0, &win.kx1);
         walk.nx = win.kx1 - win.kx0;
         walk.x_skip = (g->dilation_h * in_row) - (walk.nx * walk.x_dx);
         walk.w_skip = (g->filter_w - walk.nx) * g->out_c;
@@ -265,7 +228,7 @@ static void utvm_depthwise_conv2d_s8(const utvm_conv_q_params* p, const int8_t* 
             }
             utvm_dw_s8_store(p, &mult[oc], &shift[oc], acc, 4, &out_px[oc]);
           } else {
-            acc[0] = utvm_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, bias[oc]);
+            acc[0] = utvm_conv_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, bias[oc]);
             utvm_dw_s8_store(p, &mult[oc], &shift[oc], acc, 1, &out_px[oc]);
           }
           oc += n;

@@ -31,4 +31,22 @@ static const uint16_t utvm_sigmoid_table_uint16[256] = {
     65534, 65534, 65534, 65535,
 };
 
+/* The first half of the int16 LOGISTIC and TANH references (reference_integer_ops::Logistic /
+ * Tanh, int16 overloads): the input rescaled, x = (v * multiplier + round) >> shift (round: half
+ * of 2^shift, or 0), and the table at |x| interpolated with `frac` fraction bits per entry,
+ * (ua << frac) + t * (ub - ua), or `sat` from the last entry on; *nonneg: x >= 0. */
+static inline uint32_t utvm_sigmoid_s16_interp(int16_t v, int32_t multiplier, int32_t shift, uint32_t frac,
+                                               uint32_t sat, bool* nonneg) {
+  const int32_t round = (shift > 0) ? utvm_pow2_i32(shift - 1) : 0;
+  const int32_t x = (((int32_t)v * multiplier) + round) >> shift;
+  const uint32_t ax = (uint32_t)((x < 0) ? -x : x);
+  const uint32_t uh = ax >> frac;
+  *nonneg = x >= 0;
+  if (uh >= 255u) {
+    return sat;
+  }
+  return ((uint32_t)utvm_sigmoid_table_uint16[uh] << frac) +
+         ((ax & ((1u << frac) - 1u)) * ((uint32_t)utvm_sigmoid_table_uint16[uh + 1u] - utvm_sigmoid_table_uint16[uh]));
+}
+
 #endif /* UTVM_KERNELS_LOGISTIC_TABLE_H_ */

@@ -34,21 +34,6 @@ typedef struct {
   int32_t a3;
 } utvm_dw_dsp_acc;
 
-/* Taps inside the image along one axis: k in [*k0, *k1) has 0 <= start + k * dilation < size. */
-static void utvm_dw_dsp_range(int32_t start, int32_t dilation, int32_t filter, int32_t size, int32_t* k0,
-                              int32_t* k1) {
-  int32_t lo = 0;
-  int32_t hi = filter;
-  while ((lo < filter) && ((start + (lo * dilation)) < 0)) {
-    ++lo;
-  }
-  while ((hi > lo) && ((start + ((hi - 1) * dilation)) >= size)) {
-    --hi;
-  }
-  *k0 = lo;
-  *k1 = hi;
-}
-
 /* A pixel with taps outside the image (depth multiplier 1: four contiguous input channels; the
  * shared version below: one input channel for four output channels, compiled at -O2 by GCC, where
  * it keeps its accumulators in registers): 4 channels oc..oc+3 whose tap (0, 0) is at input
@@ -69,8 +54,8 @@ static UTVM_DSP_NOINLINE void utvm_dw_dsp_window_contiguous(const utvm_conv_q_pa
   int32_t kx0;
   int32_t kx1;
   int32_t ky;
-  utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
-  utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+  utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
   for (ky = ky0; ky < ky1; ++ky) {
     const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
     const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];
@@ -104,8 +89,8 @@ static UTVM_DSP_HOT_SCHED void utvm_dw_dsp_window_shared(const utvm_conv_q_param
   int32_t kx0;
   int32_t kx1;
   int32_t ky;
-  utvm_dw_dsp_range(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
-  utvm_dw_dsp_range(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+  utvm_conv_taps(iy0, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+  utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
   for (ky = ky0; ky < ky1; ++ky) {
     const int8_t* px = &in_b[(((((iy0 + (ky * g->dilation_h)) * g->in_w) + ix0) + (kx0 * g->dilation_w)) * g->in_c) + ic];
     const int8_t* pw = &w[(((ky * g->filter_w) + kx0) * g->out_c) + oc];
@@ -126,27 +111,6 @@ static UTVM_DSP_HOT_SCHED void utvm_dw_dsp_window_shared(const utvm_conv_q_param
     }
   }
   *acc = a;
-}
-
-/* Accumulator of output channel oc (input channel ic) at one pixel, every tap checked (taps
- * outside read the zero point, see above). */
-static int32_t utvm_dw_dsp_one(const utvm_conv_q_params* p, const int8_t* in_b, const int8_t* w, int32_t iy0,
-                               int32_t ix0, int32_t ic, int32_t oc, int32_t bias) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t acc = bias;
-  int32_t ky;
-  int32_t kx;
-  for (ky = 0; ky < g->filter_h; ++ky) {
-    const int32_t iy = iy0 + (ky * g->dilation_h);
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      const int32_t wv = w[(((ky * g->filter_w) + kx) * g->out_c) + oc];
-      const int32_t xv = utvm_conv_inside(g, iy, ix) ? (int32_t)in_b[(((iy * g->in_w) + ix) * g->in_c) + ic]
-                                                     : p->pad_value;
-      acc += wv * xv;
-    }
-  }
-  return acc;
 }
 
 /* What every pixel of a block of 4 channels needs: the weights of a 3x3 filter split into even
@@ -287,7 +251,7 @@ static UTVM_DSP_INLINE void utvm_dw_dsp_block(const utvm_conv_q_params* p, const
             }
             utvm_dw_dsp_out4(&k, &a, y);
           } else {
-            const int32_t acc = utvm_dw_dsp_one(p, in_b, w, iy0, ix0, ic, oc, k.bias.a0);
+            const int32_t acc = utvm_conv_dw_s8_one(p, in_b, w, iy0, ix0, ic, oc, k.bias.a0);
             y[0] = utvm_dsp_rq_out(&k.rq[0], acc, k.zp, k.lo, k.hi);
           }
           y = &y[g->out_c];
