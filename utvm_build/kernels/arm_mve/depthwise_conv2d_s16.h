@@ -6,11 +6,12 @@
  * input, VLDRB.S16 of the weights, VMULLB / VMULLT and two VADD into the even / odd channels'
  * int32 sums (MVE has no lane-by-lane multiply-accumulate; the last block predicated). A product
  * is at most 2^22 in magnitude (-32768 * -128), so 256 taps sum to at most 2^30: the int32 lanes
- * hold the reference's int64 sum exactly. Requantization on 4 lanes per half (mve_s16.h utvm_mve_rq64:
- * VADD of the bias, VRMULH, the clamp; the halves narrowed back
- * into channel order by VMOVNB / VMOVNT, one predicated store) when every shift is in -17..-1 and every bias within
- * +-(2^30 - 1) (the sum with the bias then fits int32), else per lane with conv.h's
- * utvm_conv_s16_out. Other layers (depth multiplier above 1, larger windows) take the generic loop.
+ * hold the reference's int64 sum exactly. Requantization on 4 lanes per half (mve_s16.h
+ * utvm_mve_rq64: VADD of the bias, VRMULH, the clamp; the halves narrowed back into channel order
+ * by VMOVNB / VMOVNT, one predicated store) when utvm_mve_s16_vec_rq allows it (every shift in
+ * -17..-1, every bias within 2^31 - 1 - taps * 2^22: the sum with the bias fits int32), else per
+ * lane with conv.h's utvm_conv_s16_out. Other layers (depth multiplier above 1, larger windows)
+ * take the generic loop.
  *
  * Generic description: DEPTHWISE_CONV_2D, int16 activations with int8 weights (16x8; TFLite
  * DepthwiseConvPerChannel with an int64 accumulator). Zero points of input and output are 0.
@@ -25,26 +26,13 @@
 #include "conv.h"
 #include "mve_s16.h"
 
-/* Whether each of the n biases (NULL: none) lies within +-(2^30 - 1). */
-static inline bool utvm_dw_s16_bias_fits(const int64_t* bias, int32_t n) {
-  int32_t i;
-  if (bias != NULL) {
-    for (i = 0; i < n; ++i) {
-      if ((bias[i] < -(((int64_t)1 << 30) - 1)) || (bias[i] > (((int64_t)1 << 30) - 1))) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
 /* Depth multiplier 1, at most 256 taps: see above. */
 static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params* p, const int16_t* in,
                                                        const int8_t* w, const int64_t* bias, const int32_t* mult,
                                                        const int32_t* shift, int16_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t ch = g->out_c;
-  const bool vec_rq = utvm_mve_rq64_fits(shift, ch) && utvm_dw_s16_bias_fits(bias, ch);
+  const bool vec_rq = utvm_mve_s16_vec_rq(false, bias, shift, ch, g->filter_h * g->filter_w);
   const int32_t xstep = g->dilation_w * g->in_c;     /* input elements from one tap to the next */
   const int32_t xrow = g->dilation_h * g->in_w * g->in_c; /* ... from one filter row to the next */
   const int32_t wrow = g->filter_w * ch;
@@ -67,7 +55,7 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
       int32_t m4[4] = {0, 0, 0, 0};
       int32_t s4[4] = {-1, -1, -1, -1};
       for (k = half; vec_rq && (k < left); k += 2) {
-        b4[k / 2] = (bias != NULL) ? (int32_t)bias[c + k] : 0; /* within +-(2^30 - 1): checked */
+        b4[k / 2] = (bias != NULL) ? (int32_t)bias[c + k] : 0; /* fits int32: checked */
         m4[k / 2] = mult[c + k];
         s4[k / 2] = shift[c + k];
       }
@@ -93,7 +81,8 @@ static UTVM_MVE_HOT void utvm_depthwise_conv2d_s16_mve(const utvm_conv_q_params*
             utvm_conv_taps(ix0, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
           }
           /* the first tap inside the image: input and weight offsets (no pointer outside the arrays) */
-          xo = (((((b * g->in_h) + iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0 + (kx0 * g->dilation_w)) * g->in_c) + c;
+          xo = (((((b * g->in_h) + iy0 + (ky0 * g->dilation_h)) * g->in_w) + ix0 + (kx0 * g->dilation_w)) * g->in_c) +
+               c;
           wo = (((ky0 * g->filter_w) + kx0) * ch) + c;
           for (ky = ky0; (ky < ky1) && (kx1 > kx0); ++ky) { /* no pointer formed without a tap */
             const int16_t* const xr = &in[xo];

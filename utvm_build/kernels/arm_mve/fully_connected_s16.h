@@ -17,7 +17,7 @@
  * is widened at code generation). p->acc32: see fully_connected.h. */
 static void utvm_fully_connected_s16(const utvm_fc_q_params* p, const int16_t* in, const int8_t* w,
                                      const int64_t* bias, int16_t* out) {
-  utvm_fully_connected_s16_rows(p, in, w, bias, &p->multiplier, &p->shift, 0, out);
+  utvm_fully_connected_s16_rows(p, 0, &p->multiplier, &p->shift, in, w, bias, out);
 }
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_H_ */

@@ -19,7 +19,7 @@
 static void utvm_fully_connected_s16_pc(const utvm_fc_q_params* p, const int32_t* multipliers,
                                         const int32_t* shifts, const int16_t* in, const int8_t* w,
                                         const int64_t* bias, int16_t* out) {
-  utvm_fully_connected_s16_rows(p, in, w, bias, multipliers, shifts, 1, out);
+  utvm_fully_connected_s16_rows(p, 1, multipliers, shifts, in, w, bias, out);
 }
 
 #endif /* UTVM_KERNELS_FULLY_CONNECTED_S16_PC_H_ */

@@ -20,11 +20,11 @@
 #include "fully_connected.h"
 #include "mve_s16.h"
 
-/* out[b][c] = requant(bias[c] + w[c] . in[b]) (the arguments of the generic kernels); unit c's
- * multiplier and shift are mult[c * step], shift[c * step] (step 0: one for all). */
-static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p, const int16_t* in,
-                                                       const int8_t* w, const int64_t* bias, const int32_t* mult,
-                                                       const int32_t* shift, int32_t step, int16_t* out) {
+/* out[b][c] = requant(bias[c] + w[c] . in[b]); unit c's multiplier and shift are mult[c * step],
+ * shift[c * step] (step 0: one for all). */
+static UTVM_MVE_HOT void utvm_fully_connected_s16_rows(const utvm_fc_q_params* p, int32_t step, const int32_t* mult,
+                                                       const int32_t* shift, const int16_t* in, const int8_t* w,
+                                                       const int64_t* bias, int16_t* out) {
   const int32_t units = p->out_depth;
   const int32_t depth = p->accum_depth;
   /* sums of at most 504 products in int32 (per-tensor: the one shift, every unit's bias) */
