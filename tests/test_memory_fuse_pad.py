@@ -23,7 +23,7 @@ from system_tools import need
 from utvm_build import compiler
 from utvm_build.compiler import compile_bytes, lower
 from utvm_build.options import CompileOptions
-from utvm_build.passes import fuse_pad
+from utvm_build.passes import fuse_pad, order
 from utvm_build.passes.patches import PatchReport
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
@@ -95,6 +95,7 @@ def pad_model(seed: int, wide: bool = False, value_off: bool = False) -> tuple[b
 def _only_pads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiler, "choose_patches", lambda g, mode, *a, **k: PatchReport(mode))
     monkeypatch.setattr(compiler, "choose_order", lambda *a, **k: None)
+    monkeypatch.setattr(order, "choose_order", lambda *a, **k: None)   # the slices judged in the file's order
 
 
 def _cases(seeds: list[int], fast: bool = True) -> list[Case]:
