@@ -19,7 +19,7 @@ from test_memory_order import branch_model
 from utvm_build import compiler
 from utvm_build.compiler import compile_bytes
 from utvm_build.options import CompileOptions
-from utvm_build.passes import concat_slices
+from utvm_build.passes import concat_slices, order
 from utvm_build.passes.patches import PatchReport
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
@@ -30,6 +30,7 @@ def _only_slices(monkeypatch: pytest.MonkeyPatch) -> None:
     """--memory min without the stripes and the order: the slices' rewrite alone."""
     monkeypatch.setattr(compiler, "choose_patches", lambda g, mode, *a, **k: PatchReport(mode))
     monkeypatch.setattr(compiler, "choose_order", lambda *a, **k: None)
+    monkeypatch.setattr(order, "choose_order", lambda *a, **k: None)   # the slices judged in the file's order
 
 
 def _cases(label: str) -> tuple[list[Case], int]:

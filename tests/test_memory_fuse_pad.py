@@ -23,7 +23,7 @@ from system_tools import need
 from utvm_build import compiler
 from utvm_build.compiler import compile_bytes, lower
 from utvm_build.options import CompileOptions
-from utvm_build.passes import fuse_pad
+from utvm_build.passes import fuse_pad, order
 from utvm_build.passes.patches import PatchReport
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
@@ -95,6 +95,7 @@ def pad_model(seed: int, wide: bool = False, value_off: bool = False) -> tuple[b
 def _only_pads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiler, "choose_patches", lambda g, mode, *a, **k: PatchReport(mode))
     monkeypatch.setattr(compiler, "choose_order", lambda *a, **k: None)
+    monkeypatch.setattr(order, "choose_order", lambda *a, **k: None)   # the slices judged in the file's order
 
 
 def _cases(seeds: list[int], fast: bool = True) -> list[Case]:
@@ -155,11 +156,11 @@ def test_fusion_saves_the_padded_copy() -> None:
     assert saved >= len(SEEDS) // 2
 
 
-def check_on_m4(tmp_path: Path, models: dict[str, bytes]) -> dict[str, dict]:
-    """Build ``models`` for --target cortex-m4 --memory min --io workspace and run them on QEMU
-    against the generic --memory fast build on the host, the host against the reference; int8
-    byte for byte, float32 within the tolerance (another compiler, FMA contraction). Returns each
-    model's metadata.json of the Cortex-M4 build."""
+def check_on_m4(tmp_path: Path, models: dict[str, bytes], core: str = "m4") -> dict[str, dict]:
+    """Build ``models`` for Cortex-M4 (``core``: benchmarks.runner.CORES) with --memory min --io
+    workspace and run them on QEMU against the generic --memory fast build on the host, the host
+    against the reference; int8 byte for byte, float32 within the tolerance (another compiler, FMA
+    contraction). Returns each model's metadata.json of the Cortex-M build."""
     need("arm-none-eabi-gcc", "qemu-system-arm", "cmake", "cc")
     from test_kernels_arm_dsp import _qemu
 
@@ -169,19 +170,21 @@ def check_on_m4(tmp_path: Path, models: dict[str, bytes]) -> dict[str, dict]:
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
     bench = []
+    tmp_path.mkdir(parents=True, exist_ok=True)
     for name, model in models.items():
         path = tmp_path / f"{name}.tflite"
         path.write_bytes(model)
         bench.append(BenchModel(name, path, "test"))
     build(bench, None, "O2", tmp_path / "host", target="generic")
-    build(bench, CORES["m4"], "Os", tmp_path / "m4", io="workspace", target="cortex-m4", codegen_args="--memory min")
+    cpu = CORES[core]
+    build(bench, cpu, "Os", tmp_path / "m4", io="workspace", target=cpu.cpu, codegen_args="--memory min")
     metas = {}
     for m in bench:
         meta = metas[m.name] = model_metadata(tmp_path / "m4", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
         assert reference.check(m, model_metadata(tmp_path / "host", m), host.outputs).startswith("identical")
-        rc, out = _qemu(tmp_path / "m4" / f"bench_{m.name}.elf", tmp_path, machine="mps2-an386")
+        rc, out = _qemu(tmp_path / "m4" / f"bench_{m.name}.elf", tmp_path, machine=cpu.machine)
         target = parse_program_output(out)
         assert rc == 0 and target.rc == 0, out[-2000:]
         dtypes = [t["dtype"] for t in meta["outputs"]]
@@ -192,5 +195,7 @@ def check_on_m4(tmp_path: Path, models: dict[str, bytes]) -> dict[str, dict]:
 
 def test_on_cortex_m4(tmp_path: Path) -> None:
     """--target cortex-m4 --memory min: the DSP kernels with the PAD's asymmetric padding."""
-    metas = check_on_m4(tmp_path, {f"pad{seed}": pad_model(seed)[0] for seed in (SEEDS if FULL else SEEDS[:3])})
-    assert all(meta["memory_transforms"]["fused_pads"] for meta in metas.values())
+    models = {f"pad{seed}": pad_model(seed)[0] for seed in (SEEDS if FULL else SEEDS[:3])}
+    for core in ("m4", "m55") if FULL else ("m4",):   # m55: the Helium kernels, in the full run
+        metas = check_on_m4(tmp_path / core, models, core)
+        assert all(meta["memory_transforms"]["fused_pads"] for meta in metas.values())

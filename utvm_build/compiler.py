@@ -23,7 +23,7 @@ from .passes.concat_slices import write_into_slices
 from .passes.fuse_pad import fuse_pads
 from .passes.inplace import alias_in_place
 from .passes.kernel_state import add_kernel_state
-from .passes.order import choose_order
+from .passes.order import choose_order, ordered_workspace
 from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
@@ -196,8 +196,8 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
             with operator_context(conv, g):
                 prepared[conv.index] = handler_for(conv.op).prepare(conv, g, opts.target)
             scratch[conv.index] = op_scratch_bytes(conv, g, prepared[conv.index], opts.target)
-        rewrites["concat_slices"] = write_into_slices(g, lambda h: plan_model(
-            h, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes)
+        rewrites["concat_slices"] = write_into_slices(g, lambda h: ordered_workspace(
+            h, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace"))
         for c in rewrites["concat_slices"]:   # gone: its number may be given to a stripe
             prepared.pop(c["operator"]), scratch.pop(c["operator"], None)
         order = choose_order(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace")

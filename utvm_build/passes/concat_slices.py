@@ -79,8 +79,9 @@ def _slice(g: Graph, op: Operator) -> dict | None:
 def write_into_slices(g: Graph, workspace: Callable[[Graph], int] | None = None) -> list[dict]:
     """Drop every CONCATENATION whose inputs can be planned as slices of its output; returns what
     was done (operator, output, inputs, offsets) for metadata.json. ``workspace``: the planned
-    workspace of a graph; a rewrite that would grow it is undone (a slice keeps the whole output's
-    place from its producer on, which can cost more than the copy in a given order)."""
+    workspace of a graph (the compiler's: in the order passes/order.py would choose); a rewrite
+    that would grow it is undone (a slice keeps its place in the output from its producer on,
+    which in some orders costs more than the copy)."""
     done: list[dict] = []
     if len(g.all_graphs) > 1:
         return done

@@ -218,3 +218,19 @@ def choose_order(g: Graph, scratch: dict[int, int], alignment: int, io_in_worksp
     else:   # the file's order is as good: keep it
         report.update(peak_after=report["peak_before"], workspace_after=report["workspace_before"], moved=0)
     return report
+
+
+def ordered_workspace(g: Graph, scratch: dict[int, int], alignment: int, io_in_workspace: bool) -> int:
+    """The planned workspace of ``g`` in the order ``choose_order`` would choose (``g`` unchanged):
+    how other rewrites (passes/concat_slices.py) judge themselves."""
+    from ..planner import plan_memory
+
+    kept = g.operators
+    try:
+        report = choose_order(g, scratch, alignment, io_in_workspace)
+        if report is not None:
+            return report["workspace_after"]
+        return plan_memory(g, [scratch.get(op.index, 0) for op in g.operators], alignment,
+                           io_in_workspace=io_in_workspace).workspace_bytes
+    finally:
+        g.operators = kept
