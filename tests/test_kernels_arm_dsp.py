@@ -438,7 +438,7 @@ def test_every_override_has_the_dsp_guard() -> None:
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
     for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15",
-                 "add_s8_lut"):
+                 "add_s8_lut", "conv2d_s8_q15w", "conv2d_q15_window"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -763,3 +763,21 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
+    # --optimize speed: the conv cases (but the 1x1 8-channel ones) with int16 pre-widened weights
+    # (conv2d_s8_q15w.h), the same outputs as the generic host build
+    conv = models[0]
+    build([conv], CORES["m4"], "Os", tmp_path / "m4w", target="cortex-m4", codegen_args="--optimize speed")
+    meta = model_metadata(tmp_path / "m4w", conv)
+    assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
+    assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]  # 1x1c8
+    src = "\n".join(p.read_text() for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*.c"))
+    assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV) - 2, src.count("utvm_conv2d_s8_q15w(")
+    for mode in (0, 1, 2):
+        assert f".rq_mode = {mode}" in src, mode
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],
+                                               capture_output=True, text=True, timeout=300).stdout)
+    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert ok and how == "identical", f"--optimize speed: cortex-m4 vs host: {how}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .errors import UtvmError
+from .selection import OPTIMIZE_MODES
 from .targets import TARGETS
 
 INTERFACES = ("c", "packed")
@@ -51,6 +52,10 @@ class CompileOptions:
     #: Per-layer kernel variants measured by ``utvm-build tune`` (tuning.py): (layer signature key,
     #: variant) pairs, sorted; None: the fixed selection rules everywhere.
     tuning: tuple[tuple[str, str], ...] | None = None
+    #: Flash against speed in the kernels' data (selection.OPTIMIZE_MODES): "speed": int16
+    #: pre-widened weights for every DSP CONV_2D that takes them; "balanced": for the layers where
+    #: each extra flash byte saves enough instructions (ops/conv.py ``widen``); "size": never.
+    optimize: str = "balanced"
 
     def validate(self) -> None:
         if self.interface not in INTERFACES:
@@ -63,6 +68,8 @@ class CompileOptions:
             raise UtvmError(f"unknown state mode '{self.state}'; choose one of {', '.join(STATES)}")
         if self.memory not in MEMORY_MODES:
             raise UtvmError(f"unknown memory mode '{self.memory}'; choose one of {', '.join(MEMORY_MODES)}")
+        if self.optimize not in OPTIMIZE_MODES:
+            raise UtvmError(f"unknown optimize mode '{self.optimize}'; choose one of {', '.join(OPTIMIZE_MODES)}")
         if not 0 <= self.ram_limit < 2**31:
             raise UtvmError(f"RAM limit {self.ram_limit} is not a byte count between 0 and 2^31-1")
         if self.target not in TARGETS:
@@ -85,6 +92,8 @@ class CompileOptions:
         # --memory fast without a limit writes what it wrote before these options existed
         if self.memory == "fast" and not self.ram_limit:
             del d["memory"], d["ram_limit"]
+        if self.optimize == "balanced":
+            del d["optimize"]  # the default writes what it wrote before the option existed
         if self.tuning is None:
             del d["tuning"]    # without a record the metadata stays as before
         else:

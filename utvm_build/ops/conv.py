@@ -27,7 +27,7 @@ import numpy as np
 
 from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float, activation_range_quantized
-from ..selection import offers
+from ..selection import offers, optimize_mode
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -307,16 +307,47 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     if geo.out_c % 2:
         rows = np.concatenate([rows, rows[-1:]])
     rows = np.pad(rows, ((0, 0), (0, depth4 - depth)))
-    words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)
-    packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
+    words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)  # [pair][step][channel][4 bytes]
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    fn = Q15_KERNEL
+    if widen(geo, mode) and offers(Q15W_KERNEL, target):
+        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes
+        lanes = words.astype(np.int64) & 0xFFFF
+        words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
+        packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
+        fn = Q15W_KERNEL
+    else:
+        packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
-    return call(Q15_KERNEL, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
+    return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
+Q15W_KERNEL = "utvm_conv2d_s8_q15w"
+#: --optimize balanced widens a layer's weights when it has at least this many output pixels: each
+#: weight byte is then used that often per inference, and its int16 lane saves about one
+#: instruction (an SXTB16) per 4 uses, so every extra flash byte saves at least WIDEN_MIN_PIXELS / 4
+#: instructions per inference (docs/kernel-guide.md, "--optimize").
+WIDEN_MIN_PIXELS = 64
+
+
+def widen(geo: _Geom, rq_mode: int) -> bool:
+    """Does this layer get int16 pre-widened weights under the current ``--optimize`` mode?"""
+    mode = optimize_mode()
+    if mode == "size" or _q15_1x1c8(geo, rq_mode):
+        return False  # 1x1 with 8 input channels: conv2d_s8_q15.h widens them in registers
+    return mode == "speed" or geo.batches * geo.out_h * geo.out_w >= WIDEN_MIN_PIXELS
+
+
+def _q15_1x1c8(geo: _Geom, rq_mode: int) -> bool:
+    """The condition of conv2d_s8_q15.h's 1x1, 8-input-channel path (utvm_conv2d_q15_1x1c8)."""
+    return ((geo.filter_h, geo.filter_w, geo.stride_h, geo.stride_w, geo.pad_h, geo.pad_w, geo.in_c) ==
+            (1, 1, 1, 1, 0, 0, 8) and (geo.in_h, geo.in_w) == (geo.out_h, geo.out_w) and rq_mode == 2)
 
 
 #: The DSP targets' DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h).

@@ -1,0 +1,221 @@
+/* utvm-build kernels, DSP extension: what the two q15 CONV_2D kernels share (conv2d_s8_q15.h with
+ * int8 weights, conv2d_s8_q15w.h with int16 pre-widened weights, --optimize speed): their
+ * parameters, the q15 windows of a pixel pair in scratch, the requantization of a pair's sums.
+ *
+ * A window: per 4 window bytes, the pixel's two words of int16 lanes with the input offset added
+ * (bytes 0 and 2, bytes 1 and 3), at every 4th word pair (the other pixel of the pair owns the
+ * words between); taps outside the image are 0 (the reference skips them).
+ */
+#ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_WINDOW_H_
+#define UTVM_KERNELS_ARM_DSP_CONV2D_Q15_WINDOW_H_
+
+#if !defined(__ARM_FEATURE_DSP) || (__ARM_FEATURE_DSP != 1)
+#error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
+#endif
+
+#include "conv.h"
+#include "dsp_s8.h"
+
+typedef struct {
+  utvm_conv_geom g;
+  int32_t input_offset;  /* -input zero point */
+  int32_t output_offset; /* output zero point */
+  int32_t act_min;
+  int32_t act_max;
+  int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
+  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+} utvm_conv2d_q15_params;
+
+/* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t offs) {
+  dst[0] = __sxtab16(offs, v);
+  dst[1] = utvm_dsp_odd_add(offs, v);
+}
+
+/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
+  const int8_t* s = src;
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
+    s = &s[4];
+    o = &o[4];
+  }
+  return o;
+}
+
+/* n4 zero word pairs into the q15 slot d; returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    o[0] = 0;
+    o[1] = 0;
+    o = &o[4];
+  }
+  return o;
+}
+
+/* n bytes from s to o, a word at a time (unaligned LDR / STR). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_copy(const int8_t* s, int32_t n, int8_t* o) {
+  int32_t k = 0;
+  while ((k + 4) <= n) {
+    uint32_t v;
+    (void)memcpy(&v, &s[k], sizeof v);
+    (void)memcpy(&o[k], &v, sizeof v);
+    k += 4;
+  }
+  while (k < n) {
+    o[k] = s[k];
+    ++k;
+  }
+}
+
+/* The bytes of filter row ky of the window at (iy, ix0) into b (the input zero point zp for taps
+ * outside the image); returns the end. */
+static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t ix0,
+                                         int8_t zp, int8_t* b) {
+  int8_t* o = b;
+  int32_t kx;
+  int32_t c;
+  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
+    /* the whole row inside: contiguous in the input */
+    const int32_t seg = g->filter_w * g->in_c;
+    utvm_conv2d_q15_copy(&in_b[((iy * g->in_w) + ix0) * g->in_c], seg, o);
+    o = &o[seg];
+  } else {
+    for (kx = 0; kx < g->filter_w; ++kx) {
+      const int32_t ix = ix0 + (kx * g->dilation_w);
+      if (utvm_conv_inside(g, iy, ix)) {
+        const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = s[c];
+        }
+      } else {
+        for (c = 0; c < g->in_c; ++c) {
+          o[c] = zp;
+        }
+      }
+      o = &o[g->in_c];
+    }
+  }
+  return o;
+}
+
+/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
+ * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
+                                   int32_t ix0, int32_t* dst, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const int32_t seg = g->filter_w * g->in_c;
+  const int8_t zp = (int8_t)(-p->input_offset);
+  int32_t* d = dst;
+  int32_t ky;
+  int32_t kx;
+  int32_t k;
+  if ((g->dilation_w == 1) && ((seg & 3) == 0)) {
+    /* filter rows of whole words (e.g. 10x4x1, 3x3x4k): a row inside the image converts
+     * directly; a row across the border through the staging bytes */
+    const int32_t n4 = seg >> 2;
+    const bool cols_in = (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w);
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      if ((iy < 0) || (iy >= g->in_h)) {
+        d = utvm_conv2d_q15_zeros(n4, d);
+      } else if (cols_in) {
+        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d);
+      } else {
+        (void)utvm_conv2d_q15_stage_row(g, in_b, iy, ix0, zp, stage);
+        d = utvm_conv2d_q15_words(stage, n4, offs, d);
+      }
+    }
+  } else if ((g->in_c & 3) == 0) {
+    /* width-dilated: tap by tap */
+    const int32_t n4 = g->in_c >> 2;
+    for (ky = 0; ky < g->filter_h; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      for (kx = 0; kx < g->filter_w; ++kx) {
+        const int32_t ix = ix0 + (kx * g->dilation_w);
+        if (utvm_conv_inside(g, iy, ix)) {
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d);
+        } else {
+          d = utvm_conv2d_q15_zeros(n4, d);
+        }
+      }
+    }
+  } else {
+    /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
+     * taps outside the image and for the padding to depth4 (0 once offset) */
+    int8_t* b = stage;
+    const int32_t iy_last = iy0 + ((g->filter_h - 1) * g->dilation_h);
+    if ((g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w) && (iy0 >= 0) && (iy_last < g->in_h)) {
+      /* the whole window inside (most pixels): its rows copied straight from the input */
+      const int8_t* s = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+      const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        utvm_conv2d_q15_copy(s, seg, b);
+        b = &b[seg];
+        if ((ky + 1) < g->filter_h) {
+          s = &s[row_step];
+        }
+      }
+    } else {
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
+      }
+    }
+    for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
+      stage[k] = zp;
+    }
+    (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
+  }
+}
+
+/* The windows of the pixel pair starting at pix (of total output pixels; an odd last pixel with
+ * the one before it) into the q15 scratch q; returns the pair's first pixel. */
+static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_params* p, const int8_t* in, int32_t pix,
+                                                       int32_t total, int32_t* q, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t first = ((pix + 1) == total) ? utvm_max_i32(pix - 1, 0) : pix;
+  int32_t k;
+  for (k = 0; k < 2; ++k) {
+    const int32_t i = utvm_min_i32(first + k, total - 1);
+    const int32_t b = i / per_image;
+    const int32_t r = i - (b * per_image);
+    const int32_t oy = r / g->out_w;
+    const int32_t ox = r - (oy * g->out_w);
+    utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                           (ox * g->stride_w) - g->pad_w, &q[2 * k], stage);
+  }
+  return first;
+}
+
+/* The sums of a pixel pair (channel c: acc[2c] pixel a, acc[2c + 1] pixel b) requantized into
+ * ya and yb. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p, const int32_t* acc,
+                                                const int32_t* rq, int8_t* ya, int8_t* yb, int32_t mode) {
+  const int32_t zp = p->output_offset;
+  const int32_t lo = p->act_min;
+  const int32_t hi = p->act_max;
+  const int32_t* pa = acc;
+  const int32_t* pr = rq;
+  const int32_t out_c = p->g.out_c;
+  int32_t c;
+  for (c = 0; c < out_c; ++c) {
+    const int32_t m = pr[0];
+    const int32_t k = pr[1];
+    const int32_t sh = pr[2];
+    const int8_t va = utvm_dsp_rq3(pa[0], mode, m, k, sh, zp, lo, hi);
+    const int8_t vb = utvm_dsp_rq3(pa[1], mode, m, k, sh, zp, lo, hi);
+    ya[c] = va;
+    yb[c] = vb;
+    pa = &pa[2];
+    pr = &pr[3];
+  }
+}
+
+#endif /* UTVM_KERNELS_ARM_DSP_CONV2D_Q15_WINDOW_H_ */
