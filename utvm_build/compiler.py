@@ -17,6 +17,7 @@ from .graph import ITEM_SIZE, Graph, Operator
 from .kernel_table import scratch_bytes
 from .ops import handler_for
 from .ops.call import Prepared
+from .ops.conv import balanced_plan
 from .options import CompileOptions
 from .passes import run_passes
 from .passes.inplace import alias_in_place
@@ -98,10 +99,12 @@ def prepare_operators(g: Graph, target: str, tuning: tuple[tuple[str, str], ...]
     variants of the selection rule (tuning.py), by layer signature; ``optimize``: --optimize."""
     variants = dict(tuning or ())
     prepared = {}
+    widened = balanced_plan(g) if optimize == "balanced" else set()
     for sg in g.all_graphs:
         for op in sg.operators:
             variant = variants.get(layer_key(op, sg), DEFAULT) if variants else DEFAULT
-            with operator_context(op, sg), layer_variant(variant), optimizing(optimize):
+            mode = optimize if optimize != "balanced" else ("speed" if op.index in widened else "size")
+            with operator_context(op, sg), layer_variant(variant), optimizing(mode):
                 prepared[op.index] = handler_for(op.op).prepare(op, sg, target)
     return prepared
 

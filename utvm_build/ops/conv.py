@@ -329,19 +329,64 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
 
 #: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
 Q15W_KERNEL = "utvm_conv2d_s8_q15w"
-#: --optimize balanced widens a layer's weights when it has at least this many output pixels: each
-#: weight byte is then used that often per inference, and its int16 lane saves about one
-#: instruction (an SXTB16) per 4 uses, so every extra flash byte saves at least WIDEN_MIN_PIXELS / 4
-#: instructions per inference (docs/kernel-guide.md, "--optimize").
-WIDEN_MIN_PIXELS = 64
+#: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
+#: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
+WIDEN_BUDGET = 0.35
+WIDEN_ALLOWANCE = 16384
+#: ... spent on the layers with the most output pixels first (each weight byte is used once per
+#: output pixel, and its int16 lane saves about one SXTB16 per 4 uses: per extra byte, pixels / 4
+#: instructions per inference), never on layers with fewer than this many (docs/kernel-guide.md).
+WIDEN_MIN_PIXELS = 16
 
 
 def widen(geo: _Geom, rq_mode: int) -> bool:
-    """Does this layer get int16 pre-widened weights under the current ``--optimize`` mode?"""
-    mode = optimize_mode()
-    if mode == "size" or _q15_1x1c8(geo, rq_mode):
+    """Does this layer get int16 pre-widened weights? ``optimize_mode()`` is the layer's: "speed"
+    or "size" as given, and under "balanced" the choice of :func:`balanced_plan` ("speed" for the
+    layers it picked, "size" for the others)."""
+    if optimize_mode() == "size" or _q15_1x1c8(geo, rq_mode):
         return False  # 1x1 with 8 input channels: conv2d_s8_q15.h widens them in registers
-    return mode == "speed" or geo.batches * geo.out_h * geo.out_w >= WIDEN_MIN_PIXELS
+    return True
+
+
+def balanced_plan(g: Graph) -> set[int]:
+    """The operators (indices) whose weights ``--optimize balanced`` widens: int8 CONV_2D with one
+    group (and DEPTHWISE_CONV_2D of one input channel, a CONV_2D for the DSP kernels), by output
+    pixels (most first, at least WIDEN_MIN_PIXELS) while the extra bytes stay within WIDEN_BUDGET of
+    the model's int8 weight bytes plus WIDEN_ALLOWANCE."""
+    weights = 0
+    layers = []
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            if op.op not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") or len(op.inputs) < 2 \
+                    or op.inputs[1] < 0:
+                continue
+            w = sg.tensors[op.inputs[1]]
+            x = sg.tensors[op.inputs[0]]
+            if not w.is_const or w.dtype != "int8" or x.dtype != "int8":
+                continue
+            weights += w.size
+            if len(w.shape) != 4 or len(x.shape) != 4:
+                continue
+            if op.op == "CONV_2D" and w.shape[3] == x.shape[3]:
+                oc = w.shape[0]
+            elif op.op == "DEPTHWISE_CONV_2D" and x.shape[3] == 1:
+                oc = w.shape[3]
+            else:
+                continue
+            if oc > 0:
+                pixels = sg.tensors[op.outputs[0]].size // oc
+                depth4 = (w.size // oc + 3) // 4 * 4
+                extra = (oc + oc % 2) * depth4  # int16: one more byte per weight byte
+                if pixels >= WIDEN_MIN_PIXELS:
+                    layers.append((-pixels, op.index, extra))
+    chosen: set[int] = set()
+    spent = 0
+    for _, index, extra in sorted(layers):
+        if spent + extra > WIDEN_BUDGET * weights + WIDEN_ALLOWANCE:
+            break
+        spent += extra
+        chosen.add(index)
+    return chosen
 
 
 def _q15_1x1c8(geo: _Geom, rq_mode: int) -> bool:

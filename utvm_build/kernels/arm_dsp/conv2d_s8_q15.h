@@ -35,6 +35,32 @@
 
 #include "conv2d_q15_window.h"
 
+/* The unrolled loop of utvm_conv2d_q15_pair in inline assembly (GCC and Clang; 13 registers, so a
+ * frame pointer may keep r7): post-indexed loads, so no pointer adds; 32 instructions per 32
+ * multiply-accumulates (GCC's C loop: 34). One step: both weight words, their four lanes, then
+ * pixel a's two words and pixel b's into the same two registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UTVM_CONV2D_Q15_ASM 1
+#define UTVM_CONV2D_Q15_STEP                       \
+  "ldrd %[v], %[u], [%[pw]], #8\n\t"               \
+  "sxtb16 %[ve], %[v]\n\t"                         \
+  "sxtb16 %[v], %[v], ror #8\n\t"                  \
+  "sxtb16 %[ue], %[u]\n\t"                         \
+  "sxtb16 %[u], %[u], ror #8\n\t"                  \
+  "ldrd %[x0], %[x1], [%[px]], #8\n\t"             \
+  "smlad %[a0], %[ve], %[x0], %[a0]\n\t"           \
+  "smlad %[a0], %[v], %[x1], %[a0]\n\t"            \
+  "smlad %[a1], %[ue], %[x0], %[a1]\n\t"           \
+  "smlad %[a1], %[u], %[x1], %[a1]\n\t"            \
+  "ldrd %[x0], %[x1], [%[px]], #8\n\t"             \
+  "smlad %[b0], %[ve], %[x0], %[b0]\n\t"           \
+  "smlad %[b0], %[v], %[x1], %[b0]\n\t"            \
+  "smlad %[b1], %[ue], %[x0], %[b1]\n\t"           \
+  "smlad %[b1], %[u], %[x1], %[b1]\n\t"
+#else
+#define UTVM_CONV2D_Q15_ASM 0
+#endif
+
 /* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
  * px[2..3]): 8 SMLAD. */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0, int32_t* a1,
@@ -82,6 +108,24 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
       pw = &pw[2];
       px = &px[4];
     }
+#if UTVM_CONV2D_Q15_ASM
+    if (n != 0) {
+      int32_t v;
+      int32_t u;
+      int32_t ve;
+      int32_t ue;
+      int32_t x0;
+      int32_t x1;
+      __asm__("1:\n\t" UTVM_CONV2D_Q15_STEP UTVM_CONV2D_Q15_STEP
+              "subs %[n], %[n], #1\n\t"
+              "bne 1b"
+              : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [px] "+r"(px), [pw] "+r"(pw),
+                [n] "+r"(n), [v] "=&r"(v), [u] "=&r"(u), [ve] "=&r"(ve), [ue] "=&r"(ue), [x0] "=&r"(x0),
+                [x1] "=&r"(x1)
+              :
+              : "cc", "memory");
+    }
+#else
     while (n != 0) {
       utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
       utvm_conv2d_q15_step(&px[4], &pw[2], &a0, &a1, &b0, &b1);
@@ -89,6 +133,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p
       px = &px[8];
       --n;
     }
+#endif
     /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
     pacc[0] = a0;
     pacc[1] = b0;
