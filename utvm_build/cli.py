@@ -64,7 +64,7 @@ def _options(a: argparse.Namespace) -> CompileOptions:
     if a.tuning is not None:
         from .tuning import applicable_choices
 
-        tuning = applicable_choices(a.tuning, a.target, a.tuning_compiler)
+        tuning = applicable_choices(a.tuning, a.target, a.tuning_compiler, optimize=a.optimize)
     elif a.tuning_compiler:
         raise UtvmError("--tuning-compiler is given without --tuning")
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,

@@ -99,14 +99,21 @@ def prepare_operators(g: Graph, target: str, tuning: tuple[tuple[str, str], ...]
     variants of the selection rule (tuning.py), by layer signature; ``optimize``: --optimize."""
     variants = dict(tuning or ())
     prepared = {}
-    widened = balanced_plan(g) if optimize == "balanced" else set()
+    modes = layer_optimize(g, optimize)
     for sg in g.all_graphs:
         for op in sg.operators:
             variant = variants.get(layer_key(op, sg), DEFAULT) if variants else DEFAULT
-            mode = optimize if optimize != "balanced" else ("speed" if op.index in widened else "size")
-            with operator_context(op, sg), layer_variant(variant), optimizing(mode):
+            with operator_context(op, sg), layer_variant(variant), optimizing(modes[op.index]):
                 prepared[op.index] = handler_for(op.op).prepare(op, sg, target)
     return prepared
+
+
+def layer_optimize(g: Graph, optimize: str) -> dict[int, str]:
+    """Every operator's ``--optimize`` mode: "speed" or "size" as given; "balanced": "speed" for the
+    layers ops/conv.py ``balanced_plan`` widens, "size" for the others."""
+    widened = balanced_plan(g) if optimize == "balanced" else set()
+    return {op.index: optimize if optimize != "balanced" else ("speed" if op.index in widened else "size")
+            for sg in g.all_graphs for op in sg.operators}
 
 
 def op_scratch_bytes(op: Operator, g: Graph, prepared: Prepared, target: str) -> int:

@@ -340,45 +340,47 @@ WIDEN_MIN_PIXELS = 16
 
 
 def widen(geo: _Geom, rq_mode: int) -> bool:
-    """Does this layer get int16 pre-widened weights? ``optimize_mode()`` is the layer's: "speed"
-    or "size" as given, and under "balanced" the choice of :func:`balanced_plan` ("speed" for the
-    layers it picked, "size" for the others)."""
-    if optimize_mode() == "size" or _q15_1x1c8(geo, rq_mode):
-        return False  # 1x1 with 8 input channels: conv2d_s8_q15.h widens them in registers
-    return True
+    """Does this layer get int16 pre-widened weights? ``optimize_mode()`` is the layer's "speed" or
+    "size" (compiler.layer_optimize resolves "balanced" per layer with :func:`balanced_plan`; a
+    prepare outside a compile, e.g. `info`'s support check, sees "balanced": no)."""
+    return optimize_mode() == "speed" and not _q15_1x1c8(geo, rq_mode)  # 1x1c8: widened in registers
+
+
+def widen_candidate(g: Graph, op: Operator) -> tuple[int, int] | None:
+    """(output pixels, extra flash bytes of int16 weights) of an int8 CONV_2D with one group or a
+    DEPTHWISE_CONV_2D of one input channel (a CONV_2D for the DSP kernels), else None."""
+    if op.op not in ("CONV_2D", "DEPTHWISE_CONV_2D") or len(op.inputs) < 2 or op.inputs[1] < 0:
+        return None
+    x, w = g.tensors[op.inputs[0]], g.tensors[op.inputs[1]]
+    if not w.is_const or w.dtype != "int8" or x.dtype != "int8" or len(w.shape) != 4 or len(x.shape) != 4:
+        return None
+    if op.op == "CONV_2D" and w.shape[3] == x.shape[3]:
+        oc = w.shape[0]
+    elif op.op == "DEPTHWISE_CONV_2D" and x.shape[3] == 1:
+        oc = w.shape[3]
+    else:
+        return None
+    if oc <= 0:
+        return None
+    depth4 = (w.size // oc + 3) // 4 * 4
+    return g.tensors[op.outputs[0]].size // oc, (oc + oc % 2) * depth4  # int16: one more byte per byte
 
 
 def balanced_plan(g: Graph) -> set[int]:
-    """The operators (indices) whose weights ``--optimize balanced`` widens: int8 CONV_2D with one
-    group (and DEPTHWISE_CONV_2D of one input channel, a CONV_2D for the DSP kernels), by output
-    pixels (most first, at least WIDEN_MIN_PIXELS) while the extra bytes stay within WIDEN_BUDGET of
-    the model's int8 weight bytes plus WIDEN_ALLOWANCE."""
+    """The operators (indices) whose weights ``--optimize balanced`` widens (:func:`widen_candidate`),
+    by output pixels (most first, at least WIDEN_MIN_PIXELS) while the extra bytes stay within
+    WIDEN_BUDGET of the model's int8 weight bytes plus WIDEN_ALLOWANCE."""
     weights = 0
     layers = []
     for sg in g.all_graphs:
         for op in sg.operators:
-            if op.op not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") or len(op.inputs) < 2 \
-                    or op.inputs[1] < 0:
-                continue
-            w = sg.tensors[op.inputs[1]]
-            x = sg.tensors[op.inputs[0]]
-            if not w.is_const or w.dtype != "int8" or x.dtype != "int8":
-                continue
-            weights += w.size
-            if len(w.shape) != 4 or len(x.shape) != 4:
-                continue
-            if op.op == "CONV_2D" and w.shape[3] == x.shape[3]:
-                oc = w.shape[0]
-            elif op.op == "DEPTHWISE_CONV_2D" and x.shape[3] == 1:
-                oc = w.shape[3]
-            else:
-                continue
-            if oc > 0:
-                pixels = sg.tensors[op.outputs[0]].size // oc
-                depth4 = (w.size // oc + 3) // 4 * 4
-                extra = (oc + oc % 2) * depth4  # int16: one more byte per weight byte
-                if pixels >= WIDEN_MIN_PIXELS:
-                    layers.append((-pixels, op.index, extra))
+            if op.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") and len(op.inputs) > 1 \
+                    and op.inputs[1] >= 0 and sg.tensors[op.inputs[1]].is_const \
+                    and sg.tensors[op.inputs[1]].dtype == "int8":
+                weights += sg.tensors[op.inputs[1]].size
+            cand = widen_candidate(sg, op)
+            if cand is not None and cand[0] >= WIDEN_MIN_PIXELS:
+                layers.append((-cand[0], op.index, cand[1]))
     chosen: set[int] = set()
     spent = 0
     for _, index, extra in sorted(layers):
