@@ -218,4 +218,73 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
   }
 }
 
+/* Every output channel of the pixel pair in the q15 scratch q: per channel pair, from its bias,
+ * SUMS(q, pw, steps, &a0, &a1, &b0, &b1) (the kernel's inner loop; returns the next pair's weights),
+ * the sums into acc (channel c: acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya
+ * and yb. An odd last channel: its pair's second channel is a copy, whose sums are not read. */
+#define UTVM_CONV2D_Q15_PAIR(SUMS, p, q, w, bias, rq, acc, ya, yb, mode) \
+  do {                                                                  \
+    const int32_t out_c_ = (p)->g.out_c;                                \
+    const int32_t steps_ = (p)->depth4 >> 2;                            \
+    const int32_t* pw_ = (w);                                           \
+    const int32_t* pb_ = (bias);                                        \
+    int32_t* pacc_ = (acc);                                             \
+    int32_t c0_;                                                        \
+    for (c0_ = 0; c0_ < out_c_; c0_ += 2) {                             \
+      int32_t a0_ = pb_[0];                                             \
+      int32_t a1_ = pb_[1];                                             \
+      int32_t b0_ = a0_;                                                \
+      int32_t b1_ = a1_;                                                \
+      pw_ = SUMS((q), pw_, steps_, &a0_, &a1_, &b0_, &b1_);             \
+      pacc_[0] = a0_;                                                   \
+      pacc_[1] = b0_;                                                   \
+      pacc_[2] = a1_;                                                   \
+      pacc_[3] = b1_;                                                   \
+      pacc_ = &pacc_[4];                                                \
+      pb_ = &pb_[2];                                                    \
+    }                                                                   \
+    utvm_conv2d_q15_out((p), (acc), (rq), (ya), (yb), (mode));          \
+  } while (0)
+
+/* The pair function PAIR specialized for each requantization mode: PAIR##_full and PAIR##_fast
+ * (GCC: -O2), PAIR##_any (statement-level skeleton of both q15 kernels; docs/kernel-guide.md, "One
+ * loop skeleton per family": a function name cannot be parenthesized, MISRA rule 20.7 deviation). */
+#define UTVM_CONV2D_Q15_MODE(ATTR, PAIR, SUFFIX, MODE)                                                           \
+  static ATTR void PAIR##SUFFIX(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w,            \
+                                const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) { \
+    PAIR(p, q, w, bias, rq, acc, ya, yb, MODE);                                                                  \
+  }
+#define UTVM_CONV2D_Q15_MODES(PAIR)                                   \
+  UTVM_CONV2D_Q15_MODE(UTVM_DSP_HOT, PAIR, _full, UTVM_DSP_RQ_FULL)   \
+  UTVM_CONV2D_Q15_MODE(UTVM_DSP_HOT, PAIR, _fast, UTVM_DSP_RQ_FAST)   \
+  UTVM_CONV2D_Q15_MODE(UTVM_DSP_NOINLINE, PAIR, _any, UTVM_DSP_RQ_ANY)
+
+/* The entry point's body from output pixel PIX0 on: the scratch laid out (the q15 windows 4-byte
+ * aligned, the pair's sums, the staging bytes), then per pixel pair its windows and PAIR##_<mode>. */
+#define UTVM_CONV2D_Q15_RUN(PAIR, p, in, w, bias, rq, scratch, out, PIX0)                              \
+  do {                                                                                                 \
+    const int32_t out_c_ = (p)->g.out_c;                                                               \
+    const int32_t total_ = (p)->g.batches * (p)->g.out_h * (p)->g.out_w;                               \
+    uint8_t* const raw_ = (uint8_t*)(scratch);                                                         \
+    int32_t* const q_ = (int32_t*)(void*)&raw_[(4u - ((uintptr_t)raw_ & 3u)) & 3u];                    \
+    int32_t* const acc_ = &q_[(p)->depth4];                                                            \
+    int8_t* const stage_ = (int8_t*)(void*)&acc_[2 * (out_c_ + 1)];                                    \
+    int32_t pix_ = (PIX0);                                                                             \
+    while (pix_ < total_) {                                                                            \
+      pix_ = utvm_conv2d_q15_windows((p), (in), pix_, total_, q_, stage_);                             \
+      {                                                                                                \
+        int8_t* const ya_ = &(out)[pix_ * out_c_];                                                     \
+        int8_t* const yb_ = &(out)[utvm_min_i32(pix_ + 1, total_ - 1) * out_c_];                       \
+        if ((p)->rq_mode == UTVM_DSP_RQ_FULL) {                                                        \
+          PAIR##_full((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                     \
+        } else if ((p)->rq_mode == UTVM_DSP_RQ_FAST) {                                                 \
+          PAIR##_fast((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                     \
+        } else {                                                                                       \
+          PAIR##_any((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                      \
+        }                                                                                              \
+      }                                                                                                \
+      pix_ += 2;                                                                                       \
+    }                                                                                                  \
+  } while (0)
+
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_Q15_WINDOW_H_ */

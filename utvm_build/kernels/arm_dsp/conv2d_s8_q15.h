@@ -85,81 +85,63 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_
   *b1 = __smlad(u, xb_o, *b1);
 }
 
-/* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (channel c:
- * acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya and yb. */
+/* The sums of a channel pair over the window pair in q (steps of 4 window bytes) into a0..b1;
+ * returns the next channel pair's weights. */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_sums(const int32_t* q, const int32_t* w, int32_t steps,
+                                                           int32_t* a0, int32_t* a1, int32_t* b0, int32_t* b1) {
+  const int32_t* px = q;
+  const int32_t* pw = w;
+  int32_t n = steps >> 1;
+  if ((steps & 1) != 0) {
+    utvm_conv2d_q15_step(px, pw, a0, a1, b0, b1);
+    pw = &pw[2];
+    px = &px[4];
+  }
+#if UTVM_CONV2D_Q15_ASM
+  if (n != 0) {
+    int32_t s0 = *a0;
+    int32_t s1 = *a1;
+    int32_t t0 = *b0;
+    int32_t t1 = *b1;
+    int32_t v;
+    int32_t u;
+    int32_t ve;
+    int32_t ue;
+    int32_t x0;
+    int32_t x1;
+    __asm__("1:\n\t" UTVM_CONV2D_Q15_STEP UTVM_CONV2D_Q15_STEP
+            "subs %[n], %[n], #1\n\t"
+            "bne 1b"
+            : [a0] "+r"(s0), [a1] "+r"(s1), [b0] "+r"(t0), [b1] "+r"(t1), [px] "+r"(px), [pw] "+r"(pw),
+              [n] "+r"(n), [v] "=&r"(v), [u] "=&r"(u), [ve] "=&r"(ve), [ue] "=&r"(ue), [x0] "=&r"(x0),
+              [x1] "=&r"(x1)
+            :
+            : "cc", "memory");
+    *a0 = s0;
+    *a1 = s1;
+    *b0 = t0;
+    *b1 = t1;
+  }
+#else
+  while (n != 0) {
+    utvm_conv2d_q15_step(px, pw, a0, a1, b0, b1);
+    utvm_conv2d_q15_step(&px[4], &pw[2], a0, a1, b0, b1);
+    pw = &pw[4];
+    px = &px[8];
+    --n;
+  }
+#endif
+  return pw;
+}
+
 static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
                                                  const int32_t* w, const int32_t* bias, const int32_t* rq,
                                                  int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t steps = p->depth4 >> 2;
-  const int32_t* pw = w;
-  const int32_t* pb = bias;
-  int32_t* pacc = acc;
-  int32_t c0;
-  for (c0 = 0; c0 < out_c; c0 += 2) {
-    int32_t a0 = pb[0];
-    int32_t a1 = pb[1];
-    int32_t b0 = a0;
-    int32_t b1 = a1;
-    const int32_t* px = q;
-    int32_t n = steps >> 1;
-    if ((steps & 1) != 0) {
-      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
-      pw = &pw[2];
-      px = &px[4];
-    }
-#if UTVM_CONV2D_Q15_ASM
-    if (n != 0) {
-      int32_t v;
-      int32_t u;
-      int32_t ve;
-      int32_t ue;
-      int32_t x0;
-      int32_t x1;
-      __asm__("1:\n\t" UTVM_CONV2D_Q15_STEP UTVM_CONV2D_Q15_STEP
-              "subs %[n], %[n], #1\n\t"
-              "bne 1b"
-              : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [px] "+r"(px), [pw] "+r"(pw),
-                [n] "+r"(n), [v] "=&r"(v), [u] "=&r"(u), [ve] "=&r"(ve), [ue] "=&r"(ue), [x0] "=&r"(x0),
-                [x1] "=&r"(x1)
-              :
-              : "cc", "memory");
-    }
-#else
-    while (n != 0) {
-      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
-      utvm_conv2d_q15_step(&px[4], &pw[2], &a0, &a1, &b0, &b1);
-      pw = &pw[4];
-      px = &px[8];
-      --n;
-    }
-#endif
-    /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
-    pacc[0] = a0;
-    pacc[1] = b0;
-    pacc[2] = a1;
-    pacc[3] = b1;
-    pacc = &pacc[4];
-    pb = &pb[2];
-  }
-  utvm_conv2d_q15_out(p, acc, rq, ya, yb, mode);
+  UTVM_CONV2D_Q15_PAIR(utvm_conv2d_q15_sums, p, q, w, bias, rq, acc, ya, yb, mode);
 }
 
 /* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-static UTVM_DSP_HOT void utvm_conv2d_q15_pair_full(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FULL);
-}
-
-static UTVM_DSP_HOT void utvm_conv2d_q15_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FAST);
-}
-
-static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
-}
+UTVM_CONV2D_Q15_MODES(utvm_conv2d_q15_pair)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
  * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
@@ -220,36 +202,15 @@ static UTVM_DSP_HOT void utvm_conv2d_q15_1x1c8_full(const utvm_conv2d_q15_params
 static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t per_image = g->out_h * g->out_w;
-  const int32_t total = g->batches * per_image;
-  /* the q15 windows: 4-byte aligned in the scratch memory */
-  uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int32_t* const acc = &q[p->depth4];
-  int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
   int32_t pix = 0;
   if ((g->filter_h == 1) && (g->filter_w == 1) && (g->stride_h == 1) && (g->stride_w == 1) && (g->pad_h == 0) &&
       (g->pad_w == 0) && (g->in_c == 8) && (g->in_h == g->out_h) && (g->in_w == g->out_w) &&
       (p->rq_mode == UTVM_DSP_RQ_FULL)) {
     /* (the other requantization modes: the pair loop below) */
     utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
-    pix = total; /* done */
+    pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  while (pix < total) {
-    pix = utvm_conv2d_q15_windows(p, in, pix, total, q, stage);
-    {
-      int8_t* const ya = &out[pix * g->out_c];
-      int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
-      if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-        utvm_conv2d_q15_pair_full(p, q, w, bias, rq, acc, ya, yb);
-      } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-        utvm_conv2d_q15_pair_fast(p, q, w, bias, rq, acc, ya, yb);
-      } else {
-        utvm_conv2d_q15_pair_any(p, q, w, bias, rq, acc, ya, yb);
-      }
-    }
-    pix += 2;
-  }
+  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15_pair, p, in, w, bias, rq, scratch, out, pix);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */

@@ -43,110 +43,70 @@
       [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [t0] "=&r"(t0), [t1] "=&r"(t1)
 #endif
 
-/* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (as
- * conv2d_s8_q15.h), then requantized into ya and yb. */
+/* The sums of a channel pair over the window pair in q (steps of 4 window bytes) into a0..b1;
+ * returns the next channel pair's weights. */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_sums(const int32_t* q, const int32_t* w, int32_t steps,
+                                                            int32_t* pa0, int32_t* pa1, int32_t* pb0, int32_t* pb1) {
+  const int32_t* px = q;
+  const int32_t* pw = w;
+  int32_t a0 = *pa0;
+  int32_t a1 = *pa1;
+  int32_t b0 = *pb0;
+  int32_t b1 = *pb1;
+#if defined(__GNUC__) || defined(__clang__)
+  int32_t n = steps >> 1;
+  int32_t x0;
+  int32_t x1;
+  int32_t x2;
+  int32_t x3;
+  int32_t t0;
+  int32_t t1;
+  if ((steps & 1) != 0) {
+    __asm__(UTVM_CONV2D_Q15W_STEP : UTVM_CONV2D_Q15W_OPERANDS : : "memory");
+  }
+  if (n != 0) {
+    __asm__("1:\n\t" UTVM_CONV2D_Q15W_STEP UTVM_CONV2D_Q15W_STEP
+            "subs %[n], %[n], #1\n\t"
+            "bne 1b"
+            : UTVM_CONV2D_Q15W_OPERANDS, [n] "+r"(n)
+            :
+            : "cc", "memory");
+  }
+#else
+  int32_t k;
+  for (k = 0; k < steps; ++k) {
+    a0 = __smlad(px[0], pw[0], a0);
+    a0 = __smlad(px[1], pw[1], a0);
+    b0 = __smlad(px[2], pw[0], b0);
+    b0 = __smlad(px[3], pw[1], b0);
+    a1 = __smlad(px[0], pw[2], a1);
+    a1 = __smlad(px[1], pw[3], a1);
+    b1 = __smlad(px[2], pw[2], b1);
+    b1 = __smlad(px[3], pw[3], b1);
+    px = &px[4];
+    pw = &pw[4];
+  }
+#endif
+  *pa0 = a0;
+  *pa1 = a1;
+  *pb0 = b0;
+  *pb1 = b1;
+  return pw;
+}
+
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
                                                   const int32_t* w, const int32_t* bias, const int32_t* rq,
                                                   int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t steps = p->depth4 >> 2;
-  const int32_t* pw = w;
-  const int32_t* pb = bias;
-  int32_t* pacc = acc;
-  int32_t c0;
-  for (c0 = 0; c0 < out_c; c0 += 2) {
-    int32_t a0 = pb[0];
-    int32_t a1 = pb[1];
-    int32_t b0 = a0;
-    int32_t b1 = a1;
-    const int32_t* px = q;
-#if defined(__GNUC__) || defined(__clang__)
-    int32_t n = steps >> 1;
-    int32_t x0;
-    int32_t x1;
-    int32_t x2;
-    int32_t x3;
-    int32_t t0;
-    int32_t t1;
-    if ((steps & 1) != 0) {
-      __asm__(UTVM_CONV2D_Q15W_STEP : UTVM_CONV2D_Q15W_OPERANDS : : "memory");
-    }
-    if (n != 0) {
-      __asm__("1:\n\t" UTVM_CONV2D_Q15W_STEP UTVM_CONV2D_Q15W_STEP
-              "subs %[n], %[n], #1\n\t"
-              "bne 1b"
-              : UTVM_CONV2D_Q15W_OPERANDS, [n] "+r"(n)
-              :
-              : "cc", "memory");
-    }
-#else
-    int32_t k;
-    for (k = 0; k < steps; ++k) {
-      a0 = __smlad(px[0], pw[0], a0);
-      a0 = __smlad(px[1], pw[1], a0);
-      b0 = __smlad(px[2], pw[0], b0);
-      b0 = __smlad(px[3], pw[1], b0);
-      a1 = __smlad(px[0], pw[2], a1);
-      a1 = __smlad(px[1], pw[3], a1);
-      b1 = __smlad(px[2], pw[2], b1);
-      b1 = __smlad(px[3], pw[3], b1);
-      px = &px[4];
-      pw = &pw[4];
-    }
-#endif
-    /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
-    pacc[0] = a0;
-    pacc[1] = b0;
-    pacc[2] = a1;
-    pacc[3] = b1;
-    pacc = &pacc[4];
-    pb = &pb[2];
-  }
-  utvm_conv2d_q15_out(p, acc, rq, ya, yb, mode);
+  UTVM_CONV2D_Q15_PAIR(utvm_conv2d_q15w_sums, p, q, w, bias, rq, acc, ya, yb, mode);
 }
 
 /* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-static UTVM_DSP_HOT void utvm_conv2d_q15w_pair_full(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15w_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FULL);
-}
-
-static UTVM_DSP_HOT void utvm_conv2d_q15w_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15w_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FAST);
-}
-
-static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15w_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
-}
+UTVM_CONV2D_Q15_MODES(utvm_conv2d_q15w_pair)
 
 /* scratch and rq: as utvm_conv2d_s8_q15. */
 static void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  const int32_t total = g->batches * g->out_h * g->out_w;
-  /* the q15 windows: 4-byte aligned in the scratch memory */
-  uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int32_t* const acc = &q[p->depth4];
-  int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
-  int32_t pix = 0;
-  while (pix < total) {
-    pix = utvm_conv2d_q15_windows(p, in, pix, total, q, stage);
-    {
-      int8_t* const ya = &out[pix * g->out_c];
-      int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
-      if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-        utvm_conv2d_q15w_pair_full(p, q, w, bias, rq, acc, ya, yb);
-      } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-        utvm_conv2d_q15w_pair_fast(p, q, w, bias, rq, acc, ya, yb);
-      } else {
-        utvm_conv2d_q15w_pair_any(p, q, w, bias, rq, acc, ya, yb);
-      }
-    }
-    pix += 2;
-  }
+  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15w_pair, p, in, w, bias, rq, scratch, out, 0);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_ */
