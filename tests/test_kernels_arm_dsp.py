@@ -565,6 +565,12 @@ Q15_CONV = [
     ([2, 11, 9, 3], 5, (5, 5), (1, 1), (2, 1), "VALID", "RELU", -3, -128, "typical"),
     ([1, 6, 7, 1], 3, (1, 3), (1, 2), (1, 1), "SAME", "NONE", 50, 10, "typical"),
     ([1, 10, 10, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    # windows inside the image read as words across rows (conv2d_q15_window.h utvm_conv2d_q15_direct):
+    # rows of 6 bytes and a whole last word, rows of 3 bytes (the last word from before the last row),
+    # the last window ending at the input's last byte (VALID)
+    ([1, 6, 6, 2], 3, (2, 3), (1, 1), (1, 1), "VALID", "NONE", 7, -2, "typical"),
+    ([1, 8, 7, 1], 4, (4, 3), (1, 1), (1, 1), "SAME", "RELU", -60, -128, "typical"),
+    ([1, 5, 3, 1], 3, (3, 3), (1, 1), (1, 1), "VALID", "NONE", 100, 3, "typical"),
 ]
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),

@@ -103,6 +103,48 @@ static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* 
   return o;
 }
 
+/* The q15 words of a window inside the image, its filter rows of seg bytes (seg >= 3, not a
+ * multiple of 4) row_step apart from s0, depth = filter_h * seg bytes (filter_h >= 2), read as
+ * words (unaligned LDR): a word across two rows from two loads, the last word completed with the
+ * input zero point (zpw: in every byte). Every byte read is in the window's rows or between them:
+ * a word's load from row r reads at most 3 bytes past its end, which lie before the end of row
+ * r + 1's bytes (row_step >= seg >= 3); the second row's load starts n1 <= 3 bytes before it;
+ * the last word's load ends at the last row's end and starts after the first row's start
+ * (seg >= 4, or a second row). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_direct(const int8_t* s0, int32_t seg, int32_t row_step, int32_t depth,
+                                                   int32_t offs, uint32_t zpw, int32_t* d) {
+  const int8_t* s = s0; /* the row of the next word's first byte */
+  int32_t c = 0;         /* and its column */
+  int32_t* o = d;
+  int32_t k;
+  for (k = 0; k < depth; k += 4) {
+    uint32_t v;
+    int32_t n1;
+    if (c == seg) {
+      s = &s[row_step];
+      c = 0;
+    }
+    n1 = seg - c; /* bytes left in the row */
+    if (n1 >= 4) {
+      v = (uint32_t)utvm_dsp_ld4(&s[c]);
+      c += 4;
+    } else {
+      const uint32_t keep = 8u * (uint32_t)(4 - n1);
+      const uint32_t mask = 0xFFFFFFFFu >> keep; /* the n1 low bytes */
+      if ((k + 4) > depth) {
+        v = ((uint32_t)utvm_dsp_ld4(&s[seg - 4]) >> keep) | (zpw & ~mask);
+      } else {
+        const int8_t* t = &s[row_step];
+        v = ((uint32_t)utvm_dsp_ld4(&s[c]) & mask) | ((uint32_t)utvm_dsp_ld4(&t[-n1]) & ~mask);
+        s = t;
+        c = 4 - n1;
+      }
+    }
+    utvm_conv2d_q15_put(o, (int32_t)v, offs);
+    o = &o[4];
+  }
+}
+
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
  * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
@@ -147,30 +189,41 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       }
     }
   } else {
-    /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
-     * taps outside the image and for the padding to depth4 (0 once offset) */
-    int8_t* b = stage;
+    /* rows not of whole words (e.g. 3x3x3) */
     const int32_t iy_last = iy0 + ((g->filter_h - 1) * g->dilation_h);
-    if ((g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w) && (iy0 >= 0) && (iy_last < g->in_h)) {
-      /* the whole window inside (most pixels): its rows copied straight from the input */
-      const int8_t* s = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
-      const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
-      for (ky = 0; ky < g->filter_h; ++ky) {
-        utvm_conv2d_q15_copy(s, seg, b);
-        b = &b[seg];
-        if ((ky + 1) < g->filter_h) {
-          s = &s[row_step];
+    const bool inside =
+        (g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w) && (iy0 >= 0) && (iy_last < g->in_h);
+    if (inside && (seg >= 3) && (g->filter_h >= 2)) {
+      /* the whole window inside (most pixels), rows of 3 bytes or more: its words straight from
+       * the input, no staging */
+      const uint32_t zpb = (uint32_t)(uint8_t)zp;
+      utvm_conv2d_q15_direct(&in_b[((iy0 * g->in_w) + ix0) * g->in_c], seg, g->dilation_h * g->in_w * g->in_c,
+                             seg * g->filter_h, offs, zpb * 0x01010101u, d);
+    } else {
+      /* the window's bytes first, the input zero point for taps outside the image and for the
+       * padding to depth4 (0 once offset) */
+      int8_t* b = stage;
+      if (inside) {
+        /* the whole window inside: its rows copied straight from the input */
+        const int8_t* s = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+        const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
+        for (ky = 0; ky < g->filter_h; ++ky) {
+          utvm_conv2d_q15_copy(s, seg, b);
+          b = &b[seg];
+          if ((ky + 1) < g->filter_h) {
+            s = &s[row_step];
+          }
+        }
+      } else {
+        for (ky = 0; ky < g->filter_h; ++ky) {
+          b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
         }
       }
-    } else {
-      for (ky = 0; ky < g->filter_h; ++ky) {
-        b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
+      for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
+        stage[k] = zp;
       }
+      (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
     }
-    for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
-      stage[k] = zp;
-    }
-    (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
   }
 }
 
