@@ -559,6 +559,7 @@ Q15_CONV = [
     ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
     # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
     ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
+    ([1, 4, 4, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, -128, "typical"),
     ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     # rows not of whole words, windows inside the image copied straight from the input: 5x5x3 rows of
     # 15 bytes with dilation_h 2 and batches, 1x3x1 rows shorter than a word, 3x3x3 at stride 2 SAME
@@ -770,15 +771,15 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
-    # --optimize speed: the conv cases (but the 1x1 8-channel ones) with int16 pre-widened weights
-    # (conv2d_s8_q15w.h), the same outputs as the generic host build
+    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the 1x1
+    # 8-channel ones through its utvm_conv2d_q15w_1x1c8_full), the same outputs as the generic host build
     conv = models[0]
     build([conv], CORES["m4"], "Os", tmp_path / "m4w", target="cortex-m4", codegen_args="--optimize speed")
     meta = model_metadata(tmp_path / "m4w", conv)
     assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
-    assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]  # 1x1c8
+    assert "conv2d_s8_q15" not in meta["kernel_variants"], meta["kernel_variants"]
     src = "\n".join(p.read_text() for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*.c"))
-    assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV) - 2, src.count("utvm_conv2d_s8_q15w(")
+    assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV), src.count("utvm_conv2d_s8_q15w(")
     for mode in (0, 1, 2):
         assert f".rq_mode = {mode}" in src, mode
     host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],

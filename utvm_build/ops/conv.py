@@ -312,7 +312,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     fn = Q15_KERNEL
-    if widen(geo, mode) and offers(Q15W_KERNEL, target):
+    if widen() and offers(Q15W_KERNEL, target):
         # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes
         lanes = words.astype(np.int64) & 0xFFFF
         words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
@@ -339,11 +339,11 @@ WIDEN_ALLOWANCE = 16384
 WIDEN_MIN_PIXELS = 16
 
 
-def widen(geo: _Geom, rq_mode: int) -> bool:
+def widen() -> bool:
     """Does this layer get int16 pre-widened weights? ``optimize_mode()`` is the layer's "speed" or
     "size" (compiler.layer_optimize resolves "balanced" per layer with :func:`balanced_plan`; a
     prepare outside a compile, e.g. `info`'s support check, sees "balanced": no)."""
-    return optimize_mode() == "speed" and not _q15_1x1c8(geo, rq_mode)  # 1x1c8: widened in registers
+    return optimize_mode() == "speed"
 
 
 def widen_candidate(g: Graph, op: Operator) -> tuple[int, int] | None:
@@ -389,12 +389,6 @@ def balanced_plan(g: Graph) -> set[int]:
         spent += extra
         chosen.add(index)
     return chosen
-
-
-def _q15_1x1c8(geo: _Geom, rq_mode: int) -> bool:
-    """The condition of conv2d_s8_q15.h's 1x1, 8-input-channel path (utvm_conv2d_q15_1x1c8)."""
-    return ((geo.filter_h, geo.filter_w, geo.stride_h, geo.stride_w, geo.pad_h, geo.pad_w, geo.in_c) ==
-            (1, 1, 1, 1, 0, 0, 8) and (geo.in_h, geo.in_w) == (geo.out_h, geo.out_w) and rq_mode == 2)
 
 
 #: The DSP targets' DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h).

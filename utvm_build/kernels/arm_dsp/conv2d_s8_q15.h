@@ -203,10 +203,7 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   int32_t pix = 0;
-  if ((g->filter_h == 1) && (g->filter_w == 1) && (g->stride_h == 1) && (g->stride_w == 1) && (g->pad_h == 0) &&
-      (g->pad_w == 0) && (g->in_c == 8) && (g->in_h == g->out_h) && (g->in_w == g->out_w) &&
-      (p->rq_mode == UTVM_DSP_RQ_FULL)) {
-    /* (the other requantization modes: the pair loop below) */
+  if (utvm_conv2d_q15_is_1x1c8(p)) { /* (the other requantization modes: the pair loop below) */
     utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
     pix = g->batches * g->out_h * g->out_w; /* done */
   }
