@@ -58,22 +58,16 @@ class CompileOptions:
     optimize: str = "balanced"
 
     def validate(self) -> None:
-        if self.interface not in INTERFACES:
-            raise UtvmError(f"unknown interface '{self.interface}'; choose one of {', '.join(INTERFACES)}")
-        if self.workspace not in WORKSPACES:
-            raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
-        if self.io not in IO_PLACEMENTS:
-            raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
-        if self.state not in STATES:
-            raise UtvmError(f"unknown state mode '{self.state}'; choose one of {', '.join(STATES)}")
-        if self.memory not in MEMORY_MODES:
-            raise UtvmError(f"unknown memory mode '{self.memory}'; choose one of {', '.join(MEMORY_MODES)}")
-        if self.optimize not in OPTIMIZE_MODES:
-            raise UtvmError(f"unknown optimize mode '{self.optimize}'; choose one of {', '.join(OPTIMIZE_MODES)}")
+        for what, value, accepted in (("interface", self.interface, INTERFACES),
+                                      ("workspace mode", self.workspace, WORKSPACES),
+                                      ("io placement", self.io, IO_PLACEMENTS), ("state mode", self.state, STATES),
+                                      ("memory mode", self.memory, MEMORY_MODES),
+                                      ("optimize mode", self.optimize, OPTIMIZE_MODES),
+                                      ("target", self.target, tuple(TARGETS))):
+            if value not in accepted:
+                raise UtvmError(f"unknown {what} '{value}'; choose one of {', '.join(accepted)}")
         if not 0 <= self.ram_limit < 2**31:
             raise UtvmError(f"RAM limit {self.ram_limit} is not a byte count between 0 and 2^31-1")
-        if self.target not in TARGETS:
-            raise UtvmError(f"unknown target '{self.target}'; choose one of {', '.join(TARGETS)}")
         if self.interface == "packed" and self.workspace == "user":
             raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
                             "use --workspace static with --interface packed")

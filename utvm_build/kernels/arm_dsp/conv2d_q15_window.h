@@ -280,6 +280,72 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
   }
 }
 
+/* The sums of a channel pair over the window pair in q (steps of 4 window bytes of both pixels)
+ * into *pa0..*pb1 (channel 0 and 1 of pixel a, then of pixel b), next: the next channel pair's
+ * weights. With GCC and Clang the kernel's STEP (assembly text: one step, 16 multiply-accumulates,
+ * post-indexed loads advancing %[px] and %[pw], scratch registers %[t0]..%[t5]) runs once for an
+ * odd count, then unrolled twice in a counted loop (13 registers in all, so a frame pointer may
+ * keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
+ * advanced past the step's weights). A statement macro, as the family skeletons. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, PW, A0, A1, B0, B1)                                              \
+  do {                                                                                                    \
+    int32_t t0_;                                                                                          \
+    int32_t t1_;                                                                                          \
+    int32_t t2_;                                                                                          \
+    int32_t t3_;                                                                                          \
+    int32_t t4_;                                                                                          \
+    int32_t t5_;                                                                                          \
+    __asm__(TEXT                                                                                          \
+            : [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [pw] "+r"(PW),    \
+              [n] "+r"(N), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_),            \
+              [t4] "=&r"(t4_), [t5] "=&r"(t5_)                                                             \
+            :                                                                                             \
+            : "cc", "memory");                                                                            \
+  } while (0)
+#define UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                            \
+  do {                                                                                                    \
+    const int32_t* px_ = (q);                                                                             \
+    const int32_t* pw_ = (w);                                                                             \
+    int32_t n_ = (steps) >> 1;                                                                            \
+    int32_t a0_ = *(pa0);                                                                                 \
+    int32_t a1_ = *(pa1);                                                                                 \
+    int32_t b0_ = *(pb0);                                                                                 \
+    int32_t b1_ = *(pb1);                                                                                 \
+    if (((steps) & 1) != 0) {                                                                             \
+      UTVM_CONV2D_Q15_ASM(STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                        \
+    }                                                                                                     \
+    if (n_ != 0) {                                                                                        \
+      UTVM_CONV2D_Q15_ASM("1:\n\t" STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, pw_, a0_, a1_, b0_, \
+                          b1_);                                                                           \
+    }                                                                                                     \
+    *(pa0) = a0_;                                                                                         \
+    *(pa1) = a1_;                                                                                         \
+    *(pb0) = b0_;                                                                                         \
+    *(pb1) = b1_;                                                                                         \
+    (next) = pw_;                                                                                         \
+  } while (0)
+#else
+#define UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                       \
+  do {                                                                                                \
+    int32_t k_;                                                                                       \
+    (next) = (w);                                                                                     \
+    for (k_ = 0; k_ < (steps); ++k_) {                                                                \
+      (next) = CSTEP(&(q)[4 * k_], (next), (pa0), (pa1), (pb0), (pb1));                               \
+    }                                                                                                 \
+  } while (0)
+#endif
+
+/* NAME: the sums of a channel pair with STEP / CSTEP (UTVM_CONV2D_Q15_SUMS), returning the next
+ * channel pair's weights. */
+#define UTVM_CONV2D_Q15_SUMS_FN(NAME, STEP, CSTEP)                                                            \
+  static UTVM_DSP_INLINE const int32_t* NAME(const int32_t* q, const int32_t* w, int32_t steps, int32_t* a0, \
+                                             int32_t* a1, int32_t* b0, int32_t* b1) {                        \
+    const int32_t* next;                                                                                     \
+    UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, a0, a1, b0, b1, next);                                    \
+    return next;                                                                                             \
+  }
+
 /* Every output channel of the pixel pair in the q15 scratch q: per channel pair, from its bias,
  * SUMS(q, pw, steps, &a0, &a1, &b0, &b1) (the kernel's inner loop; returns the next pair's weights),
  * the sums into acc (channel c: acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya
@@ -307,6 +373,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     }                                                                   \
     utvm_conv2d_q15_out((p), (acc), (rq), (ya), (yb), (mode));          \
   } while (0)
+
+/* A kernel's sums (PREFIX##_sums), pair (PREFIX##_pair: every channel of a pixel pair, then the
+ * requantization) and its mode-specialized copies (PREFIX##_pair_full/_fast/_any) from its STEP
+ * and CSTEP (UTVM_CONV2D_Q15_SUMS). */
+#define UTVM_CONV2D_Q15_KERNEL(PREFIX, STEP, CSTEP)                                                              \
+  UTVM_CONV2D_Q15_SUMS_FN(PREFIX##_sums, STEP, CSTEP)                                                            \
+  static UTVM_DSP_INLINE void PREFIX##_pair(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w, \
+                                            const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya,   \
+                                            int8_t* yb, int32_t mode) {                                         \
+    UTVM_CONV2D_Q15_PAIR(PREFIX##_sums, p, q, w, bias, rq, acc, ya, yb, mode);                                   \
+  }                                                                                                             \
+  UTVM_CONV2D_Q15_MODES(PREFIX##_pair)
 
 /* The pair function PAIR specialized for each requantization mode: PAIR##_full and PAIR##_fast
  * (GCC: -O2), PAIR##_any (statement-level skeleton of both q15 kernels; docs/kernel-guide.md, "One

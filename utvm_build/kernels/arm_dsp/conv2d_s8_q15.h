@@ -35,36 +35,31 @@
 
 #include "conv2d_q15_window.h"
 
-/* The unrolled loop of utvm_conv2d_q15_pair in inline assembly (GCC and Clang; 13 registers, so a
- * frame pointer may keep r7): post-indexed loads, so no pointer adds; 32 instructions per 32
- * multiply-accumulates (GCC's C loop: 34). One step: both weight words, their four lanes, then
- * pixel a's two words and pixel b's into the same two registers. */
-#if defined(__GNUC__) || defined(__clang__)
-#define UTVM_CONV2D_Q15_ASM 1
+/* One step of the pair loop (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): both weight words
+ * (t0, t1), their four lanes (t2, t0, t3, t1), then pixel a's two words and pixel b's through t4,
+ * t5; 15 instructions per 16 multiply-accumulates, 32 per 32 unrolled (GCC's C loop: 34, with two
+ * pointer adds). */
 #define UTVM_CONV2D_Q15_STEP                       \
-  "ldrd %[v], %[u], [%[pw]], #8\n\t"               \
-  "sxtb16 %[ve], %[v]\n\t"                         \
-  "sxtb16 %[v], %[v], ror #8\n\t"                  \
-  "sxtb16 %[ue], %[u]\n\t"                         \
-  "sxtb16 %[u], %[u], ror #8\n\t"                  \
-  "ldrd %[x0], %[x1], [%[px]], #8\n\t"             \
-  "smlad %[a0], %[ve], %[x0], %[a0]\n\t"           \
-  "smlad %[a0], %[v], %[x1], %[a0]\n\t"            \
-  "smlad %[a1], %[ue], %[x0], %[a1]\n\t"           \
-  "smlad %[a1], %[u], %[x1], %[a1]\n\t"            \
-  "ldrd %[x0], %[x1], [%[px]], #8\n\t"             \
-  "smlad %[b0], %[ve], %[x0], %[b0]\n\t"           \
-  "smlad %[b0], %[v], %[x1], %[b0]\n\t"            \
-  "smlad %[b1], %[ue], %[x0], %[b1]\n\t"           \
-  "smlad %[b1], %[u], %[x1], %[b1]\n\t"
-#else
-#define UTVM_CONV2D_Q15_ASM 0
-#endif
+  "ldrd %[t0], %[t1], [%[pw]], #8\n\t"             \
+  "sxtb16 %[t2], %[t0]\n\t"                        \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"                \
+  "sxtb16 %[t3], %[t1]\n\t"                        \
+  "sxtb16 %[t1], %[t1], ror #8\n\t"                \
+  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
+  "smlad %[a0], %[t2], %[t4], %[a0]\n\t"           \
+  "smlad %[a0], %[t0], %[t5], %[a0]\n\t"           \
+  "smlad %[a1], %[t3], %[t4], %[a1]\n\t"           \
+  "smlad %[a1], %[t1], %[t5], %[a1]\n\t"           \
+  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
+  "smlad %[b0], %[t2], %[t4], %[b0]\n\t"           \
+  "smlad %[b0], %[t0], %[t5], %[b0]\n\t"           \
+  "smlad %[b1], %[t3], %[t4], %[b1]\n\t"           \
+  "smlad %[b1], %[t1], %[t5], %[b1]\n\t"
 
 /* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
- * px[2..3]): 8 SMLAD. */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0, int32_t* a1,
-                                                 int32_t* b0, int32_t* b1) {
+ * px[2..3]): 8 SMLAD; returns the next step's weights (the C form of UTVM_CONV2D_Q15_STEP). */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0,
+                                                           int32_t* a1, int32_t* b0, int32_t* b1) {
   const int32_t xa_e = px[0];
   const int32_t xa_o = px[1];
   const int32_t xb_e = px[2];
@@ -83,65 +78,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_
   *b1 = __smlad(ve, xb_e, *b1);
   *a1 = __smlad(u, xa_o, *a1);
   *b1 = __smlad(u, xb_o, *b1);
+  return &pw[2];
 }
 
-/* The sums of a channel pair over the window pair in q (steps of 4 window bytes) into a0..b1;
- * returns the next channel pair's weights. */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_sums(const int32_t* q, const int32_t* w, int32_t steps,
-                                                           int32_t* a0, int32_t* a1, int32_t* b0, int32_t* b1) {
-  const int32_t* px = q;
-  const int32_t* pw = w;
-  int32_t n = steps >> 1;
-  if ((steps & 1) != 0) {
-    utvm_conv2d_q15_step(px, pw, a0, a1, b0, b1);
-    pw = &pw[2];
-    px = &px[4];
-  }
-#if UTVM_CONV2D_Q15_ASM
-  if (n != 0) {
-    int32_t s0 = *a0;
-    int32_t s1 = *a1;
-    int32_t t0 = *b0;
-    int32_t t1 = *b1;
-    int32_t v;
-    int32_t u;
-    int32_t ve;
-    int32_t ue;
-    int32_t x0;
-    int32_t x1;
-    __asm__("1:\n\t" UTVM_CONV2D_Q15_STEP UTVM_CONV2D_Q15_STEP
-            "subs %[n], %[n], #1\n\t"
-            "bne 1b"
-            : [a0] "+r"(s0), [a1] "+r"(s1), [b0] "+r"(t0), [b1] "+r"(t1), [px] "+r"(px), [pw] "+r"(pw),
-              [n] "+r"(n), [v] "=&r"(v), [u] "=&r"(u), [ve] "=&r"(ve), [ue] "=&r"(ue), [x0] "=&r"(x0),
-              [x1] "=&r"(x1)
-            :
-            : "cc", "memory");
-    *a0 = s0;
-    *a1 = s1;
-    *b0 = t0;
-    *b1 = t1;
-  }
-#else
-  while (n != 0) {
-    utvm_conv2d_q15_step(px, pw, a0, a1, b0, b1);
-    utvm_conv2d_q15_step(&px[4], &pw[2], a0, a1, b0, b1);
-    pw = &pw[4];
-    px = &px[8];
-    --n;
-  }
-#endif
-  return pw;
-}
-
-static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
-                                                 const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                 int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
-  UTVM_CONV2D_Q15_PAIR(utvm_conv2d_q15_sums, p, q, w, bias, rq, acc, ya, yb, mode);
-}
-
-/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-UTVM_CONV2D_Q15_MODES(utvm_conv2d_q15_pair)
+/* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
+ * the fast ones): utvm_conv2d_q15_pair_full / _fast / _any (conv2d_q15_window.h). */
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
  * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,

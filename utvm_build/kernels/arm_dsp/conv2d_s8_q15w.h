@@ -22,86 +22,29 @@
 
 #include "conv2d_q15_window.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-/* One step: 4 window bytes of both pixels (px: a's two words, b's two words) and both channels
- * (pw: channel 0's two lane words, channel 1's), 16 multiply-accumulates. */
-#define UTVM_CONV2D_Q15W_STEP                      \
-  "ldrd %[x0], %[x1], [%[px]], #8\n\t"             \
-  "ldrd %[t0], %[t1], [%[pw]], #8\n\t"             \
-  "smlad %[a0], %[x0], %[t0], %[a0]\n\t"           \
-  "smlad %[a0], %[x1], %[t1], %[a0]\n\t"           \
-  "ldrd %[x2], %[x3], [%[px]], #8\n\t"             \
-  "smlad %[b0], %[x2], %[t0], %[b0]\n\t"           \
-  "smlad %[b0], %[x3], %[t1], %[b0]\n\t"           \
-  "ldrd %[t0], %[t1], [%[pw]], #8\n\t"             \
-  "smlad %[a1], %[x0], %[t0], %[a1]\n\t"           \
-  "smlad %[a1], %[x1], %[t1], %[a1]\n\t"           \
-  "smlad %[b1], %[x2], %[t0], %[b1]\n\t"           \
-  "smlad %[b1], %[x3], %[t1], %[b1]\n\t"
-#define UTVM_CONV2D_Q15W_OPERANDS                                                                   \
-  [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [px] "+r"(px), [pw] "+r"(pw),          \
-      [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [t0] "=&r"(t0), [t1] "=&r"(t1)
-#endif
-
-/* The sums of a channel pair over the window pair in q (steps of 4 window bytes) into a0..b1;
- * returns the next channel pair's weights. */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_sums(const int32_t* q, const int32_t* w, int32_t steps,
-                                                            int32_t* pa0, int32_t* pa1, int32_t* pb0, int32_t* pb1) {
-  const int32_t* px = q;
-  const int32_t* pw = w;
-  int32_t a0 = *pa0;
-  int32_t a1 = *pa1;
-  int32_t b0 = *pb0;
-  int32_t b1 = *pb1;
-#if defined(__GNUC__) || defined(__clang__)
-  int32_t n = steps >> 1;
-  int32_t x0;
-  int32_t x1;
-  int32_t x2;
-  int32_t x3;
-  int32_t t0;
-  int32_t t1;
-  if ((steps & 1) != 0) {
-    __asm__(UTVM_CONV2D_Q15W_STEP : UTVM_CONV2D_Q15W_OPERANDS : : "memory");
-  }
-  if (n != 0) {
-    __asm__("1:\n\t" UTVM_CONV2D_Q15W_STEP UTVM_CONV2D_Q15W_STEP
-            "subs %[n], %[n], #1\n\t"
-            "bne 1b"
-            : UTVM_CONV2D_Q15W_OPERANDS, [n] "+r"(n)
-            :
-            : "cc", "memory");
-  }
-#else
-  int32_t k;
-  for (k = 0; k < steps; ++k) {
-    a0 = __smlad(px[0], pw[0], a0);
-    a0 = __smlad(px[1], pw[1], a0);
-    b0 = __smlad(px[2], pw[0], b0);
-    b0 = __smlad(px[3], pw[1], b0);
-    a1 = __smlad(px[0], pw[2], a1);
-    a1 = __smlad(px[1], pw[3], a1);
-    b1 = __smlad(px[2], pw[2], b1);
-    b1 = __smlad(px[3], pw[3], b1);
-    px = &px[4];
-    pw = &pw[4];
-  }
-#endif
-  *pa0 = a0;
-  *pa1 = a1;
-  *pb0 = b0;
-  *pb1 = b1;
-  return pw;
+/* The C form of UTVM_CONV2D_Q15W_STEP: returns the next step's weights. */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_cstep(const int32_t* px, const int32_t* pw, int32_t* a0,
+                                                             int32_t* a1, int32_t* b0, int32_t* b1) {
+  *a0 = __smlad(px[1], pw[1], __smlad(px[0], pw[0], *a0));
+  *b0 = __smlad(px[3], pw[1], __smlad(px[2], pw[0], *b0));
+  *a1 = __smlad(px[1], pw[3], __smlad(px[0], pw[2], *a1));
+  *b1 = __smlad(px[3], pw[3], __smlad(px[2], pw[2], *b1));
+  return &pw[4];
 }
 
-static UTVM_DSP_INLINE void utvm_conv2d_q15w_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
-                                                  const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                  int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
-  UTVM_CONV2D_Q15_PAIR(utvm_conv2d_q15w_sums, p, q, w, bias, rq, acc, ya, yb, mode);
-}
+/* One step (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): 4 window bytes of both pixels (t0, t1:
+ * pixel a's two words; t2, t3: pixel b's) and both channels (t4, t5: channel 0's two lane words,
+ * then channel 1's), 16 multiply-accumulates in 12 instructions, 26 per 32 unrolled; three
+ * instructions a line. */
+#define UTVM_CONV2D_Q15W_STEP                                                                                      \
+  "ldrd %[t0], %[t1], [%[px]], #8\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a0], %[t0], %[t4], %[a0]\n\t"      \
+  "smlad %[a0], %[t1], %[t5], %[a0]\n\tldrd %[t2], %[t3], [%[px]], #8\n\tsmlad %[b0], %[t2], %[t4], %[b0]\n\t"    \
+  "smlad %[b0], %[t3], %[t5], %[b0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a1], %[t0], %[t4], %[a1]\n\t"    \
+  "smlad %[a1], %[t1], %[t5], %[a1]\n\tsmlad %[b1], %[t2], %[t4], %[b1]\n\tsmlad %[b1], %[t3], %[t5], %[b1]\n\t"
 
-/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-UTVM_CONV2D_Q15_MODES(utvm_conv2d_q15w_pair)
+/* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
+ * the fast ones): utvm_conv2d_q15w_pair_full / _fast / _any (conv2d_q15_window.h). */
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w_cstep)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (MobileNet's second pointwise layer):
  * per pixel its 8 inputs as four int16 lane words with the offset added, kept in registers, then
