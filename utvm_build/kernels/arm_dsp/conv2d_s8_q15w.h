@@ -48,9 +48,10 @@ UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (MobileNet's second pointwise layer):
  * per pixel its 8 inputs as four int16 lane words with the offset added, kept in registers, then
- * every channel pair from its 8 weight lane words, 8 SMLAD and the two requantizations (about 15
- * instructions per output; conv2d_s8_q15.h's path, which extends its weights once per channel
- * and the input once per output, about 28). UTVM_DSP_RQ_FULL only, as there. */
+ * every channel pair from its 8 weight lane words, 8 SMLAD and the two requantizations (25
+ * instructions per output on VWW, half of them the requantization; conv2d_s8_q15.h's path, which
+ * extends its weights once per channel and the input once per output, 28). UTVM_DSP_RQ_FULL only,
+ * as there. */
 static UTVM_DSP_HOT void utvm_conv2d_q15w_1x1c8_full(const utvm_conv2d_q15_params* p, const int8_t* in,
                                                      const int32_t* w, const int32_t* bias, const int32_t* rq,
                                                      int8_t* out) {
