@@ -295,6 +295,7 @@ endfunction()
 #                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
 #                [STATE static|user] [PROFILE] [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>]
+#                [OPTIMIZE_FOR speed|balanced|size]
 #                [CODEGEN_ARGS <utvm-build compile option>...]
 #                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
 #                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52]
@@ -305,7 +306,7 @@ endfunction()
 # runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
 function(utvm_add_model target)
   set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT TUNING)
+          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT TUNING OPTIMIZE_FOR)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM;CODEGEN_ARGS")
   set(fn "utvm_add_model(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -337,7 +338,7 @@ function(utvm_add_model target)
     endif()
   endif()
   foreach(check "INTERFACE;c;packed" "WORKSPACE;static;user" "IO;caller;workspace" "STATE;static;user"
-        "TARGET;${targets}" "MEMORY;fast;balanced;min")
+        "TARGET;${targets}" "MEMORY;fast;balanced;min" "OPTIMIZE_FOR;speed;balanced;size")
     list(POP_FRONT check kw)
     if(DEFINED ARG_${kw} AND NOT ARG_${kw} IN_LIST check)
       list(JOIN check ", " accepted)
@@ -368,9 +369,12 @@ function(utvm_add_model target)
     list(APPEND options "--name=${ARG_NAME}")
   endif()
   foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET
-          MEMORY RAM_LIMIT)
+          MEMORY RAM_LIMIT OPTIMIZE_FOR)
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
+    if(kw STREQUAL "OPTIMIZE_FOR")
+      set(flag "optimize")   # OPTIMIZE holds the C compile options already
+    endif()
     # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".
     list(FIND ARGN "${kw}" given)
     if(DEFINED ARG_${kw} OR given GREATER -1)

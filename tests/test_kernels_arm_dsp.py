@@ -438,7 +438,7 @@ def test_every_override_has_the_dsp_guard() -> None:
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
     for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15",
-                 "add_s8_lut"):
+                 "add_s8_lut", "conv2d_s8_q15w", "conv2d_q15_window"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -559,12 +559,19 @@ Q15_CONV = [
     ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
     # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
     ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
+    ([1, 4, 4, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, -128, "typical"),
     ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     # rows not of whole words, windows inside the image copied straight from the input: 5x5x3 rows of
     # 15 bytes with dilation_h 2 and batches, 1x3x1 rows shorter than a word, 3x3x3 at stride 2 SAME
     ([2, 11, 9, 3], 5, (5, 5), (1, 1), (2, 1), "VALID", "RELU", -3, -128, "typical"),
     ([1, 6, 7, 1], 3, (1, 3), (1, 2), (1, 1), "SAME", "NONE", 50, 10, "typical"),
     ([1, 10, 10, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    # windows inside the image read as words across rows (conv2d_q15_window.h utvm_conv2d_q15_direct):
+    # rows of 6 bytes and a whole last word, rows of 3 bytes (the last word from before the last row),
+    # the last window ending at the input's last byte (VALID)
+    ([1, 6, 6, 2], 3, (2, 3), (1, 1), (1, 1), "VALID", "NONE", 7, -2, "typical"),
+    ([1, 8, 7, 1], 4, (4, 3), (1, 1), (1, 1), "SAME", "RELU", -60, -128, "typical"),
+    ([1, 5, 3, 1], 3, (3, 3), (1, 1), (1, 1), "VALID", "NONE", 100, 3, "typical"),
 ]
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
@@ -742,7 +749,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     (tmp_path / "fc_blk4.tflite").write_bytes(_fc_model(16))
     models.append(BenchModel("fc_blk4", tmp_path / "fc_blk4.tflite", "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
-    build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
+    # --optimize size: int8 weights (conv2d_s8_q15.h) in every conv case; speed below
+    build(models, CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4", codegen_args="--optimize size")
     for m, kernel in zip(models, ("conv2d_s8_q15", "depthwise_conv2d_s8_q15", "add_s8_lut",
                                      "fully_connected_s8_blk4")):
         meta = model_metadata(tmp_path / "m4", m)
@@ -763,3 +771,21 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
+    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the 1x1
+    # 8-channel ones through its utvm_conv2d_q15w_1x1c8_full), the same outputs as the generic host build
+    conv = models[0]
+    build([conv], CORES["m4"], "Os", tmp_path / "m4w", target="cortex-m4", codegen_args="--optimize speed")
+    meta = model_metadata(tmp_path / "m4w", conv)
+    assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
+    assert "conv2d_s8_q15" not in meta["kernel_variants"], meta["kernel_variants"]
+    src = "\n".join(p.read_text() for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*.c"))
+    assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV), src.count("utvm_conv2d_s8_q15w(")
+    for mode in (0, 1, 2):
+        assert f".rq_mode = {mode}" in src, mode
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],
+                                               capture_output=True, text=True, timeout=300).stdout)
+    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert ok and how == "identical", f"--optimize speed: cortex-m4 vs host: {how}"

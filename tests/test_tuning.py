@@ -22,6 +22,7 @@ from utvm_build.tuning import KIND, VERSION, applicable_choices, choices, read_r
 ROOT = Path(__file__).resolve().parents[1]
 DIGITS = ROOT / "examples" / "models" / "digits" / "digits_int8.tflite"
 Q15 = "utvm_conv2d_s8_q15"
+Q15W = "utvm_conv2d_s8_q15w"   # int16 pre-widened weights: digits' convolutions under --optimize balanced
 
 
 def _cli(*args, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -39,7 +40,7 @@ def _first_conv_record() -> dict:
     """A record that takes the first CONV_2D of digits off the q15 kernel (the second keeps it)."""
     variants, sigs, keys = layer_variants(DIGITS.read_bytes(), "cortex-m4")
     first = keys[0]
-    assert variants[first] == ["default", f"without:{Q15}"]
+    assert variants[first] == ["default", f"without:{Q15}", f"without:{Q15W}"]
     return _record(layers=[{"signature": sigs[first], "variant": f"without:{Q15}",
                             "measured": {"default": 2, f"without:{Q15}": 1}}])
 
@@ -94,7 +95,7 @@ def test_malformed_record_is_one_line_exit_2(tmp_path, text, why):
 
 def test_compile_with_record_selects_recorded_variants(tmp_path):
     plain = compile_model(DIGITS, tmp_path / "plain", CompileOptions(target="cortex-m4"))
-    assert [r["kernels"] for r in plain.metadata["operators"] if r["op"] == "CONV_2D"] == [["conv2d_s8_q15"]] * 2
+    assert [r["kernels"] for r in plain.metadata["operators"] if r["op"] == "CONV_2D"] == [["conv2d_s8_q15w"]] * 2
     record = tmp_path / "tuning.json"
     write_record(record, _first_conv_record())
     p = _cli("compile", DIGITS, "-o", tmp_path / "tuned", "--target", "cortex-m4", "--tuning", record)
@@ -103,7 +104,7 @@ def test_compile_with_record_selects_recorded_variants(tmp_path):
     body0 = ops_c.split("tvmgen_digits_int8_op0_conv_2d(")[1].split("\n}")[0]
     body2 = ops_c.split("tvmgen_digits_int8_op2_conv_2d(")[1].split("\n}")[0]
     assert "utvm_conv2d_s8(" in body0 and Q15 not in body0
-    assert f"{Q15}(" in body2
+    assert f"{Q15W}(" in body2
     meta = json.loads((tmp_path / "tuned" / "metadata.json").read_text())
     assert meta["options"]["tuning"] == [list(c) for c in choices(_first_conv_record())]
     # a record for another target, or with no layer changed: the C is byte-identical to no record
@@ -147,21 +148,23 @@ def test_tune_on_host(tmp_path):
 
 
 def test_tune_on_qemu_m4(tmp_path):
-    """Three builds (the fixed rules, without the q15 CONV_2D, without the FC block kernel); every
-    tunable layer measured in its two; the choice is the smaller count beyond the noise margin; the tuned build runs."""
+    """Four builds (the fixed rules, without the q15 CONV_2D, without its int16-weight form, without the
+    FC block kernel); every tunable layer measured in its variants; the choice is the smaller count
+    beyond the noise margin; the tuned build runs."""
     need("arm-none-eabi-gcc", "qemu-system-arm", "make")
     out = tmp_path / "m4.json"
     p = _cli("tune", DIGITS, "--device", "qemu-m4", "-o", out)
     assert p.returncode == 0, p.stderr
     doc = read_record(out)
-    # the fixed rules, without the q15 CONV_2D, without the 4-unit FULLY_CONNECTED block kernel
-    assert doc["target"] == "cortex-m4" and doc["metric"] == "instructions" and doc["builds"] == 3
+    # the fixed rules, without the q15 CONV_2D, without its int16 weights, without the 4-unit FULLY_CONNECTED
+    # block kernel
+    assert doc["target"] == "cortex-m4" and doc["metric"] == "instructions" and doc["builds"] in (4, 5)
     assert [r["signature"]["op"] for r in doc["layers"]] == ["CONV_2D", "CONV_2D", "FULLY_CONNECTED",
                                                             "FULLY_CONNECTED"]
     for r in doc["layers"]:
         m = r["measured"]
-        fn = Q15 if r["signature"]["op"] == "CONV_2D" else "utvm_fully_connected_s8_blk4"
-        assert set(m) == {"default", f"without:{fn}"} and all(v > 0 for v in m.values())
+        fns = [Q15, Q15W] if r["signature"]["op"] == "CONV_2D" else ["utvm_fully_connected_s8_blk4"]
+        assert set(m) == {"default", *(f"without:{fn}" for fn in fns)} and all(v > 0 for v in m.values())
         best = min(m, key=m.get)
         assert r["variant"] in (best, "default")
         if r["variant"] != "default":

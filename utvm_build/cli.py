@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from . import __version__
 from .errors import UtvmError
-from .options import INTERFACES, IO_PLACEMENTS, MEMORY_MODES, STATES, WORKSPACES, CompileOptions
+from .options import INTERFACES, IO_PLACEMENTS, MEMORY_MODES, OPTIMIZE_MODES, STATES, WORKSPACES, CompileOptions
 from .targets import TARGETS
 from .text import printable
 
@@ -47,6 +47,10 @@ def _add_codegen_options(p: argparse.ArgumentParser) -> None:
                         "of rows (patch-based execution) for less RAM, at most 2%% / 10%% more MACs")
     p.add_argument("--ram-limit", type=int, default=d.ram_limit, metavar="BYTES",
                    help="largest workspace wanted: stripes with the fewest extra MACs that meet it (0: none)")
+    p.add_argument("--optimize", choices=OPTIMIZE_MODES, default=d.optimize,
+                   help="flash against speed in the kernels' data: speed: int16 pre-widened weights for the DSP "
+                        "convolutions (about 2x their weight bytes); balanced (default): only for the layers "
+                        "where each extra byte saves enough instructions; size: never (`info` shows the cost)")
     p.add_argument("--tuning", type=Path, metavar="FILE.json",
                    help="kernel variants per layer measured by `utvm-build tune` (a record for another target "
                         "or toolchain is ignored with a warning); docs/kernel-guide.md")
@@ -60,14 +64,14 @@ def _options(a: argparse.Namespace) -> CompileOptions:
     if a.tuning is not None:
         from .tuning import applicable_choices
 
-        tuning = applicable_choices(a.tuning, a.target, a.tuning_compiler)
+        tuning = applicable_choices(a.tuning, a.target, a.tuning_compiler, optimize=a.optimize)
     elif a.tuning_compiler:
         raise UtvmError("--tuning-compiler is given without --tuning")
     return CompileOptions(name=a.name, interface=a.interface, workspace=a.workspace,
                           constants_section=a.constants_section, workspace_section=a.workspace_section,
                           constants_align=a.constants_align, workspace_align=a.workspace_align, io=a.io,
                           target=a.target, state=a.state, profile=a.profile, memory=a.memory,
-                          ram_limit=a.ram_limit, tuning=tuning)
+                          ram_limit=a.ram_limit, tuning=tuning, optimize=a.optimize)
 
 
 class _Parser(argparse.ArgumentParser):

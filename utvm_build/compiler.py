@@ -17,6 +17,7 @@ from .graph import ITEM_SIZE, Graph, Operator
 from .kernel_table import scratch_bytes
 from .ops import handler_for
 from .ops.call import Prepared
+from .ops.conv import balanced_plan
 from .options import CompileOptions
 from .passes import run_passes
 from .passes.concat_slices import write_into_slices
@@ -28,7 +29,7 @@ from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
 from .planner import MemoryPlan, plan_model
-from .selection import DEFAULT, layer_variant
+from .selection import DEFAULT, layer_variant, optimizing
 from .tuning import layer_key
 from .validate import operator_context, validate_graph
 
@@ -94,19 +95,28 @@ def check_io(g: Graph) -> None:
         raise UnsupportedError("the model lists the same tensor twice among its inputs or outputs")
 
 
-def prepare_operators(g: Graph, target: str,
-                      tuning: tuple[tuple[str, str], ...] | None = None) -> dict[int, Prepared]:
+def prepare_operators(g: Graph, target: str, tuning: tuple[tuple[str, str], ...] | None = None,
+                      optimize: str = "balanced") -> dict[int, Prepared]:
     """Every operator's prepare step, once: validation, kernel calls, MACs (by operator index;
     the operators of every subgraph, each prepared with its own subgraph). ``tuning``: per-layer
-    variants of the selection rule (tuning.py), by layer signature."""
+    variants of the selection rule (tuning.py), by layer signature; ``optimize``: --optimize."""
     variants = dict(tuning or ())
     prepared = {}
+    modes = layer_optimize(g, optimize)
     for sg in g.all_graphs:
         for op in sg.operators:
             variant = variants.get(layer_key(op, sg), DEFAULT) if variants else DEFAULT
-            with operator_context(op, sg), layer_variant(variant):
+            with operator_context(op, sg), layer_variant(variant), optimizing(modes[op.index]):
                 prepared[op.index] = handler_for(op.op).prepare(op, sg, target)
     return prepared
+
+
+def layer_optimize(g: Graph, optimize: str) -> dict[int, str]:
+    """Every operator's ``--optimize`` mode: "speed" or "size" as given; "balanced": "speed" for the
+    layers ops/conv.py ``balanced_plan`` widens, "size" for the others."""
+    widened = balanced_plan(g) if optimize == "balanced" else set()
+    return {op.index: optimize if optimize != "balanced" else ("speed" if op.index in widened else "size")
+            for sg in g.all_graphs for op in sg.operators}
 
 
 def op_scratch_bytes(op: Operator, g: Graph, prepared: Prepared, target: str) -> int:
@@ -179,7 +189,7 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     if not name or c_identifier(name) != name:
         raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
     g = lower(data)
-    prepared = prepare_operators(g, opts.target, opts.tuning)
+    prepared = prepare_operators(g, opts.target, opts.tuning, opts.optimize)
     scratch = {op.index: op_scratch_bytes(op, sg, prepared[op.index], opts.target)
                for sg in g.all_graphs for op in sg.operators}
     opts = with_safe_workspace_align(opts, g, scratch)

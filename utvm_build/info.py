@@ -159,6 +159,24 @@ def _add_compiled(report: dict, compiled) -> None:  # noqa: ANN001
                         "ram_io_buffers_bytes": io_bytes,
                         "ram_bytes": meta["workspace_bytes"] + meta["state_bytes"] + io_bytes}
     report["kernels"] = meta["kernels"]
+    report["optimize"] = _optimize_cost(compiled, by_index)
+
+
+def _optimize_cost(compiled, by_index: dict) -> dict:  # noqa: ANN001
+    """What --optimize chose: the operators with int16 pre-widened weights and their extra flash."""
+    from .ops.conv import widen_candidate
+
+    widened = []
+    extra = 0
+    for sg in compiled.graph.all_graphs:
+        for op in sg.operators:
+            rec = by_index.get(op.index)
+            cand = widen_candidate(sg, op)
+            if rec is not None and cand is not None and "conv2d_s8_q15w" in rec["kernels"]:
+                widened.append(op.index)
+                extra += cand[1]
+    return {"mode": compiled.metadata["options"].get("optimize", "balanced"), "widened_operators": widened,
+            "extra_flash_bytes": extra}
 
 
 def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple[str, bool]:
@@ -198,6 +216,11 @@ def model_info(path: str | Path, options: CompileOptions | None = None) -> tuple
                      f"{' (' + ', '.join(r['state_layout']) + ')' if r.get('state_layout') else ''}, "
                      f"constants (flash): {t['flash_constants_bytes']} bytes, MACs: {t['macs']}")
         lines += transform_lines(r["memory_plan"].get("transforms"))
+        o = r["optimize"]
+        lines.append(f"optimize: {o['mode']}: int16 pre-widened weights for {len(o['widened_operators'])} "
+                     f"convolutions, {o['extra_flash_bytes']} bytes of flash more than int8 weights"
+                     + (f" (operators {', '.join(f'#{k}' for k in o['widened_operators'])})"
+                        if o["widened_operators"] else ""))
     return "\n".join(lines), bool(r["supported"])
 
 

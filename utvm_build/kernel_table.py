@@ -102,6 +102,10 @@ def _out_elements(call: KernelCall, op: Operator, g: Graph) -> int:
     return g.tensors[op.outputs[0]].size
 
 
+def _q15_conv_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
+    return 5 * int(c.field("depth4")) + 12 + 8 * int(c.field("g")["out_c"])
+
+
 _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # MEAN: one int32 accumulator per output element
     ("utvm_mean_s8", "generic"): lambda c, op, g: 4 * int(c.field("out_size")),
@@ -112,8 +116,9 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # DSP CONV_2D (kernels/arm_dsp/conv2d_s8_q15.h): the q15 windows of two pixels (4 bytes per
     # window byte), the sums of both pixels (8 bytes per output channel, an odd count rounded up),
     # a byte staging window, 4 bytes to align the int32 words
-    ("utvm_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: (5 * int(c.field("depth4")) + 12
-                                                          + 8 * int(c.field("g")["out_c"])),
+    # (conv2d_s8_q15w.h, the int16-weight variant: the same windows)
+    ("utvm_conv2d_s8_q15", "arm_dsp"): _q15_conv_scratch,
+    ("utvm_conv2d_s8_q15w", "arm_dsp"): _q15_conv_scratch,
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as
     # four planes of int16 (8 bytes per position), 4 bytes to align, 2 x stride_w bytes for the
     # pixel pointers of the 3x3 loop after its last step

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .errors import UtvmError
+from .selection import OPTIMIZE_MODES
 from .targets import TARGETS
 
 INTERFACES = ("c", "packed")
@@ -51,22 +52,22 @@ class CompileOptions:
     #: Per-layer kernel variants measured by ``utvm-build tune`` (tuning.py): (layer signature key,
     #: variant) pairs, sorted; None: the fixed selection rules everywhere.
     tuning: tuple[tuple[str, str], ...] | None = None
+    #: Flash against speed in the kernels' data (selection.OPTIMIZE_MODES): "speed": int16
+    #: pre-widened weights for every DSP CONV_2D that takes them; "balanced": for the layers where
+    #: each extra flash byte saves enough instructions (ops/conv.py ``widen``); "size": never.
+    optimize: str = "balanced"
 
     def validate(self) -> None:
-        if self.interface not in INTERFACES:
-            raise UtvmError(f"unknown interface '{self.interface}'; choose one of {', '.join(INTERFACES)}")
-        if self.workspace not in WORKSPACES:
-            raise UtvmError(f"unknown workspace mode '{self.workspace}'; choose one of {', '.join(WORKSPACES)}")
-        if self.io not in IO_PLACEMENTS:
-            raise UtvmError(f"unknown io placement '{self.io}'; choose one of {', '.join(IO_PLACEMENTS)}")
-        if self.state not in STATES:
-            raise UtvmError(f"unknown state mode '{self.state}'; choose one of {', '.join(STATES)}")
-        if self.memory not in MEMORY_MODES:
-            raise UtvmError(f"unknown memory mode '{self.memory}'; choose one of {', '.join(MEMORY_MODES)}")
+        for what, value, accepted in (("interface", self.interface, INTERFACES),
+                                      ("workspace mode", self.workspace, WORKSPACES),
+                                      ("io placement", self.io, IO_PLACEMENTS), ("state mode", self.state, STATES),
+                                      ("memory mode", self.memory, MEMORY_MODES),
+                                      ("optimize mode", self.optimize, OPTIMIZE_MODES),
+                                      ("target", self.target, tuple(TARGETS))):
+            if value not in accepted:
+                raise UtvmError(f"unknown {what} '{value}'; choose one of {', '.join(accepted)}")
         if not 0 <= self.ram_limit < 2**31:
             raise UtvmError(f"RAM limit {self.ram_limit} is not a byte count between 0 and 2^31-1")
-        if self.target not in TARGETS:
-            raise UtvmError(f"unknown target '{self.target}'; choose one of {', '.join(TARGETS)}")
         if self.interface == "packed" and self.workspace == "user":
             raise UtvmError("the packed interface takes tensors only and has no workspace argument: "
                             "use --workspace static with --interface packed")
@@ -85,6 +86,8 @@ class CompileOptions:
         # --memory fast without a limit writes what it wrote before these options existed
         if self.memory == "fast" and not self.ram_limit:
             del d["memory"], d["ram_limit"]
+        if self.optimize == "balanced":
+            del d["optimize"]  # the default writes what it wrote before the option existed
         if self.tuning is None:
             del d["tuning"]    # without a record the metadata stays as before
         else:

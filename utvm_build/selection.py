@@ -26,6 +26,25 @@ _PREFIX = "without:"
 
 _excluded: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("utvm_excluded", default=frozenset())
 _offered: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("utvm_offered", default=None)
+_optimize: contextvars.ContextVar[str] = contextvars.ContextVar("utvm_optimize", default="balanced")
+
+#: ``--optimize``: flash against speed in the kernels' data (ops/conv.py: int16 pre-widened conv weights).
+OPTIMIZE_MODES = ("speed", "balanced", "size")
+
+
+def optimize_mode() -> str:
+    """The ``--optimize`` mode of the model being prepared ("balanced" outside :func:`optimizing`)."""
+    return _optimize.get()
+
+
+@contextlib.contextmanager
+def optimizing(mode: str) -> Iterator[None]:
+    """Prepare operators under ``--optimize mode``."""
+    token = _optimize.set(mode)
+    try:
+        yield
+    finally:
+        _optimize.reset(token)
 
 
 def has_kernel(fn: str, target: str) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 
 from .errors import UtvmError
 from .graph import Graph, Operator
-from .selection import DEFAULT, excluded
+from .selection import DEFAULT, OPTIMIZE_MODES, excluded
 
 KIND = "utvm-build tuning record"
 VERSION = 1
@@ -113,6 +113,8 @@ def parse_record(text: str, path: Path) -> dict:
         raise _malformed(path, f"version {doc.get('version')!r}, this utvm-build reads version {VERSION}")
     if not isinstance(doc.get("target"), str):
         raise _malformed(path, '"target" must be a string')
+    if doc.get("optimize", "balanced") not in OPTIMIZE_MODES:
+        raise _malformed(path, f'"optimize" must be one of {", ".join(OPTIMIZE_MODES)}')
     tc = doc.get("toolchain")
     if not isinstance(tc, dict) or not all(isinstance(tc.get(k), str) for k in ("compiler", "version")) \
             or not isinstance(tc.get("flags", []), list):
@@ -149,13 +151,17 @@ def choices(doc: dict) -> tuple[tuple[str, str], ...]:
 
 
 def applicable_choices(path: str | Path, target: str, compiler: str | None = None,
-                       warn=lambda s: print(s, file=sys.stderr)) -> tuple[tuple[str, str], ...] | None:
-    """The choices of the record at ``path`` for a build with ``target`` (and ``compiler``, a
-    compiler program, when the caller knows it): None, after a one-line warning, when the record
-    was measured for another target or toolchain."""
+                       warn=lambda s: print(s, file=sys.stderr),
+                       optimize: str = "balanced") -> tuple[tuple[str, str], ...] | None:
+    """The choices of the record at ``path`` for a build with ``target`` and ``--optimize optimize``
+    (and ``compiler``, a compiler program, when the caller knows it): None, after a one-line
+    warning, when the record was measured for another target, optimize mode or toolchain."""
     doc = read_record(path)
     if doc["target"] != target:
         warn(f"warning: {path}: tuning record for target {doc['target']}, not {target}: ignored")
+        return None
+    if doc.get("optimize", "balanced") != optimize:
+        warn(f"warning: {path}: tuning record for --optimize {doc.get('optimize')}, not {optimize}: ignored")
         return None
     if compiler:
         tc = doc["toolchain"]

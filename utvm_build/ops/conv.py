@@ -27,7 +27,7 @@ import numpy as np
 
 from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float, activation_range_quantized
-from ..selection import offers
+from ..selection import offers, optimize_mode
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -314,16 +314,88 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     if geo.out_c % 2:
         rows = np.concatenate([rows, rows[-1:]])
     rows = np.pad(rows, ((0, 0), (0, depth4 - depth)))
-    words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)
-    packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
+    words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)  # [pair][step][channel][4 bytes]
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    fn = Q15_KERNEL
+    if widen() and offers(Q15W_KERNEL, target):
+        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes
+        lanes = words.astype(np.int64) & 0xFFFF
+        words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
+        packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
+        fn = Q15W_KERNEL
+    else:
+        packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
-    return call(Q15_KERNEL, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
+    return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
+Q15W_KERNEL = "utvm_conv2d_s8_q15w"
+#: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
+#: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
+WIDEN_BUDGET = 0.35
+WIDEN_ALLOWANCE = 16384
+#: ... spent on the layers with the most output pixels first (each weight byte is used once per
+#: output pixel, and its int16 lane saves about one SXTB16 per 4 uses: per extra byte, pixels / 4
+#: instructions per inference), never on layers with fewer than this many (docs/kernel-guide.md).
+WIDEN_MIN_PIXELS = 16
+
+
+def widen() -> bool:
+    """Does this layer get int16 pre-widened weights? ``optimize_mode()`` is the layer's "speed" or
+    "size" (compiler.layer_optimize resolves "balanced" per layer with :func:`balanced_plan`; a
+    prepare outside a compile, e.g. `info`'s support check, sees "balanced": no)."""
+    return optimize_mode() == "speed"
+
+
+def widen_candidate(g: Graph, op: Operator) -> tuple[int, int] | None:
+    """(output pixels, extra flash bytes of int16 weights) of an int8 CONV_2D with one group or a
+    DEPTHWISE_CONV_2D of one input channel (a CONV_2D for the DSP kernels), else None."""
+    if op.op not in ("CONV_2D", "DEPTHWISE_CONV_2D") or len(op.inputs) < 2 or op.inputs[1] < 0:
+        return None
+    x, w = g.tensors[op.inputs[0]], g.tensors[op.inputs[1]]
+    if not w.is_const or w.dtype != "int8" or x.dtype != "int8" or len(w.shape) != 4 or len(x.shape) != 4:
+        return None
+    if op.op == "CONV_2D" and w.shape[3] == x.shape[3]:
+        oc = w.shape[0]
+    elif op.op == "DEPTHWISE_CONV_2D" and x.shape[3] == 1:
+        oc = w.shape[3]
+    else:
+        return None
+    if oc <= 0:
+        return None
+    depth4 = (w.size // oc + 3) // 4 * 4
+    return g.tensors[op.outputs[0]].size // oc, (oc + oc % 2) * depth4  # int16: one more byte per byte
+
+
+def balanced_plan(g: Graph) -> set[int]:
+    """The operators (indices) whose weights ``--optimize balanced`` widens (:func:`widen_candidate`),
+    by output pixels (most first, at least WIDEN_MIN_PIXELS) while the extra bytes stay within
+    WIDEN_BUDGET of the model's int8 weight bytes plus WIDEN_ALLOWANCE."""
+    weights = 0
+    layers = []
+    for sg in g.all_graphs:
+        for op in sg.operators:
+            if op.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") and len(op.inputs) > 1 \
+                    and op.inputs[1] >= 0 and sg.tensors[op.inputs[1]].is_const \
+                    and sg.tensors[op.inputs[1]].dtype == "int8":
+                weights += sg.tensors[op.inputs[1]].size
+            cand = widen_candidate(sg, op)
+            if cand is not None and cand[0] >= WIDEN_MIN_PIXELS:
+                layers.append((-cand[0], op.index, cand[1]))
+    chosen: set[int] = set()
+    spent = 0
+    for _, index, extra in sorted(layers):
+        if spent + extra > WIDEN_BUDGET * weights + WIDEN_ALLOWANCE:
+            break
+        spent += extra
+        chosen.add(index)
+    return chosen
 
 
 #: The DSP targets' DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h).

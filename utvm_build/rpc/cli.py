@@ -53,6 +53,9 @@ def add_commands(sub) -> None:
     t.add_argument("--runs", type=int, default=None, metavar="N",
                    help="timed runs per build (default 1 on QEMU, whose counts are exact; 20 on the host)")
     t.add_argument("--input-fill", default="random:0", metavar="zero|min|max|random:SEED")
+    t.add_argument("--optimize", choices=("speed", "balanced", "size"), default="balanced",
+                   help="the --optimize of every build; speed measures each convolution with int16 and int8 "
+                        "weights (compile with the same --optimize to apply the record)")
     b = sub.add_parser("rpc-bridge", help="relay TVM RPC packets (tvm.rpc.PopenSession or tvm.rpc.connect) to a "
                                           "device behind the serial framing (a serial port or a framed program)")
     from .bridge import add_arguments
@@ -164,7 +167,8 @@ def _tune(a: argparse.Namespace) -> bool:
     if not a.model.exists():
         raise UtvmError(f"{a.model}: no such file or directory")
     check_writable(a.output)
-    doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill)
+    doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill,
+                     optimize=a.optimize)
     write_record(a.output, doc)
     changed = sum(r["variant"] != "default" for r in doc["layers"])
     t = doc["model_total"]

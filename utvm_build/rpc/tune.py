@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import UtvmError
-from ..selection import DEFAULT, layer_variant, recording, variant_name
+from ..selection import DEFAULT, layer_variant, optimizing, recording, variant_name
 
 #: Variants explored per layer at most (the fixed rule included).
 MAX_VARIANTS = 6
@@ -33,14 +33,17 @@ MARGIN_INSTRUCTIONS = 50
 DEVICE_TARGETS = {"host": "generic", "qemu-m4": "cortex-m4", "qemu-m55": "cortex-m55"}
 
 
-def layer_variants(data: bytes, target: str) -> tuple[dict[str, list[str]], dict[str, dict], dict[int, str]]:
-    """(signature key -> its variants, fixed rule first; key -> signature; operator index -> key)."""
-    from ..compiler import lower
+def layer_variants(data: bytes, target: str, optimize: str = "balanced"
+                   ) -> tuple[dict[str, list[str]], dict[str, dict], dict[int, str]]:
+    """(signature key -> its variants, fixed rule first; key -> signature; operator index -> key),
+    each layer prepared under its ``--optimize`` mode (compiler.layer_optimize)."""
+    from ..compiler import layer_optimize, lower
     from ..ops import handler_for
     from ..tuning import layer_key, layer_signature
     from ..validate import operator_context
 
     g = lower(data)
+    modes = layer_optimize(g, optimize)
     variants: dict[str, list[str]] = {}
     sigs: dict[str, dict] = {}
     keys: dict[int, str] = {}
@@ -55,7 +58,8 @@ def layer_variants(data: bytes, target: str) -> tuple[dict[str, list[str]], dict
             calls: dict[frozenset[str], tuple[str, ...]] = {}
             k = 0
             while k < len(found):
-                with operator_context(op, sg), layer_variant(variant_name(found[k])), recording() as took:
+                with operator_context(op, sg), layer_variant(variant_name(found[k])), recording() as took, \
+                        optimizing(modes[op.index]):
                     prep = handler_for(op.op).prepare(op, sg, target)
                 calls[found[k]] = tuple(c.function for c in prep.calls)
                 for fn in took:
@@ -91,9 +95,11 @@ def _toolchain(device: str) -> dict:
 
 
 def tune_model(model: str | Path, *, device: str = "host", target: str | None = None, runs: int | None = None,
-               input_fill: str = "random:0", log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)
-               ) -> dict:
-    """Measure the variants of every layer of ``model`` on ``device``; the tuning record (a dict)."""
+               input_fill: str = "random:0", log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
+               optimize: str = "balanced") -> dict:
+    """Measure the variants of every layer of ``model`` on ``device``; the tuning record (a dict).
+    ``optimize``: the --optimize mode of every build (each layer's variants start from its choice;
+    ``speed`` offers the int8-weight conv of every widened layer, ``without:utvm_conv2d_s8_q15w``)."""
     from ..compiler import compile_bytes, default_name, read_model_file
     from ..host import fill_inputs
     from ..options import CompileOptions
@@ -106,7 +112,7 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
     if device not in DEVICE_TARGETS:
         raise UtvmError(f"tune: unknown device {device!r} (one of {', '.join(DEVICE_TARGETS)})")
     target = target or DEVICE_TARGETS[device]
-    CompileOptions(target=target).validate()
+    CompileOptions(target=target, optimize=optimize).validate()
     from ..targets import TARGETS
 
     if device == "host" and TARGETS[target].folders:
@@ -117,9 +123,9 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
         raise UtvmError("tune: --runs must be at least 1")
     data = read_model_file(model)
     name = default_name(model)
-    variants, sigs, keys = layer_variants(data, target)
+    variants, sigs, keys = layer_variants(data, target, optimize)
     names = sorted({v for vs in variants.values() for v in vs} - {DEFAULT})
-    meta = compile_bytes(data, name, CompileOptions(target=target)).metadata
+    meta = compile_bytes(data, name, CompileOptions(target=target, optimize=optimize)).metadata
     inputs = fill_inputs(meta["inputs"], input_fill)
     measured: dict[str, dict[str, float]] = {k: {} for k, vs in variants.items() if len(vs) > 1}
     metric = None
@@ -133,7 +139,7 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
         tuning = tuple((k, v) for k in applies) or None
         log(f"tune: {name}: variant {v} ({len(applies) if applies else 'all'} layer signatures)")
         doc = profile_model(model, inputs, device=device, runs=runs,
-                            options=CompileOptions(target=target, tuning=tuning))
+                            options=CompileOptions(target=target, tuning=tuning, optimize=optimize))
         m = "instructions" if "total_instructions" in doc else "seconds"
         if metric is None:
             metric = m
@@ -165,12 +171,15 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
     if chosen:   # the whole model once more, as compile --tuning will build it
         log(f"tune: {name}: the tuned build ({len(chosen)} layer signatures changed)")
         doc = profile_model(model, inputs, device=device, runs=runs,
-                            options=CompileOptions(target=target, tuning=chosen))
+                            options=CompileOptions(target=target, tuning=chosen, optimize=optimize))
         model_total["tuned"] = total(doc)
         builds += 1
     else:        # nothing changed: compile --tuning gives the fixed rules' C, byte for byte
         model_total["tuned"] = model_total["fixed_rules"]
-    return {"kind": KIND, "version": VERSION, "target": target, "toolchain": _toolchain(device),
-            "device": device, "metric": metric, "model": name, "builds": builds,
-            "model_total": model_total, "tunable": {"default": default_total, "tuned": tuned_total},
-            "layers": layers}
+    doc = {"kind": KIND, "version": VERSION, "target": target, "toolchain": _toolchain(device),
+           "device": device, "metric": metric, "model": name, "builds": builds,
+           "model_total": model_total, "tunable": {"default": default_total, "tuned": tuned_total},
+           "layers": layers}
+    if optimize != "balanced":   # compile --tuning applies the record with this --optimize only
+        doc["optimize"] = optimize
+    return doc

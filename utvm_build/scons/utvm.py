@@ -51,6 +51,7 @@ _CODEGEN_OPTIONS = {
     "state": "--state",
     "memory": "--memory",
     "ram_limit": "--ram-limit",
+    "optimize_for": "--optimize",   # `optimize` is the C compile flags
     "cpu": "--target",   # `target` is the library's name, as in StaticLibrary
 }
 #: Keyword (a bool) -> flag of `utvm-build compile` given when it is True.
@@ -59,6 +60,7 @@ _BUILD_OPTIONS = ("optimize", "output_dir", "tuning")
 # The accepted values of the options with a fixed set (utvm_build/options.py has the same sets).
 _CHOICES = {"interface": ("c", "packed"), "workspace": ("static", "user"), "io": ("caller", "workspace"),
             "state": ("static", "user"), "memory": ("fast", "balanced", "min"),
+            "optimize_for": ("speed", "balanced", "size"),
             "cpu": ("generic", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
                     "cortex-m55", "cortex-m85", "cortex-m52")}
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(TVM_CRT_[A-Z0-9_]+)[ \t]+\(?([0-9]+)\)?[ \t]*(?:/[*/].*)?$")

@@ -33,171 +33,33 @@
 #error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
 #endif
 
-#include "conv.h"
-#include "dsp_s8.h"
+#include "conv2d_q15_window.h"
 
-typedef struct {
-  utvm_conv_geom g;
-  int32_t input_offset;  /* -input zero point */
-  int32_t output_offset; /* output zero point */
-  int32_t act_min;
-  int32_t act_max;
-  int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
-  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
-} utvm_conv2d_q15_params;
-
-/* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t offs) {
-  dst[0] = __sxtab16(offs, v);
-  dst[1] = utvm_dsp_odd_add(offs, v);
-}
-
-/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot. */
-static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
-  const int8_t* s = src;
-  int32_t* o = d;
-  int32_t k;
-  for (k = 0; k < n4; ++k) {
-    utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
-    s = &s[4];
-    o = &o[4];
-  }
-  return o;
-}
-
-/* n4 zero word pairs into the q15 slot d; returns the next slot. */
-static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
-  int32_t* o = d;
-  int32_t k;
-  for (k = 0; k < n4; ++k) {
-    o[0] = 0;
-    o[1] = 0;
-    o = &o[4];
-  }
-  return o;
-}
-
-/* n bytes from s to o, a word at a time (unaligned LDR / STR). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_copy(const int8_t* s, int32_t n, int8_t* o) {
-  int32_t k = 0;
-  while ((k + 4) <= n) {
-    uint32_t v;
-    (void)memcpy(&v, &s[k], sizeof v);
-    (void)memcpy(&o[k], &v, sizeof v);
-    k += 4;
-  }
-  while (k < n) {
-    o[k] = s[k];
-    ++k;
-  }
-}
-
-/* The bytes of filter row ky of the window at (iy, ix0) into b (the input zero point zp for taps
- * outside the image); returns the end. */
-static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t ix0,
-                                         int8_t zp, int8_t* b) {
-  int8_t* o = b;
-  int32_t kx;
-  int32_t c;
-  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
-    /* the whole row inside: contiguous in the input */
-    const int32_t seg = g->filter_w * g->in_c;
-    utvm_conv2d_q15_copy(&in_b[((iy * g->in_w) + ix0) * g->in_c], seg, o);
-    o = &o[seg];
-  } else {
-    for (kx = 0; kx < g->filter_w; ++kx) {
-      const int32_t ix = ix0 + (kx * g->dilation_w);
-      if (utvm_conv_inside(g, iy, ix)) {
-        const int8_t* s = &in_b[((iy * g->in_w) + ix) * g->in_c];
-        for (c = 0; c < g->in_c; ++c) {
-          o[c] = s[c];
-        }
-      } else {
-        for (c = 0; c < g->in_c; ++c) {
-          o[c] = zp;
-        }
-      }
-      o = &o[g->in_c];
-    }
-  }
-  return o;
-}
-
-/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
- * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
-static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
-                                   int32_t ix0, int32_t* dst, int8_t* stage) {
-  const utvm_conv_geom* g = &p->g;
-  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
-  const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const int32_t seg = g->filter_w * g->in_c;
-  const int8_t zp = (int8_t)(-p->input_offset);
-  int32_t* d = dst;
-  int32_t ky;
-  int32_t kx;
-  int32_t k;
-  if ((g->dilation_w == 1) && ((seg & 3) == 0)) {
-    /* filter rows of whole words (e.g. 10x4x1, 3x3x4k): a row inside the image converts
-     * directly; a row across the border through the staging bytes */
-    const int32_t n4 = seg >> 2;
-    const bool cols_in = (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w);
-    for (ky = 0; ky < g->filter_h; ++ky) {
-      const int32_t iy = iy0 + (ky * g->dilation_h);
-      if ((iy < 0) || (iy >= g->in_h)) {
-        d = utvm_conv2d_q15_zeros(n4, d);
-      } else if (cols_in) {
-        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d);
-      } else {
-        (void)utvm_conv2d_q15_stage_row(g, in_b, iy, ix0, zp, stage);
-        d = utvm_conv2d_q15_words(stage, n4, offs, d);
-      }
-    }
-  } else if ((g->in_c & 3) == 0) {
-    /* width-dilated: tap by tap */
-    const int32_t n4 = g->in_c >> 2;
-    for (ky = 0; ky < g->filter_h; ++ky) {
-      const int32_t iy = iy0 + (ky * g->dilation_h);
-      for (kx = 0; kx < g->filter_w; ++kx) {
-        const int32_t ix = ix0 + (kx * g->dilation_w);
-        if (utvm_conv_inside(g, iy, ix)) {
-          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d);
-        } else {
-          d = utvm_conv2d_q15_zeros(n4, d);
-        }
-      }
-    }
-  } else {
-    /* rows not of whole words (e.g. 3x3x3): the window's bytes first, the input zero point for
-     * taps outside the image and for the padding to depth4 (0 once offset) */
-    int8_t* b = stage;
-    const int32_t iy_last = iy0 + ((g->filter_h - 1) * g->dilation_h);
-    if ((g->dilation_w == 1) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w) && (iy0 >= 0) && (iy_last < g->in_h)) {
-      /* the whole window inside (most pixels): its rows copied straight from the input */
-      const int8_t* s = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
-      const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
-      for (ky = 0; ky < g->filter_h; ++ky) {
-        utvm_conv2d_q15_copy(s, seg, b);
-        b = &b[seg];
-        if ((ky + 1) < g->filter_h) {
-          s = &s[row_step];
-        }
-      }
-    } else {
-      for (ky = 0; ky < g->filter_h; ++ky) {
-        b = utvm_conv2d_q15_stage_row(g, in_b, iy0 + (ky * g->dilation_h), ix0, zp, b);
-      }
-    }
-    for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
-      stage[k] = zp;
-    }
-    (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
-  }
-}
+/* One step of the pair loop (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): both weight words
+ * (t0, t1), their four lanes (t2, t0, t3, t1), then pixel a's two words and pixel b's through t4,
+ * t5; 15 instructions per 16 multiply-accumulates, 32 per 32 unrolled (GCC's C loop: 34, with two
+ * pointer adds). */
+#define UTVM_CONV2D_Q15_STEP                       \
+  "ldrd %[t0], %[t1], [%[pw]], #8\n\t"             \
+  "sxtb16 %[t2], %[t0]\n\t"                        \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"                \
+  "sxtb16 %[t3], %[t1]\n\t"                        \
+  "sxtb16 %[t1], %[t1], ror #8\n\t"                \
+  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
+  "smlad %[a0], %[t2], %[t4], %[a0]\n\t"           \
+  "smlad %[a0], %[t0], %[t5], %[a0]\n\t"           \
+  "smlad %[a1], %[t3], %[t4], %[a1]\n\t"           \
+  "smlad %[a1], %[t1], %[t5], %[a1]\n\t"           \
+  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
+  "smlad %[b0], %[t2], %[t4], %[b0]\n\t"           \
+  "smlad %[b0], %[t0], %[t5], %[b0]\n\t"           \
+  "smlad %[b1], %[t3], %[t4], %[b1]\n\t"           \
+  "smlad %[b1], %[t1], %[t5], %[b1]\n\t"
 
 /* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
- * px[2..3]): 8 SMLAD. */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0, int32_t* a1,
-                                                 int32_t* b0, int32_t* b1) {
+ * px[2..3]): 8 SMLAD; returns the next step's weights (the C form of UTVM_CONV2D_Q15_STEP). */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0,
+                                                           int32_t* a1, int32_t* b0, int32_t* b1) {
   const int32_t xa_e = px[0];
   const int32_t xa_o = px[1];
   const int32_t xb_e = px[2];
@@ -216,82 +78,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_step(const int32_t* px, const int32_
   *b1 = __smlad(ve, xb_e, *b1);
   *a1 = __smlad(u, xa_o, *a1);
   *b1 = __smlad(u, xb_o, *b1);
+  return &pw[2];
 }
 
-/* Every output channel of the pixel pair in the q15 scratch q: the sums into acc (channel c:
- * acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya and yb. */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_pair(const utvm_conv2d_q15_params* p, const int32_t* q,
-                                                 const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                 int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t steps = p->depth4 >> 2;
-  const int32_t* pw = w;
-  const int32_t* pb = bias;
-  int32_t* pacc = acc;
-  int32_t c0;
-  for (c0 = 0; c0 < out_c; c0 += 2) {
-    int32_t a0 = pb[0];
-    int32_t a1 = pb[1];
-    int32_t b0 = a0;
-    int32_t b1 = a1;
-    const int32_t* px = q;
-    int32_t n = steps >> 1;
-    if ((steps & 1) != 0) {
-      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
-      pw = &pw[2];
-      px = &px[4];
-    }
-    while (n != 0) {
-      utvm_conv2d_q15_step(px, pw, &a0, &a1, &b0, &b1);
-      utvm_conv2d_q15_step(&px[4], &pw[2], &a0, &a1, &b0, &b1);
-      pw = &pw[4];
-      px = &px[8];
-      --n;
-    }
-    /* an odd last channel: its pair's second channel is a copy, whose sums are not read */
-    pacc[0] = a0;
-    pacc[1] = b0;
-    pacc[2] = a1;
-    pacc[3] = b1;
-    pacc = &pacc[4];
-    pb = &pb[2];
-  }
-  {
-    const int32_t zp = p->output_offset;
-    const int32_t lo = p->act_min;
-    const int32_t hi = p->act_max;
-    const int32_t* pa = acc;
-    const int32_t* pr = rq;
-    int32_t c;
-    for (c = 0; c < out_c; ++c) {
-      const int32_t m = pr[0];
-      const int32_t k = pr[1];
-      const int32_t sh = pr[2];
-      const int8_t va = utvm_dsp_rq3(pa[0], mode, m, k, sh, zp, lo, hi);
-      const int8_t vb = utvm_dsp_rq3(pa[1], mode, m, k, sh, zp, lo, hi);
-      ya[c] = va;
-      yb[c] = vb;
-      pa = &pa[2];
-      pr = &pr[3];
-    }
-  }
-}
-
-/* The loop specialized for each requantization mode (GCC: -O2 for the fast ones). */
-static UTVM_DSP_HOT void utvm_conv2d_q15_pair_full(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FULL);
-}
-
-static UTVM_DSP_HOT void utvm_conv2d_q15_pair_fast(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_FAST);
-}
-
-static UTVM_DSP_NOINLINE void utvm_conv2d_q15_pair_any(const utvm_conv2d_q15_params* p, const int32_t* q,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) {
-  utvm_conv2d_q15_pair(p, q, w, bias, rq, acc, ya, yb, UTVM_DSP_RQ_ANY);
-}
+/* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
+ * the fast ones): utvm_conv2d_q15_pair_full / _fast / _any (conv2d_q15_window.h). */
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
  * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
@@ -352,48 +144,12 @@ static UTVM_DSP_HOT void utvm_conv2d_q15_1x1c8_full(const utvm_conv2d_q15_params
 static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  const int32_t per_image = g->out_h * g->out_w;
-  const int32_t total = g->batches * per_image;
-  /* the q15 windows: 4-byte aligned in the scratch memory */
-  uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int32_t* const acc = &q[p->depth4];
-  int8_t* const stage = (int8_t*)(void*)&acc[2 * (g->out_c + 1)];
   int32_t pix = 0;
-  if ((g->filter_h == 1) && (g->filter_w == 1) && (g->stride_h == 1) && (g->stride_w == 1) && (g->pad_h == 0) &&
-      (g->pad_w == 0) && (g->in_c == 8) && (g->in_h == g->out_h) && (g->in_w == g->out_w) &&
-      (p->rq_mode == UTVM_DSP_RQ_FULL)) {
-    /* (the other requantization modes: the pair loop below) */
+  if (utvm_conv2d_q15_is_1x1c8(p)) { /* (the other requantization modes: the pair loop below) */
     utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
-    pix = total; /* done */
+    pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  while (pix < total) {
-    int32_t k;
-    if ((pix + 1) == total) {
-      pix = utvm_max_i32(pix - 1, 0); /* an odd last pixel: with the one before it */
-    }
-    for (k = 0; k < 2; ++k) {
-      const int32_t i = utvm_min_i32(pix + k, total - 1);
-      const int32_t b = i / per_image;
-      const int32_t r = i - (b * per_image);
-      const int32_t oy = r / g->out_w;
-      const int32_t ox = r - (oy * g->out_w);
-      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                             (ox * g->stride_w) - g->pad_w, &q[2 * k], stage);
-    }
-    {
-      int8_t* const ya = &out[pix * g->out_c];
-      int8_t* const yb = &out[utvm_min_i32(pix + 1, total - 1) * g->out_c];
-      if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-        utvm_conv2d_q15_pair_full(p, q, w, bias, rq, acc, ya, yb);
-      } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-        utvm_conv2d_q15_pair_fast(p, q, w, bias, rq, acc, ya, yb);
-      } else {
-        utvm_conv2d_q15_pair_any(p, q, w, bias, rq, acc, ya, yb);
-      }
-    }
-    pix += 2;
-  }
+  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15_pair, p, in, w, bias, rq, scratch, out, pix);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */
