@@ -341,6 +341,36 @@ def _mul_mve_model() -> bytes:
     return mb.build(ins, outs)
 
 
+# SOFTMAX int8 (softmax_s8.h): ([outer, depth], input scale, input zero point, beta): depths
+# under, at and above 4 / 16 (predicated tails), 1, 256 (the largest on the vector path) and 300
+# (the generic fallback), input scales from 0.01 to 1 (diff_min cutting many lanes off at 1),
+# betas 0.5 and 2.
+MVE_SOFTMAX = [
+    ([1, 10], 0.1, 0, 1.0),
+    ([3, 12], 0.05, -10, 1.0),
+    ([2, 17], 1.0, 127, 1.0),
+    ([1, 1], 0.01, -128, 1.0),
+    ([4, 33], 0.2, 5, 0.5),
+    ([1, 256], 0.3, -3, 1.0),
+    ([1, 300], 0.1, 0, 1.0),
+    ([2, 64], 0.0625, 20, 2.0),
+]
+
+
+def _softmax_mve_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("arm_mve softmax")
+    ins, outs = [], []
+    for shape, scale, zp, beta in MVE_SOFTMAX:
+        x = mb.tensor(shape, "int8", scale=scale, zero_point=zp)
+        y = mb.tensor(shape, "int8", scale=1.0 / 256, zero_point=-128)
+        mb.operator("SOFTMAX", [x], [y], {"beta": beta})
+        ins.append(x)
+        outs.append(y)
+    return mb.build(ins, outs)
+
+
 def _add_mve_model() -> bytes:
     from tflite_writer import ModelBuilder
 
@@ -423,7 +453,7 @@ def _check_on_qemu(tmp_path: Path, models: list, kernels: dict[str, str] | None 
 
 def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
     """conv2d_s8_mve / depthwise_conv2d_s8_mve (multiplier 1 and above) / fully_connected_s8_rows (MVE)
-    / add_s8_mve / mul_s8_mve / average and max pooling on every case above (ADD / SUB: the DSP
+    / add_s8_mve / mul_s8_mve / average and max pooling / softmax on every case above (ADD / SUB: the DSP
     test's cases, 4096+ elements each so that every input byte occurs, odd sizes, and a broadcast
     ADD that keeps the other kernels)."""
     need("cmake", "cc")
@@ -436,6 +466,7 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             ("mve_dw_mult", _dw_mult_model(26), "depthwise_conv2d_s8_mve"),
             ("mve_fc", _fc_model(25), "fully_connected_s8_rows"), ("mve_add", _add_model(27), "add_s8_mve"),
             ("mve_add2", _add_mve_model(), "add_s8_mve"), ("mve_mul", _mul_mve_model(), "mul_s8_mve"),
+            ("mve_softmax", _softmax_mve_model(), "softmax_s8"),
             ("mve_pool", _pool_model(), "pooling_avg_s8"), ("mve_max", _pool_model("MAX_POOL_2D"), "pooling_max_s8")):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))

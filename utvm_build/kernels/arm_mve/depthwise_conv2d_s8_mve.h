@@ -97,7 +97,6 @@ typedef struct {
   mve_pred16_t pr;   /* its channels (tail) */
   int32_t cs;        /* input bytes from tap to tap in a filter row */
   int32_t rs;        /* input bytes from filter row to filter row */
-  const int8_t* zb;  /* 16 bytes of the input zero point: what a border pixel's outside taps read */
 } utvm_dw_mve_blk;
 
 /* One output pixel whose window's top left tap is at s (taps cs apart in a filter row, rows rs
@@ -153,22 +152,6 @@ static UTVM_MVE_INLINE void utvm_dw_mve_run(const utvm_dw_mve_params* p, const u
   }
 }
 
-/* One filter row (image row iy) of a 3x3 border window: per tap the input pixel or the zero point
- * bytes k->zb (a pointer chosen without a branch), multiplied as inside the image. */
-static UTVM_MVE_INLINE void utvm_dw_mve_edge_row(utvm_dw_mve_acc* a, const utvm_dw_mve_blk* k, const int8_t* in_b,
-                                                 int32_t row, int32_t iy, int32_t ih, bool c0, bool c1, bool c2,
-                                                 int32_t o0, int32_t o1, int32_t o2, const int8_t* w3, bool gather,
-                                                 bool tail) {
-  const bool in = (iy >= 0) && (iy < ih);
-  const int8_t* const r = &in_b[(in ? iy : 0) * row];
-  const int8_t* const t0 = (in && c0) ? &r[o0] : k->zb;
-  const int8_t* const t1 = (in && c1) ? &r[o1] : k->zb;
-  const int8_t* const t2 = (in && c2) ? &r[o2] : k->zb;
-  utvm_dw_mve_mac(a, utvm_dw_mve_ld(t0, k->offv, k->pr, gather, tail), w3);
-  utvm_dw_mve_mac(a, utvm_dw_mve_ld(t1, k->offv, k->pr, gather, tail), &w3[8]);
-  utvm_dw_mve_mac(a, utvm_dw_mve_ld(t2, k->offv, k->pr, gather, tail), &w3[16]);
-}
-
 /* One output pixel whose window crosses the border: the input zero point for the taps outside
  * the image (they add 0 with the folded bias). (Copying such a window into an 8-lane buffer on
  * the stack and running the interior code on it was slower: KWS 2.03 M -> 2.14 M instructions.) */
@@ -184,24 +167,28 @@ static UTVM_MVE_INLINE void utvm_dw_mve_edge(const utvm_dw_mve_params* p, const 
   a.e = vldrwq_s32(k->rq);
   a.o = vldrwq_s32(&k->rq[4]);
   if ((g->filter_h == 3) && (g->filter_w == 3)) {
-    /* unrolled, one filter row at a time: per tap the input pixel or, outside the image, the
-     * zero point bytes (a pointer chosen per tap, then the interior pixel's load and multiply;
-     * choosing between a loaded vector and a zero point vector: KWS 173.9 k -> 171.6 k
-     * instructions per depthwise layer, measured) */
+    /* unrolled: which filter rows and columns are inside, then per tap a load or the zero point
+     * (the tap loop below costs about twice as much per tap) */
     const int32_t ix1 = ix0 + g->dilation_w;
     const int32_t ix2 = ix1 + g->dilation_w;
     const bool c0 = (ix0 >= 0) && (ix0 < g->in_w);
     const bool c1 = (ix1 >= 0) && (ix1 < g->in_w);
     const bool c2 = (ix2 >= 0) && (ix2 < g->in_w);
-    const int32_t o0 = ix0 * g->in_c;
-    const int32_t o1 = ix1 * g->in_c;
-    const int32_t o2 = ix2 * g->in_c;
-    const int32_t row = g->in_w * g->in_c;
-    const int32_t dh = g->dilation_h;
-    const int32_t ih = g->in_h;
-    utvm_dw_mve_edge_row(&a, k, in_b, row, iy0, ih, c0, c1, c2, o0, o1, o2, k->wb, gather, tail);
-    utvm_dw_mve_edge_row(&a, k, in_b, row, iy0 + dh, ih, c0, c1, c2, o0, o1, o2, &k->wb[24], gather, tail);
-    utvm_dw_mve_edge_row(&a, k, in_b, row, iy0 + (2 * dh), ih, c0, c1, c2, o0, o1, o2, &k->wb[48], gather, tail);
+    const int8_t* const wb = k->wb;
+    for (ky = 0; ky < 3; ++ky) {
+      const int32_t iy = iy0 + (ky * g->dilation_h);
+      const int8_t* const w3 = &wb[ky * 24];
+      if ((iy >= 0) && (iy < g->in_h)) {
+        const int8_t* const r = &in_b[iy * g->in_w * g->in_c];
+        utvm_dw_mve_mac(&a, c0 ? utvm_dw_mve_ld(&r[ix0 * g->in_c], k->offv, k->pr, gather, tail) : zpv, w3);
+        utvm_dw_mve_mac(&a, c1 ? utvm_dw_mve_ld(&r[ix1 * g->in_c], k->offv, k->pr, gather, tail) : zpv, &w3[8]);
+        utvm_dw_mve_mac(&a, c2 ? utvm_dw_mve_ld(&r[ix2 * g->in_c], k->offv, k->pr, gather, tail) : zpv, &w3[16]);
+      } else {
+        utvm_dw_mve_mac(&a, zpv, w3);
+        utvm_dw_mve_mac(&a, zpv, &w3[8]);
+        utvm_dw_mve_mac(&a, zpv, &w3[16]);
+      }
+    }
   } else {
     for (ky = 0; ky < g->filter_h; ++ky) {
       const int32_t iy = iy0 + (ky * g->dilation_h);
@@ -296,10 +283,7 @@ static void utvm_depthwise_conv2d_s8_mve(const utvm_dw_mve_params* p, const int8
   const int32_t dm = g->depth_multiplier;
   int32_t c0;
   int32_t n = 0;
-  int8_t zb[16];
   utvm_dw_mve_blk k;
-  vst1q_s8(zb, vdupq_n_s8((int8_t)p->input_zp));
-  k.zb = zb;
   k.cs = g->dilation_w * g->in_c;
   k.rs = g->dilation_h * g->in_w * g->in_c;
   for (c0 = 0; c0 < g->out_c; c0 += 8) {
