@@ -34,7 +34,7 @@ from .base import (
     register,
     tensor,
 )
-from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, call
+from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
 from .hybrid import is_hybrid, prepare_hybrid_fc
 from .limits import check_accumulators
 from .multipliers import conv_multiplier, per_channel_multipliers, unit_multipliers
@@ -161,7 +161,8 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     each other (units padded to a multiple of 4 with zero rows), the folded bias padded likewise, and
     the requantization triplets of ops/conv.py _rq_triplets (one per unit, or one for per-tensor
     weights). Flash: the weights' size (plus at most 3 padded rows), 12 bytes of constants per unit
-    with per-channel weights (generic: 8), 12 in all per-tensor."""
+    with per-channel weights (generic: 8), 12 in all per-tensor. Scratch: the input row widened to
+    int16 lanes (2 x depth + 4 bytes, kernel_table.py)."""
     from .. import kernel_table
     from .conv import _has_kernel, _rq_triplets, per_channel_multipliers
 
@@ -190,4 +191,4 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
         "batches": common["batches"], "depth": depth, "units": units, "output_offset": out.quant.zp,
         "act_min": lo, "act_max": hi, "rq_step": 3 if len(mult) > 1 else 0, "rq_mode": mode})
     return call(BLK4_KERNEL, p, In(0), Const("weights_blk4", packed, "int32_t"), Const("bias", bias, "int32_t"),
-                Const("requant", rq, "int32_t"), Out(0))
+                Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
