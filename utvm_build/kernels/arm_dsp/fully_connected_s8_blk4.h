@@ -11,11 +11,11 @@
  * int16 lanes, one LDRD in the loop; 2 bytes of RAM per input byte).
  *
  * Data the generator prepares:
- * - w: int32 words; per block of 4 units (c..c+3), per 4 input bytes k..k+3, the word of unit c,
- *   c+1, c+2, c+3 (little-endian bytes of the [units][depth] weights); units padded to a multiple
- *   of 4 with zero rows (their outputs are not written);
- * - bias: the folded bias (bias - input zero point x sum of the unit's weights), padded likewise,
- *   so the accumulators take the raw int8 input as the generic kernel does;
+ * - w: int32 words; per block of 4 units (c..c+3) first their 4 folded biases (bias - input zero
+ *   point x sum of the unit's weights, so the accumulators take the raw int8 input as the generic
+ *   kernel does), then per 4 input bytes k..k+3 the word of unit c, c+1, c+2, c+3 (little-endian
+ *   bytes of the [units][depth] weights); units padded to a multiple of 4 with zero rows and
+ *   biases (their outputs are not written);
  * - rq: dsp_s8.h utvm_dsp_rq3 triplets, one per unit (rq_step 3) or one for all (rq_step 0).
  * The sums are the generic kernel's int32 sums in another order: the results are equal.
  */
@@ -68,7 +68,7 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
 /* One input row into y (units bytes); x: the row widened by utvm_fc_blk4_widen; mode: a constant in
  * each copy below. */
 static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
-                                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t mode) {
+                                             const int32_t* rq, int8_t* y, int32_t mode) {
   const int32_t n4 = p->depth >> 2;
   const int32_t units = p->units;
   const int32_t zp = p->output_offset;
@@ -79,10 +79,10 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
   int32_t c;
   for (c = 0; c < units; c += 4) {
     int32_t acc[4];
-    int32_t a0 = bias[c];
-    int32_t a1 = bias[c + 1];
-    int32_t a2 = bias[c + 2];
-    int32_t a3 = bias[c + 3];
+    int32_t a0;
+    int32_t a1;
+    int32_t a2;
+    int32_t a3;
     const int32_t* px = x;
     int32_t k = n4 >> 2;
     int32_t rem = n4 & 3;
@@ -93,6 +93,10 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     int32_t w3;
     int32_t xe;
     int32_t xo;
+    /* the block's 4 folded biases lead its weight words */
+    UTVM_FC_BLK4_LDRD(pw, 0, a0, a1);
+    UTVM_FC_BLK4_LDRD(pw, 8, a2, a3);
+    pw = &pw[4];
     while (rem != 0) {
       UTVM_FC_BLK4_LDRD(px, 0, xe, xo);
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
@@ -148,19 +152,18 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
 }
 
 static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
-                                               const int32_t* bias, const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_FULL);
+                                               const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_FULL);
 }
 
 static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
-                                               const int32_t* bias, const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_FAST);
+                                               const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_FAST);
 }
 
 static UTVM_DSP_NOINLINE void utvm_fc_blk4_row_any(const utvm_fc_blk4_params* p, const int32_t* x,
-                                                   const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                   int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_ANY);
+                                                   const int32_t* w, const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_ANY);
 }
 
 /* The n4 input words of x as int16 lanes into s: per word its even bytes (SXTB16), then its odd
@@ -178,7 +181,7 @@ static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
 /* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above); scratch: 2 x depth
  * bytes + 4 to align (kernel_table.py rule). */
 static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int8_t* in, const int32_t* w,
-                                         const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+                                         const int32_t* rq, void* scratch, int8_t* out) {
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const x = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int32_t b;
@@ -186,11 +189,11 @@ static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int
     int8_t* y = &out[b * p->units];
     utvm_fc_blk4_widen(&in[b * p->depth], p->depth >> 2, x);
     if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-      utvm_fc_blk4_row_full(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_full(p, x, w, rq, y);
     } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-      utvm_fc_blk4_row_fast(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_fast(p, x, w, rq, y);
     } else {
-      utvm_fc_blk4_row_any(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_any(p, x, w, rq, y);
     }
   }
 }
