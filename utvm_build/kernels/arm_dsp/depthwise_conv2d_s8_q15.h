@@ -120,7 +120,25 @@ static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t ro
   }
 }
 
-/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3, the
+/* n positions of one input channel from src into d[0..n-1] (a depthwise convolution of depth
+ * multiplier out_c, e.g. person_detect's first layer: one plane that every output channel reads).
+ * Four positions per step: one input word, SXTAB16 of its even and odd bytes, two word stores. */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_run1(uint16_t* d, const int8_t* src, int32_t n, int32_t offs) {
+  int32_t x;
+  for (x = 0; x <= (n - 4); x += 4) {
+    const int32_t v = utvm_dsp_ld4(&src[x]);
+    const uint32_t e = (uint32_t)__sxtab16(offs, v);        /* positions x and x + 2 */
+    const uint32_t o = (uint32_t)utvm_dsp_odd_add(offs, v); /* x + 1 and x + 3 */
+    utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e, o));
+    utvm_dw_q15_st2(&d[x + 2], utvm_dsp_pkhtb(o, e));
+  }
+  for (; x < n; ++x) {
+    d[x] = (uint16_t)(uint32_t)__sxtab16(offs, (int32_t)(uint8_t)src[x]); /* the low lane */
+  }
+}
+
+/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 (one input
+ * channel: of channel 0, into one plane), the
  * positions inside the image, into four planes of s (plane j: channel c + j, rows x cols int16
  * values, row by row; the positions outside: utvm_dw_q15_pad). */
 static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
@@ -139,40 +157,11 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
   for (r = r0; r < r1; ++r) {
     const int32_t iy = iy0 + r;
-    utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c], in_c,
-                         x1 - x0, offs);
-  }
-}
-
-/* One input channel (a depthwise convolution of depth multiplier out_c, e.g. person_detect's first
- * layer): input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1, the positions inside the
- * image, into the one plane s (every output channel reads it; outside: utvm_dw_q15_pad). Four
- * positions per step: one input word, SXTAB16 of its even and odd bytes, two word stores. */
-static UTVM_DSP_HOT void utvm_dw_q15_fill1(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t iy0,
-                                           int32_t rows, int32_t ix0, uint16_t* s) {
-  const utvm_conv_geom* g = &p->g;
-  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
-  const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const int32_t cols = p->cols;
-  const int32_t r0 = utvm_max_i32(-iy0, 0);
-  const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
-  int32_t x0;
-  int32_t x1;
-  int32_t r;
-  int32_t x;
-  utvm_dw_q15_cols(p, ix0, &x0, &x1);
-  for (r = r0; r < r1; ++r) {
-    const int8_t* const src = &in_b[((iy0 + r) * g->in_w) + ix0];
-    uint16_t* const d = &s[r * cols];
-    for (x = x0; x <= (x1 - 4); x += 4) {
-      const int32_t v = utvm_dsp_ld4(&src[x]);
-      const uint32_t e = (uint32_t)__sxtab16(offs, v);        /* positions x and x + 2 */
-      const uint32_t o = (uint32_t)utvm_dsp_odd_add(offs, v); /* x + 1 and x + 3 */
-      utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e, o));
-      utvm_dw_q15_st2(&d[x + 2], utvm_dsp_pkhtb(o, e));
-    }
-    for (; x < x1; ++x) {
-      d[x] = (uint16_t)(uint32_t)((int32_t)src[x] + p->input_offset);
+    const int8_t* const src = &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c];
+    if (in_c == 1) {
+      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], src, x1 - x0, offs);
+    } else {
+      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, src, in_c, x1 - x0, offs);
     }
   }
 }
@@ -429,7 +418,7 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       if (g->in_c == 1) {
         /* one input channel: one plane, which every channel block reads (plane stride 0) */
-        utvm_dw_q15_fill1(p, in_b, iy0, rows_in, -g->pad_w, s);
+        utvm_dw_q15_fill(p, in_b, 0, iy0, rows_in, -g->pad_w, s);
         for (c = 0; c < g->out_c; c += 4) {
           utvm_dw_q15_band(p, s, 0, w, bias, rq, &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c], c,
                            rows);
