@@ -689,7 +689,8 @@ def _add_model(seed: int) -> bytes:
 # ops/fully_connected.py): (batches, depth, units, input zp, output zp, activation, bias, regime);
 # depths 4 (one word), 12 (an odd word count), 8 and 640; units 1, 3, 6 (padded blocks), 128; batches
 # 1 and 3; per-tensor and per-unit weights, multipliers near and above one (the generic arithmetic);
-# the last case has a depth of 6 (not a multiple of 4: the DSP rows kernel instead)
+# a depth of 6 (not a multiple of 4: the DSP rows kernel instead); one block of units at the full
+# int8 range (the raw input row)
 Q15_FC = [
     (1, 640, 128, -128, -128, "RELU", True, "typical"),
     (3, 12, 6, 127, 5, "NONE", True, "per-tensor"),
@@ -699,6 +700,9 @@ Q15_FC = [
     (1, 128, 8, -1, 3, "RELU_N1_TO_1", True, "per-tensor"),
     (1, 32, 9, 9, -20, "NONE", True, "shift 22/23"),
     (2, 6, 5, 3, 0, "NONE", True, "typical"),
+    # one block of units, the full int8 range: the raw input row, no widening (k steps and a remainder)
+    (2, 84, 3, 5, -128, "RELU", True, "typical"),
+    (1, 1024, 4, -3, 7, "NONE", False, "typical"),
 ]
 
 

@@ -138,9 +138,9 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_run1(uint16_t* d, const int8_t* src
 }
 
 /* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 (one input
- * channel: of channel 0, into one plane), the
- * positions inside the image, into four planes of s (plane j: channel c + j, rows x cols int16
- * values, row by row; the positions outside: utvm_dw_q15_pad). */
+ * channel: of channel 0, into one plane), the positions inside the image, into four planes of s
+ * (plane j: channel c + j, rows x cols int16 values, row by row; the positions outside:
+ * utvm_dw_q15_pad). */
 static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
                                           int32_t rows, int32_t ix0, uint16_t* s) {
   const utvm_conv_geom* g = &p->g;
@@ -155,13 +155,16 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   int32_t x1;
   int32_t r;
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
-  for (r = r0; r < r1; ++r) {
-    const int32_t iy = iy0 + r;
-    const int8_t* const src = &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c];
-    if (in_c == 1) {
-      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], src, x1 - x0, offs);
-    } else {
-      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, src, in_c, x1 - x0, offs);
+  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the addresses
+   * from the row index, no pointer stepped past the input) */
+  if (in_c == 1) {
+    for (r = r0; r < r1; ++r) {
+      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * g->in_w) + ix0 + x0], x1 - x0, offs);
+    }
+  } else {
+    for (r = r0; r < r1; ++r) {
+      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((((iy0 + r) * g->in_w) + ix0 + x0) * in_c) + c], in_c,
+                           x1 - x0, offs);
     }
   }
 }
@@ -336,7 +339,7 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
  * first 3x3 depthwise: one channel of eight at -1), a channel whose own shift is in -22..-2 gets
  * the triplet _rq_triplets (ops/conv.py) would have given it, (m, 2^(e-2) + zp 2^(e-1), e - 1), and
  * the fast mode: the channels run one at a time, so each can take its own copy of the loop. */
-static int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_params* p, int32_t* rq) {
+static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_params* p, int32_t* rq) {
   const int32_t e = -rq[2];
   int32_t mode = p->rq_mode;
   if ((mode == UTVM_DSP_RQ_ANY) && (e >= 2) && (e <= 22)) {
@@ -373,7 +376,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       st.rq[0] = rq[3 * ch];
       st.rq[1] = rq[(3 * ch) + 1];
       st.rq[2] = rq[(3 * ch) + 2];
-      cm = utvm_dw_q15_channel_mode(p, st.rq);
+      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st.rq) : mode; /* (no call otherwise) */
       st.rs = p->cols * g->dilation_h;
       st.xs = g->stride_w;
       st.ys = p->cols * g->stride_h;
@@ -415,20 +418,17 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
       const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
       const int32_t plane = rows_in * p->cols;
       const int32_t iy0 = (oy0 * g->stride_h) - g->pad_h;
+      /* one input channel: one plane, filled once, that every channel block reads (plane step 0;
+       * one call site each, so that GCC keeps inlining the band) */
+      const bool planes = g->in_c != 1;
+      const int32_t pstep = planes ? plane : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
-      if (g->in_c == 1) {
-        /* one input channel: one plane, which every channel block reads (plane stride 0) */
-        utvm_dw_q15_fill(p, in_b, 0, iy0, rows_in, -g->pad_w, s);
-        for (c = 0; c < g->out_c; c += 4) {
-          utvm_dw_q15_band(p, s, 0, w, bias, rq, &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c], c,
-                           rows);
-        }
-        continue;
-      }
       for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
-        utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
-        utvm_dw_q15_band(p, s, plane, w, bias, rq, y, c, rows);
+        if (planes || (c == 0)) {
+          utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
+        }
+        utvm_dw_q15_band(p, s, pstep, w, bias, rq, y, c, rows);
       }
     }
   }

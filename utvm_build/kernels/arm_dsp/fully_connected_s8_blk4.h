@@ -72,8 +72,11 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
  * 8 SXTB16, 8 SMLAD: 18 instructions per 16 MACs, the counter and the branch per 64. GCC did not
  * form the LDM itself; with the weight words as register variables in C it spilled in the loop.
  * LDM takes its registers in ascending order: w0..w3 are r8..r11, the other ten operands GCC's. */
+#define UTVM_FC_BLK4_X_WIDE "ldrd %[xe], %[xo], [%[px]], #8\n\t"
+/* the raw input word (a layer of one block of units: no widening, which would cost more than the
+ * two SXTB16 it saves) */
+#define UTVM_FC_BLK4_X_RAW "ldr %[xo], [%[px]], #4\n\tsxtb16 %[xe], %[xo]\n\tsxtb16 %[xo], %[xo], ror #8\n\t"
 #define UTVM_FC_BLK4_STEP_ASM                         \
-  "ldrd %[xe], %[xo], [%[px]], #8\n\t"                 \
   "ldmia %[pw]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
   "sxtb16 %[t], %[w0]\n\t"                            \
   "smlad %[a0], %[t], %[xe], %[a0]\n\t"               \
@@ -92,8 +95,26 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
   "sxtb16 %[w3], %[w3], ror #8\n\t"                   \
   "smlad %[a3], %[w3], %[xo], %[a3]\n\t"
 
+/* The lanes of the next input word into xe / xo, px advanced (C: the remainder steps, other
+ * compilers). */
+#define UTVM_FC_BLK4_XC_WIDE(px, xe, xo) \
+  do {                                  \
+    (xe) = (px)[0];                     \
+    (xo) = (px)[1];                     \
+    (px) = &(px)[2];                    \
+  } while (0)
+#define UTVM_FC_BLK4_XC_RAW(px, xe, xo) \
+  do {                                 \
+    const int32_t v_ = utvm_dsp_ld4(px); \
+    (xe) = utvm_dsp_even(v_);          \
+    (xo) = utvm_dsp_odd(v_);           \
+    (px) = &(px)[4];                   \
+  } while (0)
+
 #if defined(__GNUC__) || defined(__clang__)
-#define UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3)                                                       \
+#define UTVM_FC_BLK4_XW UTVM_FC_BLK4_X_WIDE
+#define UTVM_FC_BLK4_XR UTVM_FC_BLK4_X_RAW
+#define UTVM_FC_BLK4_STEPS(n, xp, wp, s0, s1, s2, s3, X)                                                    \
   do {                                                                                                     \
     register int32_t w0_ __asm__("r8");                                                                    \
     register int32_t w1_ __asm__("r9");                                                                    \
@@ -102,35 +123,41 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
     int32_t xe_;                                                                                           \
     int32_t xo_;                                                                                           \
     int32_t t_;                                                                                            \
-    __asm__ volatile("1:\n\t" UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_STEP_ASM             \
+    __asm__ volatile("1:\n\t" X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X     \
                          UTVM_FC_BLK4_STEP_ASM "subs %[k], %[k], #1\n\t"                                    \
                                                "bne 1b\n\t"                                                 \
-                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [k] "+r"(k), [px] "+r"(px), \
-                       [pw] "+r"(pw), [xe] "=&r"(xe_), [xo] "=&r"(xo_), [t] "=&r"(t_), [w0] "=&r"(w0_),      \
+                     : [a0] "+r"(s0), [a1] "+r"(s1), [a2] "+r"(s2), [a3] "+r"(s3), [k] "+r"(n), [px] "+r"(xp), \
+                       [pw] "+r"(wp), [xe] "=&r"(xe_), [xo] "=&r"(xo_), [t] "=&r"(t_), [w0] "=&r"(w0_),      \
                        [w1] "=&r"(w1_), [w2] "=&r"(w2_), [w3] "=&r"(w3_)                                     \
                      :                                                                                     \
                      : "cc", "memory");                                                                    \
   } while (0)
 #else
-#define UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3)                 \
-  do {                                                               \
-    int32_t i_;                                                      \
-    while ((k) != 0) {                                               \
-      for (i_ = 0; i_ < 4; ++i_) {                                   \
-        utvm_fc_blk4_step((px)[0], (px)[1], (pw)[0], (pw)[1], (pw)[2], \
-                          (pw)[3], &(a0), &(a1), &(a2), &(a3));      \
-        (px) = &(px)[2];                                             \
-        (pw) = &(pw)[4];                                             \
-      }                                                              \
-      --(k);                                                         \
-    }                                                                \
+#define UTVM_FC_BLK4_XW UTVM_FC_BLK4_XC_WIDE
+#define UTVM_FC_BLK4_XR UTVM_FC_BLK4_XC_RAW
+#define UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3, X) \
+  do {                                                  \
+    int32_t i_;                                         \
+    int32_t xe_;                                        \
+    int32_t xo_;                                        \
+    while ((k) != 0) {                                  \
+      for (i_ = 0; i_ < 4; ++i_) {                      \
+        X(px, xe_, xo_);                                \
+        utvm_fc_blk4_step(xe_, xo_, (pw)[0], (pw)[1],   \
+                          (pw)[2], (pw)[3], &(a0),      \
+                          &(a1), &(a2), &(a3));         \
+        (pw) = &(pw)[4];                                \
+      }                                                 \
+      --(k);                                            \
+    }                                                   \
   } while (0)
 #endif
 
-/* One input row into y (units bytes); x: the row widened by utvm_fc_blk4_widen; mode: a constant in
- * each copy below. */
-static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
-                                             const int32_t* rq, int8_t* y, int32_t mode) {
+/* One input row into y (units bytes); xw: the row widened by utvm_fc_blk4_widen (wide), else xr: the
+ * int8 row itself; mode, wide: constants in each copy below. */
+static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const int32_t* xw, const int8_t* xr,
+                                             const int32_t* w, const int32_t* rq, int8_t* y, int32_t mode,
+                                             bool wide) {
   const int32_t n4 = p->depth >> 2;
   const int32_t units = p->units;
   const int32_t zp = p->output_offset;
@@ -145,7 +172,8 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     int32_t a1;
     int32_t a2;
     int32_t a3;
-    const int32_t* px = x;
+    const int32_t* px = xw;
+    const int8_t* pxr = xr;
     int32_t k = n4 >> 2;
     int32_t rem = n4 & 3;
     int32_t j;
@@ -160,16 +188,22 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     UTVM_FC_BLK4_LDRD(pw, 8, a2, a3);
     pw = &pw[4];
     while (rem != 0) {
-      UTVM_FC_BLK4_LDRD(px, 0, xe, xo);
+      if (wide) {
+        UTVM_FC_BLK4_LDRD(px, 0, xe, xo);
+        px = &px[2];
+      } else {
+        UTVM_FC_BLK4_XC_RAW(pxr, xe, xo);
+      }
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
       utvm_fc_blk4_step(xe, xo, w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      px = &px[2];
       pw = &pw[4];
       --rem;
     }
-    if (k != 0) {
-      UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3);
+    if ((k != 0) && wide) {
+      UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3, UTVM_FC_BLK4_XW);
+    } else if (k != 0) {
+      UTVM_FC_BLK4_STEPS(k, pxr, pw, a0, a1, a2, a3, UTVM_FC_BLK4_XR);
     }
     if ((units - c) >= 4) {
       /* a whole block: straight from the accumulators (no array on the stack) */
@@ -196,17 +230,25 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
 
 static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_FULL);
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FULL, true);
 }
 
 static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_FAST);
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FAST, true);
 }
 
 static UTVM_DSP_NOINLINE void utvm_fc_blk4_row_any(const utvm_fc_blk4_params* p, const int32_t* x,
                                                    const int32_t* w, const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, rq, y, UTVM_DSP_RQ_ANY);
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_ANY, true);
+}
+
+/* One block of units and the full int8 range (micro_speech's 4000 x 4, VWW's last layer): the raw
+ * input row, no widening (it would cost about 7 instructions per input word against the 2 it saves
+ * per word and block). */
+static UTVM_DSP_HOT void utvm_fc_blk4_row_full_raw(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
+                                                   const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, NULL, x, w, rq, y, UTVM_DSP_RQ_FULL, false);
 }
 
 /* The n4 input words of x as int16 lanes into s: per word its even bytes (SXTB16), then its odd
@@ -230,6 +272,10 @@ static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int
   int32_t b;
   for (b = 0; b < p->batches; ++b) {
     int8_t* y = &out[b * p->units];
+    if ((p->rq_mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
+      utvm_fc_blk4_row_full_raw(p, &in[b * p->depth], w, rq, y);
+      continue;
+    }
     utvm_fc_blk4_widen(&in[b * p->depth], p->depth >> 2, x);
     if (p->rq_mode == UTVM_DSP_RQ_FULL) {
       utvm_fc_blk4_row_full(p, x, w, rq, y);
