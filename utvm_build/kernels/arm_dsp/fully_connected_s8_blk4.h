@@ -264,7 +264,7 @@ static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
 }
 
 /* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above); scratch: 2 x depth
- * bytes + 4 to align (kernel_table.py rule). */
+ * bytes + 4 to align (kernel_table.py rule; 4 bytes when the raw row is read). */
 static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int8_t* in, const int32_t* w,
                                          const int32_t* rq, void* scratch, int8_t* out) {
   uint8_t* const raw = (uint8_t*)scratch;
