@@ -599,6 +599,15 @@ Q15_DW = [
     ([2, 9, 7, 1], 3, (3, 3), (1, 2), (2, 1), "VALID", "NONE", 5, 10, "near one"),
     ([1, 6, 6, 1], 1, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 127, -5, "per-tensor"),
     ([1, 7, 5, 1], 5, (2, 3), (1, 1), (1, 1), "SAME", "RELU6", 0, -128, "shift 22/23"),
+    # one input channel, 3x3, a multiple of 4 channels: depthwise_conv2d_s8_q15.h with one plane
+    # (person_detect's first layer: multiplier 8 at stride 2); odd widths (the fill's tail), several
+    # bands, batches, dilation_h, mixed shifts
+    ([1, 40, 37, 1], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU6", -128, -128, "typical"),
+    ([2, 9, 11, 1], 4, (3, 3), (1, 1), (2, 1), "VALID", "NONE", 5, 3, "one near one"),
+    ([1, 7, 6, 1], 12, (3, 3), (1, 2), (1, 1), "SAME", "RELU", 127, -128, "typical"),
+    # one channel's shift above -2 (the others fast, channel by channel): full range and RELU6
+    ([1, 9, 10, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "one near one"),
+    ([1, 9, 9, 12], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU6", 3, -128, "one near one"),
 ]
 
 
@@ -628,6 +637,7 @@ def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
                  "above one": rng.uniform(1.0, 1.9, oc), "per-tensor": np.full(1, 2.0**-8.3),
                  "tiny": np.where(np.arange(oc) % 2 == 0, 2.0**-26.5, 2.0**-34),
                  "mixed": 2.0 ** rng.uniform(-20, -3, oc),
+                 "one near one": np.where(np.arange(oc) == oc - 1, 0.7, rng.uniform(2.0**-11, 2.0**-7, oc)),
                  "shift 22/23": np.where(np.arange(oc) % 2 == 0, 2.0**-21.5, 2.0**-22.5) if oc > 4
                  else np.full(oc, 2.0**-21.5)}[regime]
         if regime == "shift 22/23" and dwc:
@@ -686,7 +696,8 @@ def _add_model(seed: int) -> bytes:
 # ops/fully_connected.py): (batches, depth, units, input zp, output zp, activation, bias, regime);
 # depths 4 (one word), 12 (an odd word count), 8 and 640; units 1, 3, 6 (padded blocks), 128; batches
 # 1 and 3; per-tensor and per-unit weights, multipliers near and above one (the generic arithmetic);
-# the last case has a depth of 6 (not a multiple of 4: the DSP rows kernel instead)
+# a depth of 6 (not a multiple of 4: the DSP rows kernel instead); one block of units at the full
+# int8 range (the raw input row)
 Q15_FC = [
     (1, 640, 128, -128, -128, "RELU", True, "typical"),
     (3, 12, 6, 127, 5, "NONE", True, "per-tensor"),
@@ -696,6 +707,9 @@ Q15_FC = [
     (1, 128, 8, -1, 3, "RELU_N1_TO_1", True, "per-tensor"),
     (1, 32, 9, 9, -20, "NONE", True, "shift 22/23"),
     (2, 6, 5, 3, 0, "NONE", True, "typical"),
+    # one block of units, the full int8 range: the raw input row, no widening (k steps and a remainder)
+    (2, 84, 3, 5, -128, "RELU", True, "typical"),
+    (1, 1024, 4, -3, 7, "NONE", False, "typical"),
 ]
 
 

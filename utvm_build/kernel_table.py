@@ -126,6 +126,11 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
         (int(c.field("band_rows")) - 1) * int(c.field("g")["stride_h"])
         + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4
         + 2 * int(c.field("g")["stride_w"]),
+    # DSP FULLY_CONNECTED (kernels/arm_dsp/fully_connected_s8_blk4.h): one input row widened to int16
+    # lanes, 4 bytes to align; none (4 bytes) for one block of units at the full int8 range, which
+    # reads the raw row (the kernel's test: units <= 4, rq_mode UTVM_DSP_RQ_FULL = 2)
+    ("utvm_fully_connected_s8_blk4", "arm_dsp"): lambda c, op, g: (
+        4 if int(c.field("units")) <= 4 and int(c.field("rq_mode")) == 2 else 2 * int(c.field("depth")) + 4),
     # Helium CONV_2D (kernels/arm_mve/conv2d_s8_mve.h): the gathered windows of two pixels (int8)
     ("utvm_conv2d_s8_mve", "arm_mve"): lambda c, op, g: 2 * int(c.field("depth")),
 }

@@ -34,7 +34,7 @@ from .base import (
     register,
     tensor,
 )
-from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, call
+from .call import Const, In, KernelCall, Null, Operand, Out, Params, Prepared, Scratch, call
 from .hybrid import is_hybrid, prepare_hybrid_fc
 from .limits import check_accumulators
 from .multipliers import conv_multiplier, per_channel_multipliers, unit_multipliers
@@ -157,11 +157,12 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     """int8 FULLY_CONNECTED for a target whose FULLY_CONNECTED rows are the DSP ones (not Helium's)
     and a depth that is a multiple of 4, else None.
 
-    Its data: per block of 4 output units and per 4 input bytes the 4 units' weight words next to
-    each other (units padded to a multiple of 4 with zero rows), the folded bias padded likewise, and
+    Its data: per block of 4 output units their folded biases, then per 4 input bytes the 4 units'
+    weight words next to each other (units padded to a multiple of 4 with zero rows and biases), and
     the requantization triplets of ops/conv.py _rq_triplets (one per unit, or one for per-tensor
     weights). Flash: the weights' size (plus at most 3 padded rows), 12 bytes of constants per unit
-    with per-channel weights (generic: 8), 12 in all per-tensor."""
+    with per-channel weights (generic: 8), 12 in all per-tensor. Scratch: the input row widened to
+    int16 lanes (2 x depth + 4 bytes, kernel_table.py)."""
     from .. import kernel_table
     from .conv import _has_kernel, _rq_triplets, per_channel_multipliers
 
@@ -183,11 +184,12 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     units4 = (units + 3) // 4 * 4
     rows = np.pad(w.data.astype(np.int8).reshape(units, depth), ((0, units4 - units), (0, 0)))
     words = rows.reshape(units4 // 4, 4, depth // 4, 4).transpose(0, 2, 1, 3)
-    packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
+    words = np.ascontiguousarray(words).view("<i4").reshape(units4 // 4, depth).astype(np.int32)
     folded = FullyConnected._bias(op, x, w, g.input_tensor(op, 2))
     bias = np.pad(np.asarray(folded.values, np.int32).reshape(-1), (0, units4 - units))
+    packed = np.concatenate([bias.reshape(units4 // 4, 4), words], axis=1).reshape(-1)  # a block's biases first
     p = Params("utvm_fc_blk4_params", {
         "batches": common["batches"], "depth": depth, "units": units, "output_offset": out.quant.zp,
         "act_min": lo, "act_max": hi, "rq_step": 3 if len(mult) > 1 else 0, "rq_mode": mode})
-    return call(BLK4_KERNEL, p, In(0), Const("weights_blk4", packed, "int32_t"), Const("bias", bias, "int32_t"),
-                Const("requant", rq, "int32_t"), Out(0))
+    return call(BLK4_KERNEL, p, In(0), Const("weights_blk4", packed, "int32_t"), Const("requant", rq, "int32_t"),
+                Scratch("void"), Out(0))

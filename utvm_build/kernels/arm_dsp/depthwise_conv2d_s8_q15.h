@@ -120,9 +120,27 @@ static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t ro
   }
 }
 
-/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3, the
- * positions inside the image, into four planes of s (plane j: channel c + j, rows x cols int16
- * values, row by row; the positions outside: utvm_dw_q15_pad). */
+/* n positions of one input channel from src into d[0..n-1] (a depthwise convolution of depth
+ * multiplier out_c, e.g. person_detect's first layer: one plane that every output channel reads).
+ * Four positions per step: one input word, SXTAB16 of its even and odd bytes, two word stores. */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_run1(uint16_t* d, const int8_t* src, int32_t n, int32_t offs) {
+  int32_t x;
+  for (x = 0; x <= (n - 4); x += 4) {
+    const int32_t v = utvm_dsp_ld4(&src[x]);
+    const uint32_t e = (uint32_t)__sxtab16(offs, v);        /* positions x and x + 2 */
+    const uint32_t o = (uint32_t)utvm_dsp_odd_add(offs, v); /* x + 1 and x + 3 */
+    utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e, o));
+    utvm_dw_q15_st2(&d[x + 2], utvm_dsp_pkhtb(o, e));
+  }
+  for (; x < n; ++x) {
+    d[x] = (uint16_t)(uint32_t)__sxtab16(offs, (int32_t)(uint8_t)src[x]); /* the low lane */
+  }
+}
+
+/* Input rows iy0 .. iy0 + rows - 1, columns ix0 .. ix0 + cols - 1 of channels c..c+3 (one input
+ * channel: of channel 0, into one plane), the positions inside the image, into four planes of s
+ * (plane j: channel c + j, rows x cols int16 values, row by row; the positions outside:
+ * utvm_dw_q15_pad). */
 static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int8_t* in_b, int32_t c, int32_t iy0,
                                           int32_t rows, int32_t ix0, uint16_t* s) {
   const utvm_conv_geom* g = &p->g;
@@ -137,10 +155,17 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   int32_t x1;
   int32_t r;
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
-  for (r = r0; r < r1; ++r) {
-    const int32_t iy = iy0 + r;
-    utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[(((iy * g->in_w) + ix0 + x0) * in_c) + c], in_c,
-                         x1 - x0, offs);
+  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the addresses
+   * from the row index, no pointer stepped past the input) */
+  if (in_c == 1) {
+    for (r = r0; r < r1; ++r) {
+      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * g->in_w) + ix0 + x0], x1 - x0, offs);
+    }
+  } else {
+    for (r = r0; r < r1; ++r) {
+      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((((iy0 + r) * g->in_w) + ix0 + x0) * in_c) + c], in_c,
+                           x1 - x0, offs);
+    }
   }
 }
 
@@ -309,6 +334,23 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
   }
 }
 
+/* The requantization mode of one channel, its triplet rq (m, k, sh) rewritten in place: under
+ * UTVM_DSP_RQ_ANY (some channel of the operator has a shift outside -22..-2, e.g. person_detect's
+ * first 3x3 depthwise: one channel of eight at -1), a channel whose own shift is in -22..-2 gets
+ * the triplet _rq_triplets (ops/conv.py) would have given it, (m, 2^(e-2) + zp 2^(e-1), e - 1), and
+ * the fast mode: the channels run one at a time, so each can take its own copy of the loop. */
+static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_params* p, int32_t* rq) {
+  const int32_t e = -rq[2];
+  int32_t mode = p->rq_mode;
+  if ((mode == UTVM_DSP_RQ_ANY) && (e >= 2) && (e <= 22)) {
+    /* |zp| <= 128, e <= 22: the constant stays below 2^29 in magnitude */
+    rq[1] = (int32_t)(1u << (uint32_t)(e - 2)) + (p->output_offset * (int32_t)(1u << (uint32_t)(e - 1)));
+    rq[2] = e - 1;
+    mode = ((p->act_min == -128) && (p->act_max == 127)) ? UTVM_DSP_RQ_FULL : UTVM_DSP_RQ_FAST;
+  }
+  return mode;
+}
+
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c). */
 static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int32_t plane, const int32_t* w,
                              const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c, int32_t rows) {
@@ -316,6 +358,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
   utvm_dw_q15_ch3 st;
+  int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
     const int32_t ch = c + j;
@@ -333,6 +376,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       st.rq[0] = rq[3 * ch];
       st.rq[1] = rq[(3 * ch) + 1];
       st.rq[2] = rq[(3 * ch) + 2];
+      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st.rq) : mode; /* (no call otherwise) */
       st.rs = p->cols * g->dilation_h;
       st.xs = g->stride_w;
       st.ys = p->cols * g->stride_h;
@@ -345,12 +389,12 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       st.hi = p->act_max;
       st.s = &s[j * plane];
       st.y = &y[j];
-      if ((mode == UTVM_DSP_RQ_FULL) && (st.xs == 1)) {
+      if ((cm == UTVM_DSP_RQ_FULL) && (st.xs == 1)) {
         utvm_dw_q15_ch3x3_full1(&st);
-      } else if (mode == UTVM_DSP_RQ_FULL) {
+      } else if (cm == UTVM_DSP_RQ_FULL) {
         utvm_dw_q15_ch3x3_full(&st);
       } else {
-        utvm_dw_q15_ch3x3_other(&st, mode);
+        utvm_dw_q15_ch3x3_other(&st, cm);
       }
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
@@ -374,11 +418,17 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
       const int32_t rows_in = ((rows - 1) * g->stride_h) + ((g->filter_h - 1) * g->dilation_h) + 1;
       const int32_t plane = rows_in * p->cols;
       const int32_t iy0 = (oy0 * g->stride_h) - g->pad_h;
+      /* one input channel: one plane, filled once, that every channel block reads (plane step 0;
+       * one call site each, so that GCC keeps inlining the band) */
+      const bool planes = g->in_c != 1;
+      const int32_t pstep = planes ? plane : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
-        utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
-        utvm_dw_q15_band(p, s, plane, w, bias, rq, y, c, rows);
+        if (planes || (c == 0)) {
+          utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
+        }
+        utvm_dw_q15_band(p, s, pstep, w, bias, rq, y, c, rows);
       }
     }
   }

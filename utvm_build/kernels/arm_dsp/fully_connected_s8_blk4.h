@@ -6,14 +6,16 @@
  * Four output units at a time, one input row: per 4 input bytes one input word (SXTB16 of its
  * even and odd bytes, shared by the 4 units) and the 4 units' weight words, stored next to each
  * other (two LDRD from one running pointer instead of four row pointers), 8 SXTB16 and 8 SMLAD:
- * 16 multiply-accumulates in 22 instructions plus the loop (four input words per step).
+ * 16 multiply-accumulates in 19 instructions plus the loop (four input words per step). The input
+ * row is widened once into scratch (utvm_fc_blk4_widen: per input word its even and odd bytes as
+ * int16 lanes, one LDRD in the loop; 2 bytes of RAM per input byte).
  *
  * Data the generator prepares:
- * - w: int32 words; per block of 4 units (c..c+3), per 4 input bytes k..k+3, the word of unit c,
- *   c+1, c+2, c+3 (little-endian bytes of the [units][depth] weights); units padded to a multiple
- *   of 4 with zero rows (their outputs are not written);
- * - bias: the folded bias (bias - input zero point x sum of the unit's weights), padded likewise,
- *   so the accumulators take the raw int8 input as the generic kernel does;
+ * - w: int32 words; per block of 4 units (c..c+3) first their 4 folded biases (bias - input zero
+ *   point x sum of the unit's weights, so the accumulators take the raw int8 input as the generic
+ *   kernel does), then per 4 input bytes k..k+3 the word of unit c, c+1, c+2, c+3 (little-endian
+ *   bytes of the [units][depth] weights); units padded to a multiple of 4 with zero rows and
+ *   biases (their outputs are not written);
  * - rq: dsp_s8.h utvm_dsp_rq3 triplets, one per unit (rq_step 3) or one for all (rq_step 0).
  * The sums are the generic kernel's int32 sums in another order: the results are equal.
  */
@@ -50,11 +52,9 @@ typedef struct {
   } while (0)
 #endif
 
-/* a0..a3 += the 4 units' weight words w0..w3 . the input word xv */
-static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xv, int32_t w0, int32_t w1, int32_t w2, int32_t w3,
+/* a0..a3 += the 4 units' weight words w0..w3 . the input word whose even / odd bytes are xe / xo */
+static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0, int32_t w1, int32_t w2, int32_t w3,
                                               int32_t* a0, int32_t* a1, int32_t* a2, int32_t* a3) {
-  const int32_t xe = utvm_dsp_even(xv);
-  const int32_t xo = utvm_dsp_odd(xv);
   *a0 = __smlad(utvm_dsp_even(w0), xe, *a0);
   *a0 = __smlad(utvm_dsp_odd(w0), xo, *a0);
   *a1 = __smlad(utvm_dsp_even(w1), xe, *a1);
@@ -65,9 +65,99 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xv, int32_t w0, int32_t w1
   *a3 = __smlad(utvm_dsp_odd(w3), xo, *a3);
 }
 
-/* One input row x (depth bytes) into y (units bytes); mode: a constant in each copy below. */
-static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
-                                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t mode) {
+/* k steps of 4 x 4 input words (64 MACs) from px (the widened row) and pw (the block's weights): a0..a3
+ * += the 4 units' dot products, px and pw advanced past them. Under GCC / clang one inline assembly
+ * loop: per input word one post-indexed LDRD of its two lane words and one LDMIA with writeback of
+ * the 4 units' weight words (1 + 4 cycles on Cortex-M4 against 2 x 3 for two LDRD, no pointer add),
+ * 8 SXTB16, 8 SMLAD: 18 instructions per 16 MACs, the counter and the branch per 64. GCC did not
+ * form the LDM itself; with the weight words as register variables in C it spilled in the loop.
+ * LDM takes its registers in ascending order: w0..w3 are r8..r11, the other ten operands GCC's. */
+#define UTVM_FC_BLK4_X_WIDE "ldrd %[xe], %[xo], [%[px]], #8\n\t"
+/* the raw input word (a layer of one block of units: no widening, which would cost more than the
+ * two SXTB16 it saves) */
+#define UTVM_FC_BLK4_X_RAW "ldr %[xo], [%[px]], #4\n\tsxtb16 %[xe], %[xo]\n\tsxtb16 %[xo], %[xo], ror #8\n\t"
+#define UTVM_FC_BLK4_STEP_ASM                         \
+  "ldmia %[pw]!, {%[w0], %[w1], %[w2], %[w3]}\n\t"     \
+  "sxtb16 %[t], %[w0]\n\t"                            \
+  "smlad %[a0], %[t], %[xe], %[a0]\n\t"               \
+  "sxtb16 %[w0], %[w0], ror #8\n\t"                   \
+  "smlad %[a0], %[w0], %[xo], %[a0]\n\t"              \
+  "sxtb16 %[t], %[w1]\n\t"                            \
+  "smlad %[a1], %[t], %[xe], %[a1]\n\t"               \
+  "sxtb16 %[w1], %[w1], ror #8\n\t"                   \
+  "smlad %[a1], %[w1], %[xo], %[a1]\n\t"              \
+  "sxtb16 %[t], %[w2]\n\t"                            \
+  "smlad %[a2], %[t], %[xe], %[a2]\n\t"               \
+  "sxtb16 %[w2], %[w2], ror #8\n\t"                   \
+  "smlad %[a2], %[w2], %[xo], %[a2]\n\t"              \
+  "sxtb16 %[t], %[w3]\n\t"                            \
+  "smlad %[a3], %[t], %[xe], %[a3]\n\t"               \
+  "sxtb16 %[w3], %[w3], ror #8\n\t"                   \
+  "smlad %[a3], %[w3], %[xo], %[a3]\n\t"
+
+/* The lanes of the next input word into xe / xo, px advanced (C: the remainder steps, other
+ * compilers). */
+#define UTVM_FC_BLK4_XC_WIDE(px, xe, xo) \
+  do {                                  \
+    (xe) = (px)[0];                     \
+    (xo) = (px)[1];                     \
+    (px) = &(px)[2];                    \
+  } while (0)
+#define UTVM_FC_BLK4_XC_RAW(px, xe, xo) \
+  do {                                 \
+    const int32_t v_ = utvm_dsp_ld4(px); \
+    (xe) = utvm_dsp_even(v_);          \
+    (xo) = utvm_dsp_odd(v_);           \
+    (px) = &(px)[4];                   \
+  } while (0)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define UTVM_FC_BLK4_XW UTVM_FC_BLK4_X_WIDE
+#define UTVM_FC_BLK4_XR UTVM_FC_BLK4_X_RAW
+#define UTVM_FC_BLK4_STEPS(n, xp, wp, s0, s1, s2, s3, X)                                                    \
+  do {                                                                                                     \
+    register int32_t w0_ __asm__("r8");                                                                    \
+    register int32_t w1_ __asm__("r9");                                                                    \
+    register int32_t w2_ __asm__("r10");                                                                   \
+    register int32_t w3_ __asm__("r11");                                                                   \
+    int32_t xe_;                                                                                           \
+    int32_t xo_;                                                                                           \
+    int32_t t_;                                                                                            \
+    __asm__ volatile("1:\n\t" X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X     \
+                         UTVM_FC_BLK4_STEP_ASM "subs %[k], %[k], #1\n\t"                                    \
+                                               "bne 1b\n\t"                                                 \
+                     : [a0] "+r"(s0), [a1] "+r"(s1), [a2] "+r"(s2), [a3] "+r"(s3), [k] "+r"(n), [px] "+r"(xp), \
+                       [pw] "+r"(wp), [xe] "=&r"(xe_), [xo] "=&r"(xo_), [t] "=&r"(t_), [w0] "=&r"(w0_),      \
+                       [w1] "=&r"(w1_), [w2] "=&r"(w2_), [w3] "=&r"(w3_)                                     \
+                     :                                                                                     \
+                     : "cc", "memory");                                                                    \
+  } while (0)
+#else
+#define UTVM_FC_BLK4_XW UTVM_FC_BLK4_XC_WIDE
+#define UTVM_FC_BLK4_XR UTVM_FC_BLK4_XC_RAW
+#define UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3, X) \
+  do {                                                  \
+    int32_t i_;                                         \
+    int32_t xe_;                                        \
+    int32_t xo_;                                        \
+    while ((k) != 0) {                                  \
+      for (i_ = 0; i_ < 4; ++i_) {                      \
+        X(px, xe_, xo_);                                \
+        utvm_fc_blk4_step(xe_, xo_, (pw)[0], (pw)[1],   \
+                          (pw)[2], (pw)[3], &(a0),      \
+                          &(a1), &(a2), &(a3));         \
+        (pw) = &(pw)[4];                                \
+      }                                                 \
+      --(k);                                            \
+    }                                                   \
+  } while (0)
+#endif
+
+/* One input row into y (units bytes); xw: the row widened by utvm_fc_blk4_widen (wide), else xr: the
+ * int8 row itself; mode, wide: constants in each copy below. */
+static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const int32_t* xw, const int8_t* xr,
+                                             const int32_t* w, const int32_t* rq, int8_t* y, int32_t mode,
+                                             bool wide) {
   const int32_t n4 = p->depth >> 2;
   const int32_t units = p->units;
   const int32_t zp = p->output_offset;
@@ -78,11 +168,12 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
   int32_t c;
   for (c = 0; c < units; c += 4) {
     int32_t acc[4];
-    int32_t a0 = bias[c];
-    int32_t a1 = bias[c + 1];
-    int32_t a2 = bias[c + 2];
-    int32_t a3 = bias[c + 3];
-    const int8_t* px = x;
+    int32_t a0;
+    int32_t a1;
+    int32_t a2;
+    int32_t a3;
+    const int32_t* px = xw;
+    const int8_t* pxr = xr;
     int32_t k = n4 >> 2;
     int32_t rem = n4 & 3;
     int32_t j;
@@ -90,31 +181,29 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     int32_t w1;
     int32_t w2;
     int32_t w3;
+    int32_t xe;
+    int32_t xo;
+    /* the block's 4 folded biases lead its weight words */
+    UTVM_FC_BLK4_LDRD(pw, 0, a0, a1);
+    UTVM_FC_BLK4_LDRD(pw, 8, a2, a3);
+    pw = &pw[4];
     while (rem != 0) {
+      if (wide) {
+        UTVM_FC_BLK4_LDRD(px, 0, xe, xo);
+        px = &px[2];
+      } else {
+        UTVM_FC_BLK4_XC_RAW(pxr, xe, xo);
+      }
       UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
       UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      px = &px[4];
+      utvm_fc_blk4_step(xe, xo, w0, w1, w2, w3, &a0, &a1, &a2, &a3);
       pw = &pw[4];
       --rem;
     }
-    while (k != 0) {
-      /* four input words per step: the counter, the branch and the two pointer adds per 64 MACs */
-      UTVM_FC_BLK4_LDRD(pw, 0, w0, w1);
-      UTVM_FC_BLK4_LDRD(pw, 8, w2, w3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(px), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      UTVM_FC_BLK4_LDRD(pw, 16, w0, w1);
-      UTVM_FC_BLK4_LDRD(pw, 24, w2, w3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(&px[4]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      UTVM_FC_BLK4_LDRD(pw, 32, w0, w1);
-      UTVM_FC_BLK4_LDRD(pw, 40, w2, w3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(&px[8]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      UTVM_FC_BLK4_LDRD(pw, 48, w0, w1);
-      UTVM_FC_BLK4_LDRD(pw, 56, w2, w3);
-      utvm_fc_blk4_step(utvm_dsp_ld4(&px[12]), w0, w1, w2, w3, &a0, &a1, &a2, &a3);
-      px = &px[16];
-      pw = &pw[16];
-      --k;
+    if ((k != 0) && wide) {
+      UTVM_FC_BLK4_STEPS(k, px, pw, a0, a1, a2, a3, UTVM_FC_BLK4_XW);
+    } else if (k != 0) {
+      UTVM_FC_BLK4_STEPS(k, pxr, pw, a0, a1, a2, a3, UTVM_FC_BLK4_XR);
     }
     if ((units - c) >= 4) {
       /* a whole block: straight from the accumulators (no array on the stack) */
@@ -139,35 +228,61 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
   }
 }
 
-static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
-                                               const int32_t* bias, const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_FULL);
+static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
+                                               const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FULL, true);
 }
 
-static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
-                                               const int32_t* bias, const int32_t* rq, int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_FAST);
+static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
+                                               const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FAST, true);
 }
 
-static UTVM_DSP_NOINLINE void utvm_fc_blk4_row_any(const utvm_fc_blk4_params* p, const int8_t* x,
-                                                   const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                   int8_t* y) {
-  utvm_fc_blk4_row(p, x, w, bias, rq, y, UTVM_DSP_RQ_ANY);
+static UTVM_DSP_NOINLINE void utvm_fc_blk4_row_any(const utvm_fc_blk4_params* p, const int32_t* x,
+                                                   const int32_t* w, const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_ANY, true);
 }
 
-/* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above). */
+/* One block of units and the full int8 range (micro_speech's 4000 x 4, VWW's last layer): the raw
+ * input row, no widening (it would cost about 7 instructions per input word against the 2 it saves
+ * per word and block). */
+static UTVM_DSP_HOT void utvm_fc_blk4_row_full_raw(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
+                                                   const int32_t* rq, int8_t* y) {
+  utvm_fc_blk4_row(p, NULL, x, w, rq, y, UTVM_DSP_RQ_FULL, false);
+}
+
+/* The n4 input words of x as int16 lanes into s: per word its even bytes (SXTB16), then its odd
+ * bytes, so that the row loop loads both with one LDRD instead of extending the word for every
+ * block of units (4 instructions fewer per 32 MACs). */
+static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
+  int32_t k;
+  for (k = 0; k < n4; ++k) {
+    const int32_t v = utvm_dsp_ld4(&x[4 * k]);
+    s[2 * k] = utvm_dsp_even(v);
+    s[(2 * k) + 1] = utvm_dsp_odd(v);
+  }
+}
+
+/* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above); scratch: 2 x depth
+ * bytes + 4 to align (kernel_table.py rule; 4 bytes when the raw row is read). */
 static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int8_t* in, const int32_t* w,
-                                         const int32_t* bias, const int32_t* rq, int8_t* out) {
+                                         const int32_t* rq, void* scratch, int8_t* out) {
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const x = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int32_t b;
   for (b = 0; b < p->batches; ++b) {
-    const int8_t* x = &in[b * p->depth];
     int8_t* y = &out[b * p->units];
+    if ((p->rq_mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
+      utvm_fc_blk4_row_full_raw(p, &in[b * p->depth], w, rq, y);
+      continue;
+    }
+    utvm_fc_blk4_widen(&in[b * p->depth], p->depth >> 2, x);
     if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-      utvm_fc_blk4_row_full(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_full(p, x, w, rq, y);
     } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-      utvm_fc_blk4_row_fast(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_fast(p, x, w, rq, y);
     } else {
-      utvm_fc_blk4_row_any(p, x, w, bias, rq, y);
+      utvm_fc_blk4_row_any(p, x, w, rq, y);
     }
   }
 }
