@@ -310,17 +310,8 @@ static void TestTypedEntryPoint(void) {
   UTVM_CHECK(tvmgen_demo_run(&inputs, &outputs) != 0);
 }
 
-void utvm_suite_packed_demo(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"ChainRuns", &TestChainRuns},
-      {"ChainSystemLibEntryPoint", &TestChainSystemLibEntryPoint},
-      {"GlobalFallsBackToSystemLib", &TestGlobalFallsBackToSystemLib},
-      {"WrongArgCount", &TestWrongArgCount},
-      {"WrongArgType", &TestWrongArgType},
-      {"BadTensors", &TestBadTensors},
-      {"UnpackDirect", &TestUnpackDirect},
-      {"TypedEntryPoint", &TestTypedEntryPoint},
-  };
-  utvm_run_cases("packed_demo", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
-}
+#define PACKED_DEMO_CASES(X) \
+  X(ChainRuns) X(ChainSystemLibEntryPoint) X(GlobalFallsBackToSystemLib) X(WrongArgCount) \
+  X(WrongArgType) X(BadTensors) X(UnpackDirect) X(TypedEntryPoint)
+
+UTVM_SUITE(packed_demo, PACKED_DEMO_CASES)

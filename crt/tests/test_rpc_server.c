@@ -827,19 +827,13 @@ static void TestFuzz(void) {
   UTVM_CHECK(GetGlobal("runtime.SystemLib") != 0U);
 }
 
-void utvm_suite_rpc_server(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"init_and_version", TestInitAndVersion},
-      {"lookup_and_max_packet", TestLookupAndMaxPacket},
-      {"demo_model_through_rpc", TestDemoModelThroughRpc},
-      {"arena", TestArena},
-      {"every_code_malformed", TestEveryCodeMalformed},
-      {"hostile_tensors", TestHostileTensors},
-      {"hostile_handles", TestHostileHandles},
 #if TVM_CRT_RPC_TIME_EVALUATOR
-      {"hostile_time_evaluator", TestHostileTimeEvaluator},
+#define RPC_SERVER_COND_CASES(X) X(HostileTimeEvaluator)
+#else
+#define RPC_SERVER_COND_CASES(X)
 #endif
-      {"fuzz", TestFuzz},
-  };
-  utvm_run_cases("rpc_server", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);
-}
+#define RPC_SERVER_CASES(X) \
+  X(InitAndVersion) X(LookupAndMaxPacket) X(DemoModelThroughRpc) X(Arena) X(EveryCodeMalformed) \
+  X(HostileTensors) X(HostileHandles) RPC_SERVER_COND_CASES(X) X(Fuzz)
+
+UTVM_SUITE(rpc_server, RPC_SERVER_CASES)
