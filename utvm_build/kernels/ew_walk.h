@@ -38,4 +38,19 @@ static inline void utvm_ew_walk_step(const utvm_ew_shape* sh, utvm_ew_walk* w) {
   }
 }
 
+/* The loop of the one-element-at-a-time kernels, written once: ONE(args..., o1, o2, i) for every
+ * output element i, o1 / o2 the offsets of its broadcast inputs; args are the kernel's parameters
+ * (the struct or flag if any, the inputs, the output). ONE is the kernel's element operation, a
+ * static inline function: the expansion is the loop the kernels used to spell out. */
+#define UTVM_EW_EACH(sh, ONE, ...)                                      \
+  do {                                                                  \
+    utvm_ew_walk w_;                                                    \
+    int32_t i_;                                                         \
+    utvm_ew_walk_init(&w_);                                             \
+    for (i_ = 0; i_ < (sh)->size; ++i_) {                               \
+      ONE(__VA_ARGS__, w_.o1, w_.o2, i_);                               \
+      utvm_ew_walk_step((sh), &w_);                                     \
+    }                                                                   \
+  } while (0)
+
 #endif /* UTVM_KERNELS_EW_WALK_H_ */

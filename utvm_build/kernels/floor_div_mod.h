@@ -9,30 +9,28 @@
 
 #include "ew_walk.h"
 
+static inline void utvm_floor_div_f32_one(const float* in1, const float* in2, float* out, int32_t o1,
+                                          int32_t o2, int32_t i) {
+  out[i] = (float)floor((double)in1[o1] / (double)in2[o2]);
+}
+
 static inline void utvm_floor_div_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (float)floor((double)in1[w.o1] / (double)in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
+  UTVM_EW_EACH(sh, utvm_floor_div_f32_one, in1, in2, out);
+}
+
+static inline void utvm_floor_mod_f32_one(const float* in1, const float* in2, float* out, int32_t o1,
+                                          int32_t o2, int32_t i) {
+  const float b = in2[o2];
+  const float m = fmodf(in1[o1], b);
+  float r = m;
+  if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
+    r = m + b;
   }
+  out[i] = r;
 }
 
 static inline void utvm_floor_mod_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const float b = in2[w.o2];
-    const float m = fmodf(in1[w.o1], b);
-    float r = m;
-    if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
-      r = m + b;
-    }
-    out[i] = r;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, utvm_floor_mod_f32_one, in1, in2, out);
 }
 
 #endif /* UTVM_KERNELS_FLOOR_DIV_MOD_H_ */
