@@ -17,20 +17,16 @@ typedef struct {
   int32_t act_max;
 } utvm_div_s32_params;
 
-static inline void utvm_div_f32_one(const utvm_div_f32_params* p, const float* in1, const float* in2,
-                                    float* out, int32_t o1, int32_t o2, int32_t i) {
-  out[i] = utvm_clamp_f32(in1[o1] / in2[o2], p->act_min, p->act_max);
+static inline float utvm_div_f32_one(const utvm_div_f32_params* p, float x1, float x2) {
+  return utvm_clamp_f32(x1 / x2, p->act_min, p->act_max);
 }
 
 static inline void utvm_div_f32(const utvm_div_f32_params* p, const utvm_ew_shape* sh, const float* in1,
                                 const float* in2, float* out) {
-  UTVM_EW_EACH(sh, utvm_div_f32_one, p, in1, in2, out);
+  UTVM_EW_EACH(sh, out, utvm_div_f32_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline void utvm_div_s32_one(const utvm_div_s32_params* p, const int32_t* in1, const int32_t* in2,
-                                    int32_t* out, int32_t o1, int32_t o2, int32_t i) {
-  const int32_t a = in1[o1];
-  const int32_t b = in2[o2];
+static inline int32_t utvm_div_s32_one(const utvm_div_s32_params* p, int32_t a, int32_t b) {
   int32_t q;
   if (b == 0) {
     q = 0;
@@ -39,12 +35,12 @@ static inline void utvm_div_s32_one(const utvm_div_s32_params* p, const int32_t*
   } else {
     q = a / b;
   }
-  out[i] = utvm_clamp_i32(q, p->act_min, p->act_max);
+  return utvm_clamp_i32(q, p->act_min, p->act_max);
 }
 
 static inline void utvm_div_s32(const utvm_div_s32_params* p, const utvm_ew_shape* sh, const int32_t* in1,
                                 const int32_t* in2, int32_t* out) {
-  UTVM_EW_EACH(sh, utvm_div_s32_one, p, in1, in2, out);
+  UTVM_EW_EACH(sh, out, utvm_div_s32_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_DIV_H_ */

@@ -9,28 +9,26 @@
 
 #include "ew_walk.h"
 
-static inline void utvm_floor_div_f32_one(const float* in1, const float* in2, float* out, int32_t o1,
-                                          int32_t o2, int32_t i) {
-  out[i] = (float)floor((double)in1[o1] / (double)in2[o2]);
+static inline float utvm_floor_div_f32_one(float x1, float x2) {
+  return (float)floor((double)x1 / (double)x2);
 }
 
 static inline void utvm_floor_div_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  UTVM_EW_EACH(sh, utvm_floor_div_f32_one, in1, in2, out);
+  UTVM_EW_EACH(sh, out, utvm_floor_div_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline void utvm_floor_mod_f32_one(const float* in1, const float* in2, float* out, int32_t o1,
-                                          int32_t o2, int32_t i) {
-  const float b = in2[o2];
-  const float m = fmodf(in1[o1], b);
+static inline float utvm_floor_mod_f32_one(float x1, float x2) {
+  const float b = x2;
+  const float m = fmodf(x1, b);
   float r = m;
   if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
     r = m + b;
   }
-  out[i] = r;
+  return r;
 }
 
 static inline void utvm_floor_mod_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  UTVM_EW_EACH(sh, utvm_floor_mod_f32_one, in1, in2, out);
+  UTVM_EW_EACH(sh, out, utvm_floor_mod_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_FLOOR_DIV_MOD_H_ */

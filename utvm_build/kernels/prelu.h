@@ -20,14 +20,13 @@ typedef struct {
   int32_t out_max;
 } utvm_prelu_q_params;
 
-static inline void utvm_prelu_f32_one(const float* in, const float* alpha, float* out, int32_t o1, int32_t o2,
-                                      int32_t i) {
-  const float x = in[o1];
-  out[i] = (x >= 0.0f) ? x : (x * alpha[o2]);
+static inline float utvm_prelu_f32_one(float x1, float x2) {
+  const float x = x1;
+  return (x >= 0.0f) ? x : (x * x2);
 }
 
 static inline void utvm_prelu_f32(const utvm_ew_shape* sh, const float* in, const float* alpha, float* out) {
-  UTVM_EW_EACH(sh, utvm_prelu_f32_one, in, alpha, out);
+  UTVM_EW_EACH(sh, out, utvm_prelu_f32_one(in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
 static inline int32_t utvm_prelu_q_one(const utvm_prelu_q_params* p, int32_t x, int32_t a) {
@@ -41,24 +40,22 @@ static inline int32_t utvm_prelu_q_one(const utvm_prelu_q_params* p, int32_t x, 
   return utvm_clamp_i32(r + p->output_offset, p->out_min, p->out_max);
 }
 
-static inline void utvm_prelu_s8_one(const utvm_prelu_q_params* p, const int8_t* in, const int8_t* alpha,
-                                     int8_t* out, int32_t o1, int32_t o2, int32_t i) {
-  out[i] = (int8_t)utvm_prelu_q_one(p, in[o1], alpha[o2]);
+static inline int8_t utvm_prelu_s8_one(const utvm_prelu_q_params* p, int8_t x1, int8_t x2) {
+  return (int8_t)utvm_prelu_q_one(p, x1, x2);
 }
 
 static inline void utvm_prelu_s8(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int8_t* in,
                                  const int8_t* alpha, int8_t* out) {
-  UTVM_EW_EACH(sh, utvm_prelu_s8_one, p, in, alpha, out);
+  UTVM_EW_EACH(sh, out, utvm_prelu_s8_one(p, in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
-static inline void utvm_prelu_s16_one(const utvm_prelu_q_params* p, const int16_t* in, const int8_t* alpha,
-                                      int16_t* out, int32_t o1, int32_t o2, int32_t i) {
-  out[i] = (int16_t)utvm_prelu_q_one(p, in[o1], alpha[o2]);
+static inline int16_t utvm_prelu_s16_one(const utvm_prelu_q_params* p, int16_t x1, int8_t x2) {
+  return (int16_t)utvm_prelu_q_one(p, x1, x2);
 }
 
 static inline void utvm_prelu_s16(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int16_t* in,
                                   const int8_t* alpha, int16_t* out) {
-  UTVM_EW_EACH(sh, utvm_prelu_s16_one, p, in, alpha, out);
+  UTVM_EW_EACH(sh, out, utvm_prelu_s16_one(p, in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_PRELU_H_ */
