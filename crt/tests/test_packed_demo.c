@@ -83,6 +83,14 @@ static TVMFunctionHandle GetRunFunction(TVMModuleHandle* out_mod) {
   return run;
 }
 
+/* The run function through the documented chain, and *c a valid call of it (three tensors). */
+static TVMFunctionHandle PrepareRun(DemoCall* c) {
+  TVMModuleHandle mod = NULL;
+  TVMFunctionHandle run = GetRunFunction(&mod);
+  InitCall(c);
+  return run;
+}
+
 /* A global that shadows the model's entry in TestGlobalFallsBackToSystemLib. */
 static int ReturnsSeven(TVMValue* args, int* codes, int n, TVMValue* rv, int* rc, void* res) {
   (void)args;
@@ -197,18 +205,14 @@ static void ExpectFailure(TVMFunctionHandle run, DemoCall* c, int num_args,
 
 static void TestWrongArgCount(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
-  InitCall(&c);
+  TVMFunctionHandle run = PrepareRun(&c);
   ExpectFailure(run, &c, 2, kTvmErrorFunctionCallNumArguments, "expected 3, got 2");
   ExpectFailure(run, &c, 0, kTvmErrorFunctionCallNumArguments, "expected 3, got 0");
 }
 
 static void TestWrongArgType(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
-  InitCall(&c);
+  TVMFunctionHandle run = PrepareRun(&c);
   c.codes[1] = (int)kTVMArgInt;
   ExpectFailure(run, &c, 3, kTvmErrorFunctionCallWrongArgType, "input_b");
   c.codes[1] = (int)kTVMNullptr;
@@ -217,10 +221,8 @@ static void TestWrongArgType(void) {
 
 static void TestBadTensors(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
+  TVMFunctionHandle run = PrepareRun(&c);
 
-  InitCall(&c);
   c.args[2].v_handle = NULL;
   ExpectFailure(run, &c, 3, kTvmErrorFunctionCallInvalidArg, "NULL tensor");
   InitCall(&c);
