@@ -13,6 +13,7 @@
 #include <tvm/runtime/crt/tensor_args.h>
 
 #include "demo_model/tvmgen_demo.h"
+#include "demo_tensor.h"
 #include "unittest.h"
 
 typedef struct {
@@ -26,19 +27,6 @@ typedef struct {
   TVMValue args[3];
   int codes[3];
 } DemoCall;
-
-static void SetTensor(DLTensor* t, void* data, int64_t* shape, int32_t ndim) {
-  t->data = data;
-  t->device.device_type = kDLCPU;
-  t->device.device_id = 0;
-  t->ndim = ndim;
-  t->dtype.code = (uint8_t)kDLInt;
-  t->dtype.bits = 8U;
-  t->dtype.lanes = 1U;
-  t->shape = shape;
-  t->strides = NULL;
-  t->byte_offset = 0U;
-}
 
 static void InitCall(DemoCall* c) {
   int32_t i;
