@@ -19,10 +19,14 @@ static inline void utvm_sfftf_irfft_dc(const float* x, float* out, int32_t pos0,
 
 static inline void utvm_sfftf_irfft_split(const float* x, const float* super_twiddles, float* out,
                                           const uint16_t* position, int32_t nc, int32_t k) {
+  const utvm_sfftf_c fk = utvm_sfftf_load(x, k);
+  utvm_sfftf_c fnkc = utvm_sfftf_load(x, nc - k);
   utvm_sfftf_c fek;
   utvm_sfftf_c fok;
   utvm_sfftf_c c;
-  utvm_sfftf_fold(x, super_twiddles, nc, k, &fek, &fok);
+  fnkc.i = -fnkc.i;
+  fek = utvm_sfftf_cadd(fk, fnkc);
+  fok = utvm_sfftf_cmul(utvm_sfftf_csub(fk, fnkc), utvm_sfftf_load(super_twiddles, k - 1));
   utvm_sfftf_store(out, (int32_t)position[k], utvm_sfftf_cadd(fek, fok));
   c = utvm_sfftf_csub(fek, fok);
   c.i = c.i * -1.0f;

@@ -19,9 +19,16 @@ static inline void utvm_sfft_irfft_dc(const int16_t* x, int16_t* out, int32_t po
 
 static inline void utvm_sfft_irfft_split(const int16_t* x, const int16_t* super_twiddles, int16_t* out,
                                          const uint16_t* position, int32_t nc, int32_t k) {
+  const int32_t d = 32767 / 2;
+  utvm_sfft_c fk = utvm_sfft_load(x, k);
+  utvm_sfft_c fnkc = utvm_sfft_load(x, nc - k);
   utvm_sfft_c fek;
   utvm_sfft_c fok;
-  utvm_sfft_fold(x, super_twiddles, nc, k, &fek, &fok);
+  fnkc.i = (int32_t)utvm_signal_wrap16(-fnkc.i);
+  fk = utvm_sfft_narrow(utvm_sfft_smul(fk.r, d), utvm_sfft_smul(fk.i, d));
+  fnkc = utvm_sfft_narrow(utvm_sfft_smul(fnkc.r, d), utvm_sfft_smul(fnkc.i, d));
+  fek = utvm_sfft_narrow(fk.r + fnkc.r, fk.i + fnkc.i);
+  fok = utvm_sfft_cmul(utvm_sfft_narrow(fk.r - fnkc.r, fk.i - fnkc.i), utvm_sfft_load(super_twiddles, k - 1));
   utvm_sfft_store(out, (int32_t)position[k], fek.r + fok.r, fek.i + fok.i);
   /* tmpbuf[nc - k] = fek - fok stored to int16, then its imaginary part times -1 */
   utvm_sfft_store(out, (int32_t)position[nc - k], fek.r - fok.r, -(int32_t)utvm_signal_wrap16(fek.i - fok.i));

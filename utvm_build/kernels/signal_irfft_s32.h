@@ -20,10 +20,15 @@ static inline void utvm_sfft32_irfft_dc(const int32_t* x, int32_t* out, int32_t 
 
 static inline void utvm_sfft32_irfft_split(const int32_t* x, const int32_t* super_twiddles, int32_t* out,
                                            const uint16_t* position, int32_t nc, int32_t k) {
+  const utvm_sfft32_c fk = utvm_sfft32_fixdiv(utvm_sfft32_load(x, k), 2);
+  utvm_sfft32_c fnkc = utvm_sfft32_load(x, nc - k);
   utvm_sfft32_c fek;
   utvm_sfft32_c fok;
   utvm_sfft32_c c;
-  utvm_sfft32_fold(x, super_twiddles, nc, k, &fek, &fok);
+  fnkc.i = utvm_sfft32_sub(0, fnkc.i);
+  fnkc = utvm_sfft32_fixdiv(fnkc, 2);
+  fek = utvm_sfft32_cadd(fk, fnkc);
+  fok = utvm_sfft32_cmul(utvm_sfft32_csub(fk, fnkc), utvm_sfft32_load(super_twiddles, k - 1));
   utvm_sfft32_store(out, (int32_t)position[k], utvm_sfft32_cadd(fek, fok));
   c = utvm_sfft32_csub(fek, fok);
   c.i = utvm_sfft32_sub(0, c.i);

@@ -178,15 +178,4 @@ static void utvm_sfftf_stages(const utvm_signal_rfft_params* p, const float* tw,
                          utvm_sfftf_bfly5);
 }
 
-/* The fold of kiss_fftr and kiss_fftri (SignalRfft / SignalIrfft), from the complex bins k and
- * nc - k of x: *sum = x[k] + conj(x[nc - k]), *rot = (x[k] - conj(x[nc - k])) * super_twiddles[k - 1]. */
-static inline void utvm_sfftf_fold(const float* x, const float* super_twiddles, int32_t nc, int32_t k,
-                                   utvm_sfftf_c* sum, utvm_sfftf_c* rot) {
-  const utvm_sfftf_c a = utvm_sfftf_load(x, k);
-  utvm_sfftf_c b = utvm_sfftf_load(x, nc - k);
-  b.i = -b.i;
-  *sum = utvm_sfftf_cadd(a, b);
-  *rot = utvm_sfftf_cmul(utvm_sfftf_csub(a, b), utvm_sfftf_load(super_twiddles, k - 1));
-}
-
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_F32_H_ */

@@ -175,19 +175,4 @@ static void utvm_sfft_stages(const utvm_signal_rfft_params* p, const int16_t* tw
                          utvm_sfft_bfly5);
 }
 
-/* The fold of kiss_fftr and kiss_fftri (SignalRfft / SignalIrfft), from the complex bins k and
- * nc - k of x: *sum = x[k] + conj(x[nc - k]), *rot = (x[k] - conj(x[nc - k])) * super_twiddles[k - 1] (both bins
- * halved first, C_FIXDIV, and every value stored to int16). */
-static inline void utvm_sfft_fold(const int16_t* x, const int16_t* super_twiddles, int32_t nc, int32_t k,
-                                  utvm_sfft_c* sum, utvm_sfft_c* rot) {
-  const int32_t d = 32767 / 2;
-  utvm_sfft_c a = utvm_sfft_load(x, k);
-  utvm_sfft_c b = utvm_sfft_load(x, nc - k);
-  b.i = (int32_t)utvm_signal_wrap16(-b.i);
-  a = utvm_sfft_narrow(utvm_sfft_smul(a.r, d), utvm_sfft_smul(a.i, d));
-  b = utvm_sfft_narrow(utvm_sfft_smul(b.r, d), utvm_sfft_smul(b.i, d));
-  *sum = utvm_sfft_narrow(a.r + b.r, a.i + b.i);
-  *rot = utvm_sfft_cmul(utvm_sfft_narrow(a.r - b.r, a.i - b.i), utvm_sfft_load(super_twiddles, k - 1));
-}
-
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S16_H_ */

@@ -204,17 +204,4 @@ static void utvm_sfft32_stages(const utvm_signal_rfft_params* p, const int32_t* 
                          utvm_sfft32_bfly5);
 }
 
-/* The fold of kiss_fftr and kiss_fftri (SignalRfft / SignalIrfft), from the complex bins k and
- * nc - k of x: *sum = x[k] + conj(x[nc - k]), *rot = (x[k] - conj(x[nc - k])) * super_twiddles[k - 1] (both bins
- * halved first, C_FIXDIV). */
-static inline void utvm_sfft32_fold(const int32_t* x, const int32_t* super_twiddles, int32_t nc, int32_t k,
-                                    utvm_sfft32_c* sum, utvm_sfft32_c* rot) {
-  const utvm_sfft32_c a = utvm_sfft32_fixdiv(utvm_sfft32_load(x, k), 2);
-  utvm_sfft32_c b = utvm_sfft32_load(x, nc - k);
-  b.i = utvm_sfft32_sub(0, b.i);
-  b = utvm_sfft32_fixdiv(b, 2);
-  *sum = utvm_sfft32_cadd(a, b);
-  *rot = utvm_sfft32_cmul(utvm_sfft32_csub(a, b), utvm_sfft32_load(super_twiddles, k - 1));
-}
-
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_ */

@@ -19,11 +19,15 @@ static inline void utvm_sfftf_rfft_dc(const float* scratch, float* out, int32_t 
 
 static inline void utvm_sfftf_rfft_split(const float* scratch, const float* super_twiddles, float* out,
                                          int32_t nc, int32_t k) {
+  const utvm_sfftf_c fpk = utvm_sfftf_load(scratch, k);
+  utvm_sfftf_c fpnk = utvm_sfftf_load(scratch, nc - k);
   utvm_sfftf_c f1k;
   utvm_sfftf_c t;
   utvm_sfftf_c v;
   float s;
-  utvm_sfftf_fold(scratch, super_twiddles, nc, k, &f1k, &t);
+  fpnk.i = -fpnk.i;
+  f1k = utvm_sfftf_cadd(fpk, fpnk);
+  t = utvm_sfftf_cmul(utvm_sfftf_csub(fpk, fpnk), utvm_sfftf_load(super_twiddles, k - 1));
   s = f1k.r + t.r;
   v.r = s * 0.5f;
   s = f1k.i + t.i;

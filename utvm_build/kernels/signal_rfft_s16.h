@@ -22,9 +22,18 @@ static inline void utvm_sfft_rfft_dc(int16_t* scratch, int16_t* out, int32_t nc)
 
 static inline void utvm_sfft_rfft_split(const int16_t* scratch, const int16_t* super_twiddles, int16_t* out,
                                         int32_t nc, int32_t k) {
+  utvm_sfft_c fpk = utvm_sfft_load(scratch, k);
+  utvm_sfft_c fpnk = utvm_sfft_load(scratch, nc - k);
   utvm_sfft_c f1k;
+  utvm_sfft_c f2k;
   utvm_sfft_c t;
-  utvm_sfft_fold(scratch, super_twiddles, nc, k, &f1k, &t);
+  const int32_t d = 32767 / 2;
+  fpnk.i = (int32_t)utvm_signal_wrap16(-fpnk.i);
+  fpk = utvm_sfft_narrow(utvm_sfft_smul(fpk.r, d), utvm_sfft_smul(fpk.i, d));
+  fpnk = utvm_sfft_narrow(utvm_sfft_smul(fpnk.r, d), utvm_sfft_smul(fpnk.i, d));
+  f1k = utvm_sfft_narrow(fpk.r + fpnk.r, fpk.i + fpnk.i);
+  f2k = utvm_sfft_narrow(fpk.r - fpnk.r, fpk.i - fpnk.i);
+  t = utvm_sfft_cmul(f2k, utvm_sfft_load(super_twiddles, k - 1));
   utvm_sfft_store(out, k, utvm_signal_asr(f1k.r + t.r, 1u), utvm_signal_asr(f1k.i + t.i, 1u));
   utvm_sfft_store(out, nc - k, utvm_signal_asr(f1k.r - t.r, 1u), utvm_signal_asr(t.i - f1k.i, 1u));
 }

@@ -19,10 +19,17 @@ static inline void utvm_sfft32_rfft_dc(const int32_t* scratch, int32_t* out, int
 
 static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t* super_twiddles, int32_t* out,
                                           int32_t nc, int32_t k) {
+  const utvm_sfft32_c fpk = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, k), 2);
+  utvm_sfft32_c fpnk = utvm_sfft32_load(scratch, nc - k);
   utvm_sfft32_c f1k;
+  utvm_sfft32_c f2k;
   utvm_sfft32_c t;
   utvm_sfft32_c v;
-  utvm_sfft32_fold(scratch, super_twiddles, nc, k, &f1k, &t);
+  fpnk.i = utvm_sfft32_sub(0, fpnk.i);
+  fpnk = utvm_sfft32_fixdiv(fpnk, 2);
+  f1k = utvm_sfft32_cadd(fpk, fpnk);
+  f2k = utvm_sfft32_csub(fpk, fpnk);
+  t = utvm_sfft32_cmul(f2k, utvm_sfft32_load(super_twiddles, k - 1));
   v.r = utvm_sfft32_half(utvm_sfft32_add(f1k.r, t.r));
   v.i = utvm_sfft32_half(utvm_sfft32_add(f1k.i, t.i));
   utvm_sfft32_store(out, k, v);
