@@ -20,7 +20,8 @@ typedef struct {
 
 static inline void utvm_dequantize_one(const utvm_dequantize_params* p, const void* in, float* out,
                                        int32_t i) {
-  out[i] = p->scale * (float)(utvm_q_load(in, p->in_bits, i) - p->zero_point);
+  const int32_t q = utvm_q_load(in, p->in_bits, i) - p->zero_point;
+  out[i] = p->scale * (float)q;
 }
 
 static void utvm_dequantize(const utvm_dequantize_params* p, const void* in, float* out) {
