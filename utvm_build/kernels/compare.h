@@ -78,8 +78,8 @@ static inline bool utvm_cmp_f32(int32_t op, float a, float b) {
   return r;
 }
 
-static inline uint8_t utvm_compare_f32_one(int32_t op, float x1, float x2) {
-  return utvm_cmp_f32(op, x1, x2);
+static inline uint8_t utvm_compare_f32_one(int32_t op, float a, float b) {
+  return utvm_cmp_f32(op, a, b);
 }
 
 static inline void utvm_compare_f32(int32_t op, const utvm_ew_shape* sh, const float* in1, const float* in2,
@@ -87,8 +87,8 @@ static inline void utvm_compare_f32(int32_t op, const utvm_ew_shape* sh, const f
   UTVM_EW_EACH(sh, out, utvm_compare_f32_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline uint8_t utvm_compare_s32_one(int32_t op, int32_t x1, int32_t x2) {
-  return utvm_cmp_result(op, x1 < x2, x1 == x2);
+static inline uint8_t utvm_compare_s32_one(int32_t op, int32_t a, int32_t b) {
+  return utvm_cmp_result(op, a < b, a == b);
 }
 
 static inline void utvm_compare_s32(int32_t op, const utvm_ew_shape* sh, const int32_t* in1, const int32_t* in2,
@@ -96,8 +96,8 @@ static inline void utvm_compare_s32(int32_t op, const utvm_ew_shape* sh, const i
   UTVM_EW_EACH(sh, out, utvm_compare_s32_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline uint8_t utvm_compare_s64_one(int32_t op, int64_t x1, int64_t x2) {
-  return utvm_cmp_result(op, x1 < x2, x1 == x2);
+static inline uint8_t utvm_compare_s64_one(int32_t op, int64_t a, int64_t b) {
+  return utvm_cmp_result(op, a < b, a == b);
 }
 
 static inline void utvm_compare_s64(int32_t op, const utvm_ew_shape* sh, const int64_t* in1, const int64_t* in2,

@@ -17,8 +17,8 @@ typedef struct {
   int32_t act_max;
 } utvm_div_s32_params;
 
-static inline float utvm_div_f32_one(const utvm_div_f32_params* p, float x1, float x2) {
-  return utvm_clamp_f32(x1 / x2, p->act_min, p->act_max);
+static inline float utvm_div_f32_one(const utvm_div_f32_params* p, float a, float b) {
+  return utvm_clamp_f32(a / b, p->act_min, p->act_max);
 }
 
 static inline void utvm_div_f32(const utvm_div_f32_params* p, const utvm_ew_shape* sh, const float* in1,

@@ -102,8 +102,8 @@ static inline int32_t utvm_div_s8_one(const utvm_div_s8_params* p, int32_t a, in
   return utvm_clamp_i32(utvm_div_s8_add_wrap(p->output_offset, scaled), p->act_min, p->act_max);
 }
 
-static inline int8_t utvm_div_s8_at(const utvm_div_s8_params* p, int8_t x1, int8_t x2) {
-  return (int8_t)utvm_div_s8_one(p, (int32_t)x1, (int32_t)x2);
+static inline int8_t utvm_div_s8_at(const utvm_div_s8_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_div_s8_one(p, (int32_t)a, (int32_t)b);
 }
 
 static inline void utvm_div_s8(const utvm_div_s8_params* p, const utvm_ew_shape* sh, const int8_t* in1,

@@ -9,8 +9,8 @@
 
 #include "ew_walk.h"
 
-static inline float utvm_floor_div_f32_one(float x1, float x2) {
-  return (float)floor((double)x1 / (double)x2);
+static inline float utvm_floor_div_f32_one(float a, float b) {
+  return (float)floor((double)a / (double)b);
 }
 
 static inline void utvm_floor_div_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {

@@ -20,9 +20,9 @@ typedef struct {
   int32_t out_max;
 } utvm_prelu_q_params;
 
-static inline float utvm_prelu_f32_one(float x1, float x2) {
-  const float x = x1;
-  return (x >= 0.0f) ? x : (x * x2);
+static inline float utvm_prelu_f32_one(float a, float b) {
+  const float x = a;
+  return (x >= 0.0f) ? x : (x * b);
 }
 
 static inline void utvm_prelu_f32(const utvm_ew_shape* sh, const float* in, const float* alpha, float* out) {
@@ -40,8 +40,8 @@ static inline int32_t utvm_prelu_q_one(const utvm_prelu_q_params* p, int32_t x, 
   return utvm_clamp_i32(r + p->output_offset, p->out_min, p->out_max);
 }
 
-static inline int8_t utvm_prelu_s8_one(const utvm_prelu_q_params* p, int8_t x1, int8_t x2) {
-  return (int8_t)utvm_prelu_q_one(p, x1, x2);
+static inline int8_t utvm_prelu_s8_one(const utvm_prelu_q_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_prelu_q_one(p, a, b);
 }
 
 static inline void utvm_prelu_s8(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int8_t* in,
@@ -49,8 +49,8 @@ static inline void utvm_prelu_s8(const utvm_prelu_q_params* p, const utvm_ew_sha
   UTVM_EW_EACH(sh, out, utvm_prelu_s8_one(p, in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
-static inline int16_t utvm_prelu_s16_one(const utvm_prelu_q_params* p, int16_t x1, int8_t x2) {
-  return (int16_t)utvm_prelu_q_one(p, x1, x2);
+static inline int16_t utvm_prelu_s16_one(const utvm_prelu_q_params* p, int16_t a, int8_t b) {
+  return (int16_t)utvm_prelu_q_one(p, a, b);
 }
 
 static inline void utvm_prelu_s16(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int16_t* in,

@@ -23,8 +23,8 @@ typedef struct {
   int32_t act_max;
 } utvm_sqdiff_q_params;
 
-static inline float utvm_squared_difference_f32_one(float x1, float x2) {
-  const float d = x1 - x2;
+static inline float utvm_squared_difference_f32_one(float a, float b) {
+  const float d = a - b;
   return d * d;
 }
 
@@ -33,8 +33,8 @@ static inline void utvm_squared_difference_f32(const utvm_ew_shape* sh, const fl
   UTVM_EW_EACH(sh, out, utvm_squared_difference_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline int32_t utvm_squared_difference_s32_one(int32_t x1, int32_t x2) {
-  const uint32_t d = (uint32_t)x1 - (uint32_t)x2;
+static inline int32_t utvm_squared_difference_s32_one(int32_t a, int32_t b) {
+  const uint32_t d = (uint32_t)a - (uint32_t)b;
   const uint32_t sq = d * d;
   return (int32_t)sq;
 }
@@ -56,8 +56,8 @@ static inline int32_t utvm_sqdiff_q_one(const utvm_sqdiff_q_params* p, int32_t a
   return utvm_clamp_i32(raw, p->act_min, p->act_max);
 }
 
-static inline int8_t utvm_squared_difference_s8_one(const utvm_sqdiff_q_params* p, int8_t x1, int8_t x2) {
-  return (int8_t)utvm_sqdiff_q_one(p, x1, x2);
+static inline int8_t utvm_squared_difference_s8_one(const utvm_sqdiff_q_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_sqdiff_q_one(p, a, b);
 }
 
 static inline void utvm_squared_difference_s8(const utvm_sqdiff_q_params* p, const utvm_ew_shape* sh,
@@ -65,8 +65,8 @@ static inline void utvm_squared_difference_s8(const utvm_sqdiff_q_params* p, con
   UTVM_EW_EACH(sh, out, utvm_squared_difference_s8_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
-static inline int16_t utvm_squared_difference_s16_one(const utvm_sqdiff_q_params* p, int16_t x1, int16_t x2) {
-  return (int16_t)utvm_sqdiff_q_one(p, x1, x2);
+static inline int16_t utvm_squared_difference_s16_one(const utvm_sqdiff_q_params* p, int16_t a, int16_t b) {
+  return (int16_t)utvm_sqdiff_q_one(p, a, b);
 }
 
 static inline void utvm_squared_difference_s16(const utvm_sqdiff_q_params* p, const utvm_ew_shape* sh,
