@@ -106,8 +106,8 @@ static inline void utvm_compare_s64(int32_t op, const utvm_ew_shape* sh, const i
 }
 
 static inline uint8_t utvm_compare_b8_one(int32_t op, uint8_t x1, uint8_t x2) {
-  const bool a = x1;
-  const bool b = x2;
+  const bool a = (x1 != 0U);
+  const bool b = (x2 != 0U);
   return utvm_cmp_result(op, (!a) && b, a == b);
 }
 

@@ -18,14 +18,12 @@ typedef struct {
   float scale;
 } utvm_dequantize_params;
 
-static inline void utvm_dequantize_one(const utvm_dequantize_params* p, const void* in, float* out,
-                                       int32_t i) {
-  const int32_t q = utvm_q_load(in, p->in_bits, i) - p->zero_point;
-  out[i] = p->scale * (float)q;
-}
-
 static void utvm_dequantize(const utvm_dequantize_params* p, const void* in, float* out) {
-  UTVM_EACH_ELEMENT(p, utvm_dequantize_one, in, out);
+  int32_t i;
+  for (i = 0; i < p->size; ++i) {
+    const int32_t q = utvm_q_load(in, p->in_bits, i) - p->zero_point;
+    out[i] = p->scale * (float)q;
+  }
 }
 
 #endif /* UTVM_KERNELS_QUANTIZE_DEQUANT_H_ */
