@@ -7,11 +7,9 @@
 
 #include "signal_kissfft_f32.h"
 
-/* input [frames, input_length] float (complex bins; 0..n/2 are read); output [frames, fft_length]
- * float. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static inline void utvm_sfftf_irfft_fold(const float* x, const float* super_twiddles, float* out, const uint16_t* position,
-                                         int32_t nc) {
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfftf_irfft_fold(const float* x, const float* super_twiddles, float* out,
+                                         const uint16_t* position, int32_t nc) {
   int32_t k;
   utvm_sfftf_c c;
   c.r = x[0] + x[2 * nc];
@@ -43,6 +41,9 @@ static inline void utvm_sfftf_irfft_inverse(const utvm_signal_rfft_params* p, co
   }
 }
 
+/* input [frames, input_length] float (complex bins; 0..n/2 are read); output [frames, fft_length]
+ * float. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
+ * leaf position (the inverse of rfft's order table). */
 static void utvm_signal_irfft_f32(const utvm_signal_rfft_params* p, const float* tw, const float* super_tw,
                                   const uint16_t* position, const float* input, float* output) {
   UTVM_SIGNAL_IRFFT_WALK(float, p, tw, super_tw, position, input, output,

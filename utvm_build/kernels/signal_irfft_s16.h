@@ -8,11 +8,9 @@
 
 #include "signal_kissfft_s16.h"
 
-/* input [frames, input_length] int16 (complex bins; 0..n/2 are read); output [frames, fft_length]
- * int16. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_twiddles, int16_t* out, const uint16_t* position,
-                                        int32_t nc) {
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_twiddles, int16_t* out,
+                                        const uint16_t* position, int32_t nc) {
   const int32_t pos0 = (int32_t)position[0];
   int32_t k;
   /* tmpbuf[0] = (x0 + xn, x0 - xn) stored to int16, then C_FIXDIV by 2 */
@@ -35,6 +33,9 @@ static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_t
   }
 }
 
+/* input [frames, input_length] int16 (complex bins; 0..n/2 are read); output [frames, fft_length]
+ * int16. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
+ * leaf position (the inverse of rfft's order table). */
 static void utvm_signal_irfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
                                   const uint16_t* position, const int16_t* input, int16_t* output) {
   UTVM_SIGNAL_IRFFT_WALK(int16_t, p, tw, super_tw, position, input, output,

@@ -8,11 +8,9 @@
 
 #include "signal_kissfft_s32.h"
 
-/* input [frames, input_length] int32 (complex bins; 0..n/2 are read); output [frames, fft_length]
- * int32. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super_twiddles, int32_t* out, const uint16_t* position,
-                                          int32_t nc) {
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super_twiddles, int32_t* out,
+                                          const uint16_t* position, int32_t nc) {
   int32_t k;
   utvm_sfft32_c c;
   c.r = utvm_sfft32_add(x[0], x[2 * nc]);
@@ -34,6 +32,9 @@ static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super
   }
 }
 
+/* input [frames, input_length] int32 (complex bins; 0..n/2 are read); output [frames, fft_length]
+ * int32. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
+ * leaf position (the inverse of rfft's order table). */
 static void utvm_signal_irfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
                                   const uint16_t* position, const int32_t* input, int32_t* output) {
   UTVM_SIGNAL_IRFFT_WALK(int32_t, p, tw, super_tw, position, input, output,

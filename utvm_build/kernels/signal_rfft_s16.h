@@ -6,9 +6,6 @@
 
 #include "signal_kissfft_s16.h"
 
-/* input [frames, input_length] int16; output [frames, fft_length + 2] int16 (complex bins 0..n/2).
- * twiddles: 2 * (n/2) int16; super_twiddles: 2 * (n/4) int16; order: n/2 leaf positions ->
- * complex input index. */
 /* bins 0 and n/2, after kiss_fftr's C_FIXDIV of the complex bin 0 by 2 */
 /* bins 0 and n/2, then bins k and nc - k from the complex bins k and nc - k */
 static inline void utvm_sfft_rfft_split(int16_t* scratch, const int16_t* super_twiddles, int16_t* out, int32_t nc) {
@@ -38,6 +35,9 @@ static inline void utvm_sfft_rfft_split(int16_t* scratch, const int16_t* super_t
   }
 }
 
+/* input [frames, input_length] int16; output [frames, fft_length + 2] int16 (complex bins 0..n/2).
+ * twiddles: 2 * (n/2) int16; super_twiddles: 2 * (n/4) int16; order: n/2 leaf positions ->
+ * complex input index. */
 static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
                                  const uint16_t* order, const int16_t* input, int16_t* output, int16_t* scratch) {
   UTVM_SIGNAL_RFFT_WALK(int16_t, p, tw, super_tw, order, input, output, scratch,

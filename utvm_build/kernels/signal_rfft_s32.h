@@ -6,11 +6,9 @@
 
 #include "signal_kissfft_s32.h"
 
-/* input [frames, input_length] int32; output [frames, fft_length + 2] int32 (complex bins 0..n/2).
- * twiddles: 2 * (n/2) int32; super_twiddles: 2 * (n/4) int32; order: n/2 leaf positions ->
- * complex input index. */
 /* bins 0 and n/2, then bins k and nc - k from the complex bins k and nc - k */
-static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t* super_twiddles, int32_t* out, int32_t nc) {
+static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t* super_twiddles, int32_t* out,
+                                          int32_t nc) {
   int32_t k;
   const utvm_sfft32_c tdc = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, 0), 2);
   out[0] = utvm_sfft32_add(tdc.r, tdc.i);
@@ -38,6 +36,9 @@ static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t*
   }
 }
 
+/* input [frames, input_length] int32; output [frames, fft_length + 2] int32 (complex bins 0..n/2).
+ * twiddles: 2 * (n/2) int32; super_twiddles: 2 * (n/4) int32; order: n/2 leaf positions ->
+ * complex input index. */
 static void utvm_signal_rfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
                                  const uint16_t* order, const int32_t* input, int32_t* output, int32_t* scratch) {
   UTVM_SIGNAL_RFFT_WALK(int32_t, p, tw, super_tw, order, input, output, scratch,
