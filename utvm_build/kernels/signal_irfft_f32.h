@@ -8,8 +8,8 @@
 #include "signal_kissfft_f32.h"
 
 /* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
-static inline void utvm_sfftf_irfft_fold(const float* x, const float* super_twiddles, float* out,
-                                         const uint16_t* position, int32_t nc) {
+static inline void utvm_sfftf_irfft_fold(const float* x, const float* super_twiddles, float* out, const uint16_t* position,
+                                         int32_t nc) {
   int32_t k;
   utvm_sfftf_c c;
   c.r = x[0] + x[2 * nc];

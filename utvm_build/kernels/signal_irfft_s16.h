@@ -9,8 +9,8 @@
 #include "signal_kissfft_s16.h"
 
 /* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
-static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_twiddles, int16_t* out,
-                                        const uint16_t* position, int32_t nc) {
+static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_twiddles, int16_t* out, const uint16_t* position,
+                                        int32_t nc) {
   const int32_t pos0 = (int32_t)position[0];
   int32_t k;
   /* tmpbuf[0] = (x0 + xn, x0 - xn) stored to int16, then C_FIXDIV by 2 */

@@ -9,8 +9,8 @@
 #include "signal_kissfft_s32.h"
 
 /* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
-static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super_twiddles, int32_t* out,
-                                          const uint16_t* position, int32_t nc) {
+static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super_twiddles, int32_t* out, const uint16_t* position,
+                                          int32_t nc) {
   int32_t k;
   utvm_sfft32_c c;
   c.r = utvm_sfft32_add(x[0], x[2 * nc]);
