@@ -290,49 +290,35 @@ function(_utvm_write_system_lib)
   file(WRITE "${stamp}" "${key}")
 endfunction()
 
-# utvm_add_model(<target> MODEL <file.tflite> [NAME <c_name>]
-#                [INTERFACE c|packed] [WORKSPACE static|user]
-#                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
-#                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
-#                [STATE static|user] [PROFILE] [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>]
-#                [OPTIMIZE_FOR speed|balanced|size]
-#                [CODEGEN_ARGS <utvm-build compile option>...]
-#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
-#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52]
-#                [TUNING <tuning.json>])
-#
-# Generates the model's C at configure time and adds STATIC library <target> (alias
-# utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
-# runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
-function(utvm_add_model target)
-  set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
-          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT TUNING OPTIMIZE_FOR)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM;CODEGEN_ARGS")
-  set(fn "utvm_add_model(${target})")
+# The checks every utvm_add_model / utvm_add_models call starts with: no unknown argument (the
+# caller's ARG_UNPARSED_ARGUMENTS), the required value given (<what> names it), a new target name.
+function(_utvm_check_call fn target required what)
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
-  if(NOT ARG_MODEL)
-    message(FATAL_ERROR "${fn}: MODEL <file.tflite> is required")
+  if(NOT required)
+    message(FATAL_ERROR "${fn}: ${what} is required")
   endif()
   if(TARGET "${target}")
     message(FATAL_ERROR "${fn}: a target named '${target}' already exists")
   endif()
-  get_property(python GLOBAL PROPERTY UTVM_BUILD_PYTHON)
-  get_property(version GLOBAL PROPERTY UTVM_BUILD_VERSION)
-  get_property(pkg GLOBAL PROPERTY UTVM_BUILD_PACKAGE_DIR)
-  get_filename_component(model "${ARG_MODEL}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  if(NOT EXISTS "${model}" OR IS_DIRECTORY "${model}")
-    message(FATAL_ERROR "${fn}: model file not found: ${model}")
-  endif()
+endfunction()
 
-  # Option values are checked here so that a mistake is one line naming the option.
-  # TARGET: given, or derived from an unambiguous -mcpu= in the flags the model is compiled with.
+# The options utvm_add_model and utvm_add_models share, checked and turned into command line
+# options of `utvm-build compile` / `compile-group` once: TARGET (given, or derived from an
+# unambiguous -mcpu= in the flags the model is compiled with), every value checked so that a mistake
+# is one line naming the option, the value options of the caller's `one` list, PROFILE and TUNING.
+# Reads the caller's ARG_* and `one`; <given> is the caller's ARGN (an explicitly empty value, e.g.
+# CONSTANTS_SECTION "", means "no section attribute"). Sets ARG_TARGET, <out_options> and
+# <out_tuning_key> (the TUNING record's hash and the compiler version, for the regeneration stamp).
+function(_utvm_model_options fn target out_options out_tuning_key)
+  set(given_args "${ARGN}")
   set(targets generic cortex-m0plus cortex-m3 cortex-m4 cortex-m7 cortex-m33 cortex-m55 cortex-m85 cortex-m52)
   if(NOT DEFINED ARG_TARGET)
     _utvm_derive_target(ARG_TARGET target_from "${ARG_FLAGS_FROM}")
     if(ARG_TARGET)
       message(STATUS "utvm_build: ${target}: TARGET ${ARG_TARGET} (from ${target_from}; give TARGET to override)")
+      set(ARG_TARGET "${ARG_TARGET}" PARENT_SCOPE)
     else()
       unset(ARG_TARGET)
     endif()
@@ -359,24 +345,19 @@ function(utvm_add_model target)
   if(DEFINED ARG_RAM_LIMIT AND NOT ARG_RAM_LIMIT MATCHES "^[0-9]+$")
     message(FATAL_ERROR "${fn}: RAM_LIMIT '${ARG_RAM_LIMIT}' is not a number of bytes")
   endif()
-  if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "" AND NOT ARG_NAME MATCHES "^[a-z_][a-z0-9_]*$")
-    message(FATAL_ERROR "${fn}: NAME '${ARG_NAME}' is not a lowercase C identifier (a-z, 0-9, _)")
-  endif()
 
-  # Command line options of `utvm-build compile` (one argument each, so that "" survives).
   set(options "")
-  if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
-    list(APPEND options "--name=${ARG_NAME}")
-  endif()
   foreach(kw INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET
           MEMORY RAM_LIMIT OPTIMIZE_FOR)
+    if(NOT kw IN_LIST one)
+      continue()
+    endif()
     string(TOLOWER "${kw}" flag)
     string(REPLACE "_" "-" flag "${flag}")
     if(kw STREQUAL "OPTIMIZE_FOR")
       set(flag "optimize")   # OPTIMIZE holds the C compile options already
     endif()
-    # An explicitly empty value (CONSTANTS_SECTION "") means "no section attribute".
-    list(FIND ARGN "${kw}" given)
+    list(FIND given_args "${kw}" given)
     if(DEFINED ARG_${kw} OR given GREATER -1)
       list(APPEND options "--${flag}=${ARG_${kw}}")
     endif()
@@ -397,6 +378,48 @@ function(utvm_add_model target)
     set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
   endif()
+  set(${out_options} "${options}" PARENT_SCOPE)
+  set(${out_tuning_key} "${tuning_key}" PARENT_SCOPE)
+endfunction()
+
+# utvm_add_model(<target> MODEL <file.tflite> [NAME <c_name>]
+#                [INTERFACE c|packed] [WORKSPACE static|user]
+#                [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
+#                [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
+#                [STATE static|user] [PROFILE] [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>]
+#                [OPTIMIZE_FOR speed|balanced|size]
+#                [CODEGEN_ARGS <utvm-build compile option>...]
+#                [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...]
+#                [TARGET generic|cortex-m0plus|cortex-m3|cortex-m4|cortex-m7|cortex-m33|cortex-m55|cortex-m85|cortex-m52]
+#                [TUNING <tuning.json>])
+#
+# Generates the model's C at configure time and adds STATIC library <target> (alias
+# utvm::<name>) with the generated sources, the generated include directory (PUBLIC) and the C
+# runtime utvm::crt (PUBLIC). See docs/cmake.md for every option.
+function(utvm_add_model target)
+  set(one MODEL NAME INTERFACE WORKSPACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO
+          STATE OUTPUT_DIR TARGET MEMORY RAM_LIMIT TUNING OPTIMIZE_FOR)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "OPTIMIZE;FLAGS_FROM;CODEGEN_ARGS")
+  set(fn "utvm_add_model(${target})")
+  _utvm_check_call("${fn}" "${target}" "${ARG_MODEL}" "MODEL <file.tflite>")
+  get_property(python GLOBAL PROPERTY UTVM_BUILD_PYTHON)
+  get_property(version GLOBAL PROPERTY UTVM_BUILD_VERSION)
+  get_property(pkg GLOBAL PROPERTY UTVM_BUILD_PACKAGE_DIR)
+  get_filename_component(model "${ARG_MODEL}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${model}" OR IS_DIRECTORY "${model}")
+    message(FATAL_ERROR "${fn}: model file not found: ${model}")
+  endif()
+
+  if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "" AND NOT ARG_NAME MATCHES "^[a-z_][a-z0-9_]*$")
+    message(FATAL_ERROR "${fn}: NAME '${ARG_NAME}' is not a lowercase C identifier (a-z, 0-9, _)")
+  endif()
+  # Command line options of `utvm-build compile` (one argument each, so that "" survives).
+  _utvm_model_options("${fn}" "${target}" model_options tuning_key ${ARGN})
+  set(options "")
+  if(DEFINED ARG_NAME AND NOT ARG_NAME STREQUAL "")
+    list(APPEND options "--name=${ARG_NAME}")
+  endif()
+  list(APPEND options ${model_options})
   # Any other option of `utvm-build compile`, as given (the generator checks them).
   list(APPEND options ${ARG_CODEGEN_ARGS})
 
@@ -546,15 +569,7 @@ function(utvm_add_models target)
           TARGET TUNING)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "MODELS;EXCLUSIVE;OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_models(${target})")
-  if(ARG_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
-  endif()
-  if(NOT ARG_MODELS)
-    message(FATAL_ERROR "${fn}: MODELS [<name>=]<file.tflite>... is required")
-  endif()
-  if(TARGET "${target}")
-    message(FATAL_ERROR "${fn}: a target named '${target}' already exists")
-  endif()
+  _utvm_check_call("${fn}" "${target}" "${ARG_MODELS}" "MODELS [<name>=]<file.tflite>...")
   if(NOT DEFINED ARG_GROUP)
     set(ARG_GROUP "${target}")
   endif()
@@ -587,48 +602,12 @@ function(utvm_add_models target)
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${pkg}/__init__.py")
 
-  set(targets generic cortex-m0plus cortex-m3 cortex-m4 cortex-m7 cortex-m33 cortex-m55)
-  if(NOT DEFINED ARG_TARGET)
-    _utvm_derive_target(ARG_TARGET target_from "${ARG_FLAGS_FROM}")
-    if(ARG_TARGET)
-      message(STATUS "utvm_build: ${target}: TARGET ${ARG_TARGET} (from ${target_from}; give TARGET to override)")
-    else()
-      unset(ARG_TARGET)
-    endif()
-  endif()
-  foreach(check "INTERFACE;c;packed" "IO;caller;workspace" "STATE;static;user" "TARGET;${targets}")
-    list(POP_FRONT check kw)
-    if(DEFINED ARG_${kw} AND NOT ARG_${kw} IN_LIST check)
-      list(JOIN check ", " accepted)
-      message(FATAL_ERROR "${fn}: ${kw} '${ARG_${kw}}' is not one of: ${accepted}")
-    endif()
-  endforeach()
+  _utvm_model_options("${fn}" "${target}" model_options tuning_key ${ARGN})
   set(options "--group=${ARG_GROUP}")
   foreach(e IN LISTS ARG_EXCLUSIVE)
     list(APPEND options "--exclusive=${e}")
   endforeach()
-  foreach(kw INTERFACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE TARGET)
-    string(TOLOWER "${kw}" flag)
-    string(REPLACE "_" "-" flag "${flag}")
-    list(FIND ARGN "${kw}" given)
-    if(DEFINED ARG_${kw} OR given GREATER -1)
-      list(APPEND options "--${flag}=${ARG_${kw}}")
-    endif()
-  endforeach()
-  if(ARG_PROFILE)
-    list(APPEND options "--profile")
-  endif()
-  set(tuning_key "")
-  if(ARG_TUNING)   # as utvm_add_model's TUNING, for every model of the group
-    get_filename_component(tuning "${ARG_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
-      message(FATAL_ERROR "${fn}: TUNING file not found: ${tuning}")
-    endif()
-    list(APPEND options "--tuning=${tuning}" "--tuning-compiler=${CMAKE_C_COMPILER}")
-    file(SHA256 "${tuning}" tuning_sha)
-    set(tuning_key "tuning ${tuning_sha} ${CMAKE_C_COMPILER_VERSION}")
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${tuning}")
-  endif()
+  list(APPEND options ${model_options})
 
   if(ARG_OUTPUT_DIR)
     get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")

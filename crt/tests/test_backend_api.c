@@ -66,13 +66,6 @@ static void TestGetFuncFromEnv(void) {
   UTVM_CHECK(TVMBackendGetFuncFromEnv(NULL, NULL, &f) == -1);
 }
 
-void utvm_suite_backend_api(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"Workspace", &TestWorkspace},
-      {"WorkspaceTooLarge", &TestWorkspaceTooLarge},
-      {"Parallel", &TestParallel},
-      {"GetFuncFromEnv", &TestGetFuncFromEnv},
-  };
-  utvm_run_cases("backend_api", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
-}
+#define BACKEND_API_CASES(X) X(Workspace) X(WorkspaceTooLarge) X(Parallel) X(GetFuncFromEnv)
+
+UTVM_SUITE(backend_api, BACKEND_API_CASES)

@@ -259,24 +259,10 @@ static void TestMutableNullArgs(void) {
   UTVM_CHECK(TVMFuncRegistry_GetNumFuncs(&reg.registry) == 0U);
 }
 
-void utvm_suite_func_registry(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"GetNumFuncs", &TestGetNumFuncs},
-      {"LookupFound", &TestLookupFound},
-      {"LookupNotFound", &TestLookupNotFound},
-      {"LookupNullArgs", &TestLookupNullArgs},
-      {"LookupTooLong", &TestLookupTooLong},
-      {"LookupMalformed", &TestLookupMalformed},
-      {"GetByIndex", &TestGetByIndex},
-      {"GetName", &TestGetName},
-      {"MutableCreate", &TestMutableCreate},
-      {"MutableSetAndLookup", &TestMutableSetAndLookup},
-      {"MutableOverride", &TestMutableOverride},
-      {"MutableFullByCount", &TestMutableFullByCount},
-      {"MutableFullByNames", &TestMutableFullByNames},
-      {"MutableNameLength", &TestMutableNameLength},
-      {"MutableNullArgs", &TestMutableNullArgs},
-  };
-  utvm_run_cases("func_registry", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
-}
+#define FUNC_REGISTRY_CASES(X) \
+  X(GetNumFuncs) X(LookupFound) X(LookupNotFound) X(LookupNullArgs) X(LookupTooLong) \
+  X(LookupMalformed) X(GetByIndex) X(GetName) X(MutableCreate) X(MutableSetAndLookup) \
+  X(MutableOverride) X(MutableFullByCount) X(MutableFullByNames) X(MutableNameLength) \
+  X(MutableNullArgs)
+
+UTVM_SUITE(func_registry, FUNC_REGISTRY_CASES)

@@ -13,6 +13,7 @@
 #include <tvm/runtime/crt/tensor_args.h>
 
 #include "demo_model/tvmgen_demo.h"
+#include "demo_tensor.h"
 #include "unittest.h"
 
 typedef struct {
@@ -26,19 +27,6 @@ typedef struct {
   TVMValue args[3];
   int codes[3];
 } DemoCall;
-
-static void SetTensor(DLTensor* t, void* data, int64_t* shape, int32_t ndim) {
-  t->data = data;
-  t->device.device_type = kDLCPU;
-  t->device.device_id = 0;
-  t->ndim = ndim;
-  t->dtype.code = (uint8_t)kDLInt;
-  t->dtype.bits = 8U;
-  t->dtype.lanes = 1U;
-  t->shape = shape;
-  t->strides = NULL;
-  t->byte_offset = 0U;
-}
 
 static void InitCall(DemoCall* c) {
   int32_t i;
@@ -80,6 +68,14 @@ static TVMFunctionHandle GetRunFunction(TVMModuleHandle* out_mod) {
     UTVM_CHECK(run != NULL);
     *out_mod = rv.v_handle;
   }
+  return run;
+}
+
+/* The run function through the documented chain, and *c a valid call of it (three tensors). */
+static TVMFunctionHandle PrepareRun(DemoCall* c) {
+  TVMModuleHandle mod = NULL;
+  TVMFunctionHandle run = GetRunFunction(&mod);
+  InitCall(c);
   return run;
 }
 
@@ -197,18 +193,14 @@ static void ExpectFailure(TVMFunctionHandle run, DemoCall* c, int num_args,
 
 static void TestWrongArgCount(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
-  InitCall(&c);
+  TVMFunctionHandle run = PrepareRun(&c);
   ExpectFailure(run, &c, 2, kTvmErrorFunctionCallNumArguments, "expected 3, got 2");
   ExpectFailure(run, &c, 0, kTvmErrorFunctionCallNumArguments, "expected 3, got 0");
 }
 
 static void TestWrongArgType(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
-  InitCall(&c);
+  TVMFunctionHandle run = PrepareRun(&c);
   c.codes[1] = (int)kTVMArgInt;
   ExpectFailure(run, &c, 3, kTvmErrorFunctionCallWrongArgType, "input_b");
   c.codes[1] = (int)kTVMNullptr;
@@ -217,10 +209,8 @@ static void TestWrongArgType(void) {
 
 static void TestBadTensors(void) {
   DemoCall c;
-  TVMModuleHandle mod = NULL;
-  TVMFunctionHandle run = GetRunFunction(&mod);
+  TVMFunctionHandle run = PrepareRun(&c);
 
-  InitCall(&c);
   c.args[2].v_handle = NULL;
   ExpectFailure(run, &c, 3, kTvmErrorFunctionCallInvalidArg, "NULL tensor");
   InitCall(&c);
@@ -310,17 +300,8 @@ static void TestTypedEntryPoint(void) {
   UTVM_CHECK(tvmgen_demo_run(&inputs, &outputs) != 0);
 }
 
-void utvm_suite_packed_demo(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"ChainRuns", &TestChainRuns},
-      {"ChainSystemLibEntryPoint", &TestChainSystemLibEntryPoint},
-      {"GlobalFallsBackToSystemLib", &TestGlobalFallsBackToSystemLib},
-      {"WrongArgCount", &TestWrongArgCount},
-      {"WrongArgType", &TestWrongArgType},
-      {"BadTensors", &TestBadTensors},
-      {"UnpackDirect", &TestUnpackDirect},
-      {"TypedEntryPoint", &TestTypedEntryPoint},
-  };
-  utvm_run_cases("packed_demo", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
-}
+#define PACKED_DEMO_CASES(X) \
+  X(ChainRuns) X(ChainSystemLibEntryPoint) X(GlobalFallsBackToSystemLib) X(WrongArgCount) \
+  X(WrongArgType) X(BadTensors) X(UnpackDirect) X(TypedEntryPoint)
+
+UTVM_SUITE(packed_demo, PACKED_DEMO_CASES)

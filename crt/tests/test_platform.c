@@ -37,11 +37,6 @@ static void TestLog(void) {
   UTVM_CHECK(1);
 }
 
-void utvm_suite_platform(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"Timer", &TestTimer},
-      {"Memory", &TestMemory},
-      {"Log", &TestLog},
-  };
-  utvm_run_cases("platform", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);
-}
+#define PLATFORM_CASES(X) X(Timer) X(Memory) X(Log)
+
+UTVM_SUITE(platform, PLATFORM_CASES)

@@ -184,12 +184,6 @@ static void TestLinkReset(void) {
   UTVM_CHECK(CountOut(0x02U) == 2U); /* ACK 0 before and after the reset */
 }
 
-void utvm_suite_rpc_framing(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"crc_and_escaping", TestCrcAndEscaping},
-      {"receive", TestReceive},
-      {"send_resend_and_give_up", TestSendResendAndGiveUp},
-      {"link_reset", TestLinkReset},
-  };
-  utvm_run_cases("rpc_framing", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);
-}
+#define RPC_FRAMING_CASES(X) X(CrcAndEscaping) X(Receive) X(SendResendAndGiveUp) X(LinkReset)
+
+UTVM_SUITE(rpc_framing, RPC_FRAMING_CASES)

@@ -81,22 +81,17 @@ static void B(const void* p, size_t n) {
     g_pkt[g_pkt_len++] = ((const uint8_t*)p)[i];
   }
 }
-static void B32(uint32_t v) {
-  uint8_t b[4];
-  uint32_t i;
-  for (i = 0U; i < 4U; ++i) {
-    b[i] = (uint8_t)(v >> (8U * i));
-  }
-  B(b, 4U);
-}
-static void B64(uint64_t v) {
+/* v as n (4 or 8) little-endian bytes */
+static void BLe(uint64_t v, uint32_t n) {
   uint8_t b[8];
   uint32_t i;
-  for (i = 0U; i < 8U; ++i) {
+  for (i = 0U; i < n; ++i) {
     b[i] = (uint8_t)(v >> (8U * i));
   }
-  B(b, 8U);
+  B(b, n);
 }
+static void B32(uint32_t v) { BLe(v, 4U); }
+static void B64(uint64_t v) { BLe(v, 8U); }
 static void Begin(int32_t code) {
   g_pkt_len = 0U;
   B64(0U);
@@ -261,9 +256,87 @@ static void TestLookupAndMaxPacket(void) {
   UTVM_CHECK(Out64(20U) == 73U); /* a Module */
 }
 
+/* The system library's module handle and tvmgen_demo_run's function handle of this session. */
+/* ModuleGetFunction(module, "tvmgen_demo_run", query imports) sent with `module` as the module
+ * handle; the reply is in g_out. */
+static void GetDemoRunFrom(uint64_t module) {
+  const uint64_t get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
+  Begin(3);
+  B64(get);
+  B32(3U);
+  ArgInt(73, (int64_t)module);
+  ArgStr("tvmgen_demo_run");
+  ArgInt(2, 1);
+  (void)Send();
+}
+
+/* FreeHandle(handle) */
+static void FreeHandle(uint64_t handle) {
+  Begin(10);
+  B32(1U);
+  ArgInt(4, (int64_t)handle);
+  (void)Send();
+}
+
+static uint64_t DemoRun(uint64_t* out_lib) {
+  uint64_t lib = GetGlobal("runtime.SystemLib");
+  (void)CallNoArgs(lib);
+  lib = Out64(32U);
+  GetDemoRunFrom(lib);
+  UTVM_CHECK(ReplyCode() == 4);
+  if (out_lib != NULL) {
+    *out_lib = lib;
+  }
+  return Out64(32U);
+}
+
+/* CallFunc(handle) with three arguments: DLTensors at a, b, out (shapes of the demo model), except
+ * argument `opaque_at` (0..2), sent as an opaque handle with value `opaque` when opaque_at < 3. */
+static void CallDemo(uint64_t handle, uint64_t a, uint64_t b, uint64_t out, uint32_t opaque_at, uint64_t opaque) {
+  Begin(3);
+  B64(handle);
+  B32(3U);
+  if (opaque_at == 0U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(a, 4, kShapeA);
+  }
+  if (opaque_at == 1U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(b, 1, kShapeB);
+  }
+  if (opaque_at == 2U) {
+    ArgInt(4, (int64_t)opaque);
+  } else {
+    B32(7U);
+    Tensor(out, 2, kShapeOut);
+  }
+  (void)Send();
+}
+
+/* CopyFromRemote of n bytes of the tensor at data (ndim, shape); the reply is in g_out. */
+static void CopyBack(uint64_t data, int32_t ndim, const int64_t* shape, uint64_t n) {
+  Begin(6);
+  Tensor(data, ndim, shape);
+  B64(n);
+  (void)Send();
+}
+
+/* CallFunc(run) with three flat [n] tensors at a, b, out. */
+static void CallFlat(uint64_t run, uint64_t a, uint64_t b, uint64_t out, int64_t n) {
+  Begin(3);
+  B64(run);
+  B32(3U);
+  ArgTensor(a, n);
+  ArgTensor(b, n);
+  ArgTensor(out, n);
+  (void)Send();
+}
+
 static void TestDemoModelThroughRpc(void) {
-  uint64_t lib;
-  uint64_t get;
   uint64_t run;
   uint64_t a;
   uint64_t b;
@@ -271,20 +344,8 @@ static void TestDemoModelThroughRpc(void) {
   uint32_t i;
   Setup();
   Init();
-  lib = GetGlobal("runtime.SystemLib");
-  (void)CallNoArgs(lib);
-  lib = Out64(32U);
-  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
-  Begin(3);
-  B64(get);
-  B32(3U);
-  ArgInt(73, (int64_t)lib);
-  ArgStr("tvmgen_demo_run");
-  ArgInt(2, 1);
-  (void)Send();
-  UTVM_CHECK(ReplyCode() == 4);
+  run = DemoRun(NULL);
   UTVM_CHECK(Out64(20U) == 68U);
-  run = Out64(32U);
   a = Alloc(8U);
   b = Alloc(8U);
   out = Alloc(8U);
@@ -311,55 +372,25 @@ static void TestDemoModelThroughRpc(void) {
     UTVM_CHECK(ReplyCode() == 4);
   }
   /* run: out = a + b */
-  Begin(3);
-  B64(run);
-  B32(3U);
-  B32(7U);
-  Tensor(a, 4, kShapeA);
-  B32(7U);
-  Tensor(b, 1, kShapeB);
-  B32(7U);
-  Tensor(out, 2, kShapeOut);
-  (void)Send();
+  CallDemo(run, a, b, out, 3U, 0U);
   UTVM_CHECK(ReplyCode() == 4);
   UTVM_CHECK(Out64(20U) == 0U); /* returns None */
-  Begin(6);
-  Tensor(out, 2, kShapeOut);
-  B64(8U);
-  (void)Send();
+  CopyBack(out, 2, kShapeOut, 8U);
   UTVM_CHECK((ReplyCode() == 8) && (g_out_len == 20U) && (g_out[12] == 11U) && (g_out[19] == 18U));
   /* the demo model needs shapes [1,2,2,2], [8], [1,8]: a [8] tensor as input_a is rejected */
-  Begin(3);
-  B64(run);
-  B32(3U);
-  ArgTensor(a, 8);
-  ArgTensor(b, 8);
-  ArgTensor(out, 8);
-  (void)Send();
+  CallFlat(run, a, b, out, 8);
   UTVM_CHECK(ExceptionContains("input_a"));
   /* a tensor outside the arena */
-  Begin(3);
-  B64(run);
-  B32(3U);
-  ArgTensor(a + 4096U, 8);
-  ArgTensor(b, 8);
-  ArgTensor(out, 8);
-  (void)Send();
+  CallFlat(run, a + 4096U, b, out, 8);
   UTVM_CHECK(ExceptionContains("out of range"));
   /* copy past the allocation */
-  Begin(6);
   {
     const int64_t n64 = 64;
-    Tensor(a, 1, &n64);
+    CopyBack(a, 1, &n64, 64U);
   }
-  B64(64U);
-  (void)Send();
   UTVM_CHECK(ExceptionContains("out of range"));
   /* copy back a */
-  Begin(6);
-  Tensor(a, 1, kShapeB);
-  B64(8U);
-  (void)Send();
+  CopyBack(a, 1, kShapeB, 8U);
   UTVM_CHECK(ReplyCode() == 8);
   UTVM_CHECK((g_out_len == 20U) && (g_out[12] == 1U) && (g_out[19] == 8U));
 }
@@ -450,54 +481,6 @@ static void TestEveryCodeMalformed(void) {
 }
 
 /* ---- a hostile client (docs/rpc.md, "Threat model"): nothing it sends is used unchecked ---- */
-
-/* The system library's module handle and tvmgen_demo_run's function handle of this session. */
-static uint64_t DemoRun(uint64_t* out_lib) {
-  uint64_t get;
-  uint64_t lib = GetGlobal("runtime.SystemLib");
-  (void)CallNoArgs(lib);
-  lib = Out64(32U);
-  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
-  Begin(3);
-  B64(get);
-  B32(3U);
-  ArgInt(73, (int64_t)lib);
-  ArgStr("tvmgen_demo_run");
-  ArgInt(2, 1);
-  (void)Send();
-  UTVM_CHECK(ReplyCode() == 4);
-  if (out_lib != NULL) {
-    *out_lib = lib;
-  }
-  return Out64(32U);
-}
-
-/* CallFunc(handle) with three arguments: DLTensors at a, b, out (shapes of the demo model), except
- * argument `opaque_at` (0..2), sent as an opaque handle with value `opaque` when opaque_at < 3. */
-static void CallDemo(uint64_t handle, uint64_t a, uint64_t b, uint64_t out, uint32_t opaque_at, uint64_t opaque) {
-  Begin(3);
-  B64(handle);
-  B32(3U);
-  if (opaque_at == 0U) {
-    ArgInt(4, (int64_t)opaque);
-  } else {
-    B32(7U);
-    Tensor(a, 4, kShapeA);
-  }
-  if (opaque_at == 1U) {
-    ArgInt(4, (int64_t)opaque);
-  } else {
-    B32(7U);
-    Tensor(b, 1, kShapeB);
-  }
-  if (opaque_at == 2U) {
-    ArgInt(4, (int64_t)opaque);
-  } else {
-    B32(7U);
-    Tensor(out, 2, kShapeOut);
-  }
-  (void)Send();
-}
 
 static void FreeData(uint64_t address) {
   Begin(14);
@@ -625,7 +608,6 @@ static void TestHostileTensors(void) {
 }
 
 static void TestHostileHandles(void) {
-  uint64_t get;
   uint64_t run;
   uint64_t lib;
   uint64_t a;
@@ -642,23 +624,9 @@ static void TestHostileHandles(void) {
   UTVM_CHECK(ExceptionContains("invalid function handle"));
   UTVM_CHECK(CallNoArgs(0x7E000000000000FFULL) == 5);
   /* module handles: an address, a function handle, a module index never registered */
-  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
-  Begin(3);
-  B64(get);
-  B32(3U);
-  ArgInt(73, (int64_t)a);
-  ArgStr("tvmgen_demo_run");
-  ArgInt(2, 1);
-  (void)Send();
+  GetDemoRunFrom(a);
   UTVM_CHECK(ExceptionContains("invalid module handle"));
-  get = GetGlobal("tvm.rpc.server.ModuleGetFunction");
-  Begin(3);
-  B64(get);
-  B32(3U);
-  ArgInt(73, (int64_t)run);
-  ArgStr("tvmgen_demo_run");
-  ArgInt(2, 1);
-  (void)Send();
+  GetDemoRunFrom(run);
   UTVM_CHECK(ExceptionContains("invalid module handle"));
   /* function and module handles as arguments of a CRT call */
   Begin(3);
@@ -676,10 +644,7 @@ static void TestHostileHandles(void) {
   /* FreeHandle drops one copy: the handle works until the last copy is freed */
   run = DemoRun(&lib);
   UTVM_CHECK(DemoRun(NULL) == run);
-  Begin(10);
-  B32(1U);
-  ArgInt(4, (int64_t)run);
-  (void)Send();
+  FreeHandle(run);
   UTVM_CHECK(ReplyCode() == 4);
   a = Alloc(8U);
   Begin(3);
@@ -687,10 +652,7 @@ static void TestHostileHandles(void) {
   B32(0U);
   (void)Send();
   UTVM_CHECK(ExceptionContains("wrong number of arguments")); /* still valid: reaches the CRT */
-  Begin(10);
-  B32(1U);
-  ArgInt(4, (int64_t)run);
-  (void)Send();
+  FreeHandle(run);
   UTVM_CHECK(CallNoArgs(run) == 5);
   UTVM_CHECK(ExceptionContains("invalid function handle"));
 }
@@ -827,19 +789,13 @@ static void TestFuzz(void) {
   UTVM_CHECK(GetGlobal("runtime.SystemLib") != 0U);
 }
 
-void utvm_suite_rpc_server(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"init_and_version", TestInitAndVersion},
-      {"lookup_and_max_packet", TestLookupAndMaxPacket},
-      {"demo_model_through_rpc", TestDemoModelThroughRpc},
-      {"arena", TestArena},
-      {"every_code_malformed", TestEveryCodeMalformed},
-      {"hostile_tensors", TestHostileTensors},
-      {"hostile_handles", TestHostileHandles},
 #if TVM_CRT_RPC_TIME_EVALUATOR
-      {"hostile_time_evaluator", TestHostileTimeEvaluator},
+#define RPC_SERVER_COND_CASES(X) X(HostileTimeEvaluator)
+#else
+#define RPC_SERVER_COND_CASES(X)
 #endif
-      {"fuzz", TestFuzz},
-  };
-  utvm_run_cases("rpc_server", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed, failed);
-}
+#define RPC_SERVER_CASES(X) \
+  X(InitAndVersion) X(LookupAndMaxPacket) X(DemoModelThroughRpc) X(Arena) X(EveryCodeMalformed) \
+  X(HostileTensors) X(HostileHandles) RPC_SERVER_COND_CASES(X) X(Fuzz)
+
+UTVM_SUITE(rpc_server, RPC_SERVER_CASES)

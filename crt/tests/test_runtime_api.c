@@ -355,23 +355,12 @@ static void TestLastError(void) {
   UTVM_CHECK(TVMCRTGetLastErrorCode() == kTvmErrorNoError);
 }
 
+#define RUNTIME_API_CASES(X) \
+  X(InitializeResets) X(GetGlobal) X(RegisterAndCallGlobal) X(RegisterOverride) X(RegisterFull) \
+  X(RegisterBadArgs) X(SystemLib) X(ModuleFunction) X(ModGetFunctionErrors) X(ModuleTable) \
+  X(FuncCallBadHandles) X(FuncCallArgChecks) X(FuncCallPropagatesFailure) X(LastError)
+
 void utvm_suite_runtime_api(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"InitializeResets", &TestInitializeResets},
-      {"GetGlobal", &TestGetGlobal},
-      {"RegisterAndCallGlobal", &TestRegisterAndCallGlobal},
-      {"RegisterOverride", &TestRegisterOverride},
-      {"RegisterFull", &TestRegisterFull},
-      {"RegisterBadArgs", &TestRegisterBadArgs},
-      {"SystemLib", &TestSystemLib},
-      {"ModuleFunction", &TestModuleFunction},
-      {"ModGetFunctionErrors", &TestModGetFunctionErrors},
-      {"ModuleTable", &TestModuleTable},
-      {"FuncCallBadHandles", &TestFuncCallBadHandles},
-      {"FuncCallArgChecks", &TestFuncCallArgChecks},
-      {"FuncCallPropagatesFailure", &TestFuncCallPropagatesFailure},
-      {"LastError", &TestLastError},
-  };
   /* Must run before anything initializes the runtime. */
   g_utvm_check_failures = 0U;
   TestNotInitialized();
@@ -381,6 +370,5 @@ void utvm_suite_runtime_api(uint32_t* passed, uint32_t* failed) {
     ++*failed;
     TVMLogf("FAILED runtime_api.NotInitialized\n");
   }
-  utvm_run_cases("runtime_api", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
+  UTVM_RUN_CASES("runtime_api", RUNTIME_API_CASES, passed, failed);
 }

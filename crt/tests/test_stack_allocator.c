@@ -92,13 +92,6 @@ static void TestNullArgs(void) {
   TVMStackAllocator_Reset(NULL);
 }
 
-void utvm_suite_stack_allocator(uint32_t* passed, uint32_t* failed) {
-  static const utvm_test_case cases[] = {
-      {"Init", &TestInit},
-      {"AllocateFreeLifo", &TestAllocateFreeLifo},
-      {"Exhaustion", &TestExhaustion},
-      {"NullArgs", &TestNullArgs},
-  };
-  utvm_run_cases("stack_allocator", cases, (uint32_t)(sizeof(cases) / sizeof(cases[0])), passed,
-                 failed);
-}
+#define STACK_ALLOCATOR_CASES(X) X(Init) X(AllocateFreeLifo) X(Exhaustion) X(NullArgs)
+
+UTVM_SUITE(stack_allocator, STACK_ALLOCATOR_CASES)

@@ -34,6 +34,26 @@ typedef struct {
 void utvm_run_cases(const char* suite, const utvm_test_case* cases, uint32_t count,
                     uint32_t* passed, uint32_t* failed);
 
+/*! \brief One entry of a case table: the case NAME runs TestNAME. */
+#define UTVM_CASE(NAME) {#NAME, &Test##NAME},
+
+/*!
+ * \brief Run the cases a file lists as LIST(X) = X(Name) X(Name) ... (X-macro: each name is written
+ *        once, the table and its count come from here).
+ */
+#define UTVM_RUN_CASES(SUITE, LIST, passed, failed)                                          \
+  do {                                                                                      \
+    static const utvm_test_case cases_[] = {LIST(UTVM_CASE)};                               \
+    utvm_run_cases((SUITE), cases_, (uint32_t)(sizeof(cases_) / sizeof(cases_[0])), (passed), \
+                   (failed));                                                               \
+  } while (0)
+
+/*! \brief Define utvm_suite_SUITE running the cases of LIST (see UTVM_RUN_CASES). */
+#define UTVM_SUITE(SUITE, LIST)                                      \
+  void utvm_suite_##SUITE(uint32_t* passed, uint32_t* failed) {      \
+    UTVM_RUN_CASES(#SUITE, LIST, passed, failed);                    \
+  }
+
 /* Suites (each file exports one). */
 void utvm_suite_func_registry(uint32_t* passed, uint32_t* failed);
 void utvm_suite_runtime_api(uint32_t* passed, uint32_t* failed);

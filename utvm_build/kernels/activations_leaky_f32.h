@@ -9,12 +9,13 @@ typedef struct {
   float alpha;
 } utvm_leaky_relu_f32_params;
 
+static inline void utvm_leaky_relu_f32_one(const utvm_leaky_relu_f32_params* p, const float* in,
+                                           float* out, int32_t i) {
+  out[i] = (in[i] > 0.0f) ? in[i] : (in[i] * p->alpha);
+}
+
 static void utvm_leaky_relu_f32(const utvm_leaky_relu_f32_params* p, const float* in, float* out) {
-  int32_t i;
-  for (i = 0; i < p->size; ++i) {
-    const float x = in[i];
-    out[i] = (x > 0.0f) ? x : (x * p->alpha);
-  }
+  UTVM_EACH_ELEMENT(p, utvm_leaky_relu_f32_one, in, out);
 }
 
 #endif /* UTVM_KERNELS_ACTIVATIONS_LEAKY_F32_H_ */

@@ -12,11 +12,13 @@ typedef struct {
   float act_max;
 } utvm_relu_f32_params;
 
+static inline void utvm_relu_f32_one(const utvm_relu_f32_params* p, const float* in, float* out,
+                                     int32_t i) {
+  out[i] = utvm_clamp_f32(in[i], p->act_min, p->act_max);
+}
+
 static void utvm_relu_f32(const utvm_relu_f32_params* p, const float* in, float* out) {
-  int32_t i;
-  for (i = 0; i < p->size; ++i) {
-    out[i] = utvm_clamp_f32(in[i], p->act_min, p->act_max);
-  }
+  UTVM_EACH_ELEMENT(p, utvm_relu_f32_one, in, out);
 }
 
 #endif /* UTVM_KERNELS_ACTIVATIONS_RELU_F32_H_ */

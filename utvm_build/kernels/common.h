@@ -11,6 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The loop of the element-wise kernels whose parameter struct starts with size: ONE(p, in, out, i)
+ * for i = 0 .. p->size - 1, ONE the kernel's element operation (a static inline function; the
+ * expansion is the loop the kernel would spell out, see docs/kernel-guide.md). */
+#define UTVM_EACH_ELEMENT(p, ONE, in, out)     \
+  do {                                         \
+    int32_t i_;                                \
+    for (i_ = 0; i_ < (p)->size; ++i_) {       \
+      ONE((p), (in), (out), i_);               \
+    }                                          \
+  } while (0)
+
 static inline int32_t utvm_min_i32(int32_t a, int32_t b) { return (a < b) ? a : b; }
 static inline int32_t utvm_max_i32(int32_t a, int32_t b) { return (a > b) ? a : b; }
 static inline int32_t utvm_clamp_i32(int32_t x, int32_t lo, int32_t hi) {

@@ -78,50 +78,42 @@ static inline bool utvm_cmp_f32(int32_t op, float a, float b) {
   return r;
 }
 
+static inline uint8_t utvm_compare_f32_one(int32_t op, float a, float b) {
+  return utvm_cmp_f32(op, a, b);
+}
+
 static inline void utvm_compare_f32(int32_t op, const utvm_ew_shape* sh, const float* in1, const float* in2,
                                     uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = utvm_cmp_f32(op, in1[w.o1], in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_compare_f32_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline uint8_t utvm_compare_s32_one(int32_t op, int32_t a, int32_t b) {
+  return utvm_cmp_result(op, a < b, a == b);
 }
 
 static inline void utvm_compare_s32(int32_t op, const utvm_ew_shape* sh, const int32_t* in1, const int32_t* in2,
                                     uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = utvm_cmp_result(op, in1[w.o1] < in2[w.o2], in1[w.o1] == in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_compare_s32_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline uint8_t utvm_compare_s64_one(int32_t op, int64_t a, int64_t b) {
+  return utvm_cmp_result(op, a < b, a == b);
 }
 
 static inline void utvm_compare_s64(int32_t op, const utvm_ew_shape* sh, const int64_t* in1, const int64_t* in2,
                                     uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = utvm_cmp_result(op, in1[w.o1] < in2[w.o2], in1[w.o1] == in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_compare_s64_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline uint8_t utvm_compare_b8_one(int32_t op, uint8_t x1, uint8_t x2) {
+  const bool a = (x1 != 0U);
+  const bool b = (x2 != 0U);
+  return utvm_cmp_result(op, (!a) && b, a == b);
 }
 
 static inline void utvm_compare_b8(int32_t op, const utvm_ew_shape* sh, const uint8_t* in1, const uint8_t* in2,
                                    uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const bool a = in1[w.o1];
-    const bool b = in2[w.o2];
-    out[i] = utvm_cmp_result(op, (!a) && b, a == b);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_compare_b8_one(op, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 static inline int32_t utvm_cmp_scale(int32_t x, int32_t offset, int32_t left_shift, int32_t mult, int32_t shift) {
@@ -129,19 +121,17 @@ static inline int32_t utvm_cmp_scale(int32_t x, int32_t offset, int32_t left_shi
   return utvm_rounding_divide_by_pot(utvm_sat_rounding_doubling_high_mul(shifted, mult), -shift);
 }
 
+static inline uint8_t utvm_compare_s8_one(const utvm_compare_q_params* p, int8_t x1, int8_t x2) {
+  const int32_t a = utvm_cmp_scale(x1, p->input1_offset, p->left_shift, p->input1_multiplier,
+                                   p->input1_shift);
+  const int32_t b = utvm_cmp_scale(x2, p->input2_offset, p->left_shift, p->input2_multiplier,
+                                   p->input2_shift);
+  return utvm_cmp_result(p->op, a < b, a == b);
+}
+
 static inline void utvm_compare_s8(const utvm_compare_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
                                    const int8_t* in2, uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const int32_t a = utvm_cmp_scale(in1[w.o1], p->input1_offset, p->left_shift, p->input1_multiplier,
-                                     p->input1_shift);
-    const int32_t b = utvm_cmp_scale(in2[w.o2], p->input2_offset, p->left_shift, p->input2_multiplier,
-                                     p->input2_shift);
-    out[i] = utvm_cmp_result(p->op, a < b, a == b);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_compare_s8_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_COMPARE_H_ */

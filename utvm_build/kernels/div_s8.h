@@ -102,15 +102,13 @@ static inline int32_t utvm_div_s8_one(const utvm_div_s8_params* p, int32_t a, in
   return utvm_clamp_i32(utvm_div_s8_add_wrap(p->output_offset, scaled), p->act_min, p->act_max);
 }
 
+static inline int8_t utvm_div_s8_at(const utvm_div_s8_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_div_s8_one(p, (int32_t)a, (int32_t)b);
+}
+
 static inline void utvm_div_s8(const utvm_div_s8_params* p, const utvm_ew_shape* sh, const int8_t* in1,
                                const int8_t* in2, int8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (int8_t)utvm_div_s8_one(p, (int32_t)in1[w.o1], (int32_t)in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_div_s8_at(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_DIV_S8_H_ */

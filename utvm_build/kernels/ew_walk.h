@@ -38,4 +38,22 @@ static inline void utvm_ew_walk_step(const utvm_ew_shape* sh, utvm_ew_walk* w) {
   }
 }
 
+/* The loop of the one-element-at-a-time kernels, written once: out[i] = VALUE for every output
+ * element i, VALUE an expression of the two input elements that broadcast to it, in1[UTVM_EW_I1]
+ * and in2[UTVM_EW_I2] (their offsets in the walk); in the kernels VALUE is a call of the kernel's
+ * element operation, a static inline function. The expansion is the loop the kernels used to spell
+ * out, so nothing changes at run time (the same machine code at -Os and -O2, M4 and M55). */
+#define UTVM_EW_I1 w_.o1
+#define UTVM_EW_I2 w_.o2
+#define UTVM_EW_EACH(sh, out, VALUE)                                    \
+  do {                                                                  \
+    utvm_ew_walk w_;                                                    \
+    int32_t i_;                                                         \
+    utvm_ew_walk_init(&w_);                                             \
+    for (i_ = 0; i_ < (sh)->size; ++i_) {                               \
+      (out)[i_] = (VALUE);                                              \
+      utvm_ew_walk_step((sh), &w_);                                     \
+    }                                                                   \
+  } while (0)
+
 #endif /* UTVM_KERNELS_EW_WALK_H_ */

@@ -9,30 +9,26 @@
 
 #include "ew_walk.h"
 
+static inline float utvm_floor_div_f32_one(float a, float b) {
+  return (float)floor((double)a / (double)b);
+}
+
 static inline void utvm_floor_div_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (float)floor((double)in1[w.o1] / (double)in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
+  UTVM_EW_EACH(sh, out, utvm_floor_div_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline float utvm_floor_mod_f32_one(float x1, float x2) {
+  const float b = x2;
+  const float m = fmodf(x1, b);
+  float r = m;
+  if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
+    r = m + b;
   }
+  return r;
 }
 
 static inline void utvm_floor_mod_f32(const utvm_ew_shape* sh, const float* in1, const float* in2, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const float b = in2[w.o2];
-    const float m = fmodf(in1[w.o1], b);
-    float r = m;
-    if ((m != 0.0f) && ((b < 0.0f) != (m < 0.0f))) {
-      r = m + b;
-    }
-    out[i] = r;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_floor_mod_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_FLOOR_DIV_MOD_H_ */

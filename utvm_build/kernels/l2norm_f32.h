@@ -7,22 +7,25 @@
 
 #include "l2norm.h"
 
+static inline float utvm_l2norm_f32_sq(const utvm_l2norm_params* p, float x) {
+  (void)p;
+  return x * x;
+}
+
+/* the row's norm, at least 1e-6 (the reference's epsilon) */
+static inline float utvm_l2norm_f32_norm(float squared) {
+  const float norm = sqrtf(squared);
+  return (norm < 1e-6f) ? 1e-6f : norm;
+}
+
+static inline float utvm_l2norm_f32_apply(const utvm_l2norm_params* p, float x, float norm) {
+  (void)p;
+  return x / norm;
+}
+
 static void utvm_l2norm_f32(const utvm_l2norm_params* p, const float* in, float* out) {
-  int32_t i;
-  int32_t c;
-  for (i = 0; i < p->outer; ++i) {
-    const float* x = &in[i * p->depth];
-    float squared = 0.0f;
-    float norm;
-    for (c = 0; c < p->depth; ++c) {
-      squared += x[c] * x[c];
-    }
-    norm = sqrtf(squared);
-    norm = (norm < 1e-6f) ? 1e-6f : norm;
-    for (c = 0; c < p->depth; ++c) {
-      out[(i * p->depth) + c] = x[c] / norm;
-    }
-  }
+  UTVM_L2NORM_WALK(float, float, 0.0f, float, p, in, out, utvm_l2norm_f32_sq, utvm_l2norm_f32_norm,
+                   utvm_l2norm_f32_apply);
 }
 
 #endif /* UTVM_KERNELS_L2NORM_F32_H_ */

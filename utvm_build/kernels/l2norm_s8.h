@@ -64,25 +64,31 @@ static inline void utvm_l2norm_inv_sqrt(int32_t input, int32_t* multiplier, int3
   }
 }
 
+typedef struct {
+  int32_t mult;
+  int32_t shift;
+} utvm_l2norm_s8_scale;
+
+static inline int32_t utvm_l2norm_s8_sq(const utvm_l2norm_params* p, int8_t x) {
+  const int32_t v = (int32_t)x - p->input_zero_point;
+  return v * v;
+}
+
+static inline utvm_l2norm_s8_scale utvm_l2norm_s8_inv(int32_t acc) {
+  utvm_l2norm_s8_scale s;
+  utvm_l2norm_inv_sqrt(acc, &s.mult, &s.shift);
+  return s;
+}
+
+static inline int8_t utvm_l2norm_s8_apply(const utvm_l2norm_params* p, int8_t x, utvm_l2norm_s8_scale s) {
+  const int32_t v = (int32_t)x - p->input_zero_point;
+  const int32_t r = utvm_mul_by_quantized_mul(v, s.mult, s.shift + 7);
+  return (int8_t)utvm_clamp_i32(r, -128, 127);
+}
+
 static void utvm_l2norm_s8(const utvm_l2norm_params* p, const int8_t* in, int8_t* out) {
-  int32_t i;
-  int32_t c;
-  for (i = 0; i < p->outer; ++i) {
-    const int8_t* x = &in[i * p->depth];
-    int32_t acc = 0;
-    int32_t mult;
-    int32_t shift;
-    for (c = 0; c < p->depth; ++c) {
-      const int32_t v = (int32_t)x[c] - p->input_zero_point;
-      acc += v * v;
-    }
-    utvm_l2norm_inv_sqrt(acc, &mult, &shift);
-    for (c = 0; c < p->depth; ++c) {
-      const int32_t v = (int32_t)x[c] - p->input_zero_point;
-      const int32_t r = utvm_mul_by_quantized_mul(v, mult, shift + 7);
-      out[(i * p->depth) + c] = (int8_t)utvm_clamp_i32(r, -128, 127);
-    }
-  }
+  UTVM_L2NORM_WALK(int8_t, int32_t, 0, utvm_l2norm_s8_scale, p, in, out, utvm_l2norm_s8_sq, utvm_l2norm_s8_inv,
+                   utvm_l2norm_s8_apply);
 }
 
 #endif /* UTVM_KERNELS_L2NORM_S8_H_ */

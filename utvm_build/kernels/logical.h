@@ -13,21 +13,19 @@ static inline void utvm_logical_not(int32_t size, const uint8_t* in, uint8_t* ou
 }
 
 /* is_or: 0 = AND, 1 = OR. */
-static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, const uint8_t* in1, const uint8_t* in2,
-                                       uint8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const bool a = in1[w.o1] != 0u;
-    const bool b = in2[w.o2] != 0u;
-    bool r = a && b;
-    if (is_or != 0) {
-      r = a || b;
-    }
-    out[i] = r ? 1u : 0u;
-    utvm_ew_walk_step(sh, &w);
+static inline uint8_t utvm_logical_and_or_one(int32_t is_or, uint8_t x1, uint8_t x2) {
+  const bool a = x1 != 0u;
+  const bool b = x2 != 0u;
+  bool r = a && b;
+  if (is_or != 0) {
+    r = a || b;
   }
+  return r ? 1u : 0u;
+}
+
+static inline void utvm_logical_and_or(int32_t is_or, const utvm_ew_shape* sh, const uint8_t* in1,
+                                       const uint8_t* in2, uint8_t* out) {
+  UTVM_EW_EACH(sh, out, utvm_logical_and_or_one(is_or, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_LOGICAL_H_ */

@@ -6,74 +6,54 @@
 
 #include "ew_walk.h"
 
+static inline float utvm_maximum_minimum_f32_one(int32_t is_max, float a, float b) {
+  const bool first = (is_max != 0) ? (a > b) : (a < b);
+  return first ? a : b;
+}
+
 static inline void utvm_maximum_minimum_f32(int32_t is_max, const utvm_ew_shape* sh, const float* in1,
                                             const float* in2, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const float a = in1[w.o1];
-    const float b = in2[w.o2];
-    const bool first = (is_max != 0) ? (a > b) : (a < b);
-    out[i] = first ? a : b;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_maximum_minimum_f32_one(is_max, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int8_t utvm_maximum_minimum_s8_one(int32_t is_max, int8_t a, int8_t b) {
+  const bool first = (is_max != 0) ? (a > b) : (a < b);
+  return first ? a : b;
 }
 
 static inline void utvm_maximum_minimum_s8(int32_t is_max, const utvm_ew_shape* sh, const int8_t* in1,
                                            const int8_t* in2, int8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const int8_t a = in1[w.o1];
-    const int8_t b = in2[w.o2];
-    const bool first = (is_max != 0) ? (a > b) : (a < b);
-    out[i] = first ? a : b;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_maximum_minimum_s8_one(is_max, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int16_t utvm_maximum_minimum_s16_one(int32_t is_max, int16_t a, int16_t b) {
+  const bool first = (is_max != 0) ? (a > b) : (a < b);
+  return first ? a : b;
 }
 
 static inline void utvm_maximum_minimum_s16(int32_t is_max, const utvm_ew_shape* sh, const int16_t* in1,
                                             const int16_t* in2, int16_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const int16_t a = in1[w.o1];
-    const int16_t b = in2[w.o2];
-    const bool first = (is_max != 0) ? (a > b) : (a < b);
-    out[i] = first ? a : b;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_maximum_minimum_s16_one(is_max, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int32_t utvm_maximum_minimum_s32_one(int32_t is_max, int32_t a, int32_t b) {
+  const bool first = (is_max != 0) ? (a > b) : (a < b);
+  return first ? a : b;
 }
 
 static inline void utvm_maximum_minimum_s32(int32_t is_max, const utvm_ew_shape* sh, const int32_t* in1,
                                             const int32_t* in2, int32_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const int32_t a = in1[w.o1];
-    const int32_t b = in2[w.o2];
-    const bool first = (is_max != 0) ? (a > b) : (a < b);
-    out[i] = first ? a : b;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_maximum_minimum_s32_one(is_max, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int64_t utvm_maximum_minimum_s64_one(int32_t is_max, int64_t a, int64_t b) {
+  const bool first = (is_max != 0) ? (a > b) : (a < b);
+  return first ? a : b;
 }
 
 static inline void utvm_maximum_minimum_s64(int32_t is_max, const utvm_ew_shape* sh, const int64_t* in1,
                                             const int64_t* in2, int64_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const int64_t a = in1[w.o1];
-    const int64_t b = in2[w.o2];
-    const bool first = (is_max != 0) ? (a > b) : (a < b);
-    out[i] = first ? a : b;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_maximum_minimum_s64_one(is_max, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_MAXIMUM_MINIMUM_H_ */

@@ -20,15 +20,13 @@ typedef struct {
   int32_t out_max;
 } utvm_prelu_q_params;
 
+static inline float utvm_prelu_f32_one(float a, float b) {
+  const float x = a;
+  return (x >= 0.0f) ? x : (x * b);
+}
+
 static inline void utvm_prelu_f32(const utvm_ew_shape* sh, const float* in, const float* alpha, float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const float x = in[w.o1];
-    out[i] = (x >= 0.0f) ? x : (x * alpha[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_prelu_f32_one(in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
 static inline int32_t utvm_prelu_q_one(const utvm_prelu_q_params* p, int32_t x, int32_t a) {
@@ -42,26 +40,22 @@ static inline int32_t utvm_prelu_q_one(const utvm_prelu_q_params* p, int32_t x, 
   return utvm_clamp_i32(r + p->output_offset, p->out_min, p->out_max);
 }
 
+static inline int8_t utvm_prelu_s8_one(const utvm_prelu_q_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_prelu_q_one(p, a, b);
+}
+
 static inline void utvm_prelu_s8(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int8_t* in,
                                  const int8_t* alpha, int8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (int8_t)utvm_prelu_q_one(p, in[w.o1], alpha[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_prelu_s8_one(p, in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
+}
+
+static inline int16_t utvm_prelu_s16_one(const utvm_prelu_q_params* p, int16_t a, int8_t b) {
+  return (int16_t)utvm_prelu_q_one(p, a, b);
 }
 
 static inline void utvm_prelu_s16(const utvm_prelu_q_params* p, const utvm_ew_shape* sh, const int16_t* in,
                                   const int8_t* alpha, int16_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (int16_t)utvm_prelu_q_one(p, in[w.o1], alpha[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_prelu_s16_one(p, in[UTVM_EW_I1], alpha[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_PRELU_H_ */

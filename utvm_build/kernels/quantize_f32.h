@@ -23,21 +23,23 @@ typedef struct {
   int32_t qmax;
 } utvm_quantize_f32_params;
 
-static void utvm_quantize_f32(const utvm_quantize_f32_params* p, const float* in, void* out) {
-  int32_t i;
-  for (i = 0; i < p->size; ++i) {
-    float r = roundf(in[i] / p->scale);
-    int32_t q;
-    /* any |r| >= 2^24 saturates the int8/int16 output anyway; keeps the cast defined */
-    if (!(r >= -16777216.0f)) {
-      r = -16777216.0f;
-    }
-    if (r > 16777216.0f) {
-      r = 16777216.0f;
-    }
-    q = (int32_t)r + p->zero_point;
-    utvm_q_store(out, p->out_bits, i, utvm_clamp_i32(q, p->qmin, p->qmax));
+static inline void utvm_quantize_f32_one(const utvm_quantize_f32_params* p, const float* in, void* out,
+                                         int32_t i) {
+  float r = roundf(in[i] / p->scale);
+  int32_t q;
+  /* any |r| >= 2^24 saturates the int8/int16 output anyway; keeps the cast defined */
+  if (!(r >= -16777216.0f)) {
+    r = -16777216.0f;
   }
+  if (r > 16777216.0f) {
+    r = 16777216.0f;
+  }
+  q = (int32_t)r + p->zero_point;
+  utvm_q_store(out, p->out_bits, i, utvm_clamp_i32(q, p->qmin, p->qmax));
+}
+
+static void utvm_quantize_f32(const utvm_quantize_f32_params* p, const float* in, void* out) {
+  UTVM_EACH_ELEMENT(p, utvm_quantize_f32_one, in, out);
 }
 
 #endif /* UTVM_KERNELS_QUANTIZE_F32_H_ */

@@ -7,41 +7,47 @@
 
 #include "signal_kissfft_f32.h"
 
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfftf_irfft_fold(const float* x, const float* super_twiddles, float* out, const uint16_t* position,
+                                         int32_t nc) {
+  int32_t k;
+  utvm_sfftf_c c;
+  c.r = x[0] + x[2 * nc];
+  c.i = x[0] - x[2 * nc];
+  utvm_sfftf_store(out, (int32_t)position[0], c);
+  for (k = 1; k <= (nc / 2); ++k) {
+    const utvm_sfftf_c fk = utvm_sfftf_load(x, k);
+    utvm_sfftf_c fnkc = utvm_sfftf_load(x, nc - k);
+    utvm_sfftf_c fek;
+    utvm_sfftf_c fok;
+    fnkc.i = -fnkc.i;
+    fek = utvm_sfftf_cadd(fk, fnkc);
+    fok = utvm_sfftf_cmul(utvm_sfftf_csub(fk, fnkc), utvm_sfftf_load(super_twiddles, k - 1));
+    utvm_sfftf_store(out, (int32_t)position[k], utvm_sfftf_cadd(fek, fok));
+    c = utvm_sfftf_csub(fek, fok);
+    c.i = c.i * -1.0f;
+    utvm_sfftf_store(out, (int32_t)position[nc - k], c);
+  }
+}
+
+/* the inverse complex FFT, then every sample divided by fft_length as the reference does */
+static inline void utvm_sfftf_irfft_inverse(const utvm_signal_rfft_params* p, const float* twiddles,
+                                            float* out, int32_t inverse) {
+  const float scale = (float)p->fft_length;
+  int32_t k;
+  utvm_sfftf_stages(p, twiddles, out, inverse);
+  for (k = 0; k < p->fft_length; ++k) {
+    out[k] = out[k] / scale;
+  }
+}
+
 /* input [frames, input_length] float (complex bins; 0..n/2 are read); output [frames, fft_length]
  * float. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
  * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_f32(const utvm_signal_rfft_params* p, const float* twiddles,
-                                  const float* super_twiddles, const uint16_t* position, const float* input,
-                                  float* output) {
-  const int32_t nc = p->fft_length / 2;
-  const float scale = (float)p->fft_length;
-  int32_t fr;
-  for (fr = 0; fr < p->frames; ++fr) {
-    const float* x = &input[fr * p->input_length];
-    float* out = &output[fr * p->fft_length];
-    utvm_sfftf_c c;
-    int32_t k;
-    c.r = x[0] + x[2 * nc];
-    c.i = x[0] - x[2 * nc];
-    utvm_sfftf_store(out, (int32_t)position[0], c);
-    for (k = 1; k <= (nc / 2); ++k) {
-      const utvm_sfftf_c fk = utvm_sfftf_load(x, k);
-      utvm_sfftf_c fnkc = utvm_sfftf_load(x, nc - k);
-      utvm_sfftf_c fek;
-      utvm_sfftf_c fok;
-      fnkc.i = -fnkc.i;
-      fek = utvm_sfftf_cadd(fk, fnkc);
-      fok = utvm_sfftf_cmul(utvm_sfftf_csub(fk, fnkc), utvm_sfftf_load(super_twiddles, k - 1));
-      utvm_sfftf_store(out, (int32_t)position[k], utvm_sfftf_cadd(fek, fok));
-      c = utvm_sfftf_csub(fek, fok);
-      c.i = c.i * -1.0f;
-      utvm_sfftf_store(out, (int32_t)position[nc - k], c);
-    }
-    utvm_sfftf_stages(p, twiddles, out, 1);
-    for (k = 0; k < p->fft_length; ++k) {
-      out[k] = out[k] / scale;
-    }
-  }
+static void utvm_signal_irfft_f32(const utvm_signal_rfft_params* p, const float* tw, const float* super_tw,
+                                  const uint16_t* position, const float* input, float* output) {
+  UTVM_SIGNAL_IRFFT_WALK(float, p, tw, super_tw, position, input, output,
+                         utvm_sfftf_irfft_fold, utvm_sfftf_irfft_inverse);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_F32_H_ */

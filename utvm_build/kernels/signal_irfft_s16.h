@@ -8,40 +8,38 @@
 
 #include "signal_kissfft_s16.h"
 
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_twiddles, int16_t* out, const uint16_t* position,
+                                        int32_t nc) {
+  const int32_t pos0 = (int32_t)position[0];
+  int32_t k;
+  /* tmpbuf[0] = (x0 + xn, x0 - xn) stored to int16, then C_FIXDIV by 2 */
+  utvm_sfft_store(out, pos0, (int32_t)x[0] + (int32_t)x[2 * nc], (int32_t)x[0] - (int32_t)x[2 * nc]);
+  utvm_sfft_fixdiv(out, pos0, 2);
+  for (k = 1; k <= (nc / 2); ++k) {
+    const int32_t d = 32767 / 2;
+    utvm_sfft_c fk = utvm_sfft_load(x, k);
+    utvm_sfft_c fnkc = utvm_sfft_load(x, nc - k);
+    utvm_sfft_c fek;
+    utvm_sfft_c fok;
+    fnkc.i = (int32_t)utvm_signal_wrap16(-fnkc.i);
+    fk = utvm_sfft_narrow(utvm_sfft_smul(fk.r, d), utvm_sfft_smul(fk.i, d));
+    fnkc = utvm_sfft_narrow(utvm_sfft_smul(fnkc.r, d), utvm_sfft_smul(fnkc.i, d));
+    fek = utvm_sfft_narrow(fk.r + fnkc.r, fk.i + fnkc.i);
+    fok = utvm_sfft_cmul(utvm_sfft_narrow(fk.r - fnkc.r, fk.i - fnkc.i), utvm_sfft_load(super_twiddles, k - 1));
+    utvm_sfft_store(out, (int32_t)position[k], fek.r + fok.r, fek.i + fok.i);
+    /* tmpbuf[nc - k] = fek - fok stored to int16, then its imaginary part times -1 */
+    utvm_sfft_store(out, (int32_t)position[nc - k], fek.r - fok.r, -(int32_t)utvm_signal_wrap16(fek.i - fok.i));
+  }
+}
+
 /* input [frames, input_length] int16 (complex bins; 0..n/2 are read); output [frames, fft_length]
  * int16. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
  * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_s16(const utvm_signal_rfft_params* p, const int16_t* twiddles,
-                                  const int16_t* super_twiddles, const uint16_t* position, const int16_t* input,
-                                  int16_t* output) {
-  const int32_t nc = p->fft_length / 2;
-  int32_t fr;
-  for (fr = 0; fr < p->frames; ++fr) {
-    const int16_t* x = &input[fr * p->input_length];
-    int16_t* out = &output[fr * p->fft_length];
-    const int32_t pos0 = (int32_t)position[0];
-    int32_t k;
-    /* tmpbuf[0] = (x0 + xn, x0 - xn) stored to int16, then C_FIXDIV by 2 */
-    utvm_sfft_store(out, pos0, (int32_t)x[0] + (int32_t)x[2 * nc], (int32_t)x[0] - (int32_t)x[2 * nc]);
-    utvm_sfft_fixdiv(out, pos0, 2);
-    for (k = 1; k <= (nc / 2); ++k) {
-      const int32_t d = 32767 / 2;
-      utvm_sfft_c fk = utvm_sfft_load(x, k);
-      utvm_sfft_c fnkc = utvm_sfft_load(x, nc - k);
-      utvm_sfft_c fek;
-      utvm_sfft_c fok;
-      fnkc.i = (int32_t)utvm_signal_wrap16(-fnkc.i);
-      fk = utvm_sfft_narrow(utvm_sfft_smul(fk.r, d), utvm_sfft_smul(fk.i, d));
-      fnkc = utvm_sfft_narrow(utvm_sfft_smul(fnkc.r, d), utvm_sfft_smul(fnkc.i, d));
-      fek = utvm_sfft_narrow(fk.r + fnkc.r, fk.i + fnkc.i);
-      fok = utvm_sfft_cmul(utvm_sfft_narrow(fk.r - fnkc.r, fk.i - fnkc.i), utvm_sfft_load(super_twiddles, k - 1));
-      utvm_sfft_store(out, (int32_t)position[k], fek.r + fok.r, fek.i + fok.i);
-      /* tmpbuf[nc - k] = fek - fok stored to int16, then its imaginary part times -1 */
-      utvm_sfft_store(out, (int32_t)position[nc - k], fek.r - fok.r,
-                      -(int32_t)utvm_signal_wrap16(fek.i - fok.i));
-    }
-    utvm_sfft_stages(p, twiddles, out, 1);
-  }
+static void utvm_signal_irfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
+                                  const uint16_t* position, const int16_t* input, int16_t* output) {
+  UTVM_SIGNAL_IRFFT_WALK(int16_t, p, tw, super_tw, position, input, output,
+                         utvm_sfft_irfft_fold, utvm_sfft_stages);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_S16_H_ */

@@ -8,38 +8,37 @@
 
 #include "signal_kissfft_s32.h"
 
+/* bin 0, then bins k and nc - k folded into the complex spectrum, in leaf order (kiss_fftri) */
+static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super_twiddles, int32_t* out, const uint16_t* position,
+                                          int32_t nc) {
+  int32_t k;
+  utvm_sfft32_c c;
+  c.r = utvm_sfft32_add(x[0], x[2 * nc]);
+  c.i = utvm_sfft32_sub(x[0], x[2 * nc]);
+  utvm_sfft32_store(out, (int32_t)position[0], utvm_sfft32_fixdiv(c, 2));
+  for (k = 1; k <= (nc / 2); ++k) {
+    const utvm_sfft32_c fk = utvm_sfft32_fixdiv(utvm_sfft32_load(x, k), 2);
+    utvm_sfft32_c fnkc = utvm_sfft32_load(x, nc - k);
+    utvm_sfft32_c fek;
+    utvm_sfft32_c fok;
+    fnkc.i = utvm_sfft32_sub(0, fnkc.i);
+    fnkc = utvm_sfft32_fixdiv(fnkc, 2);
+    fek = utvm_sfft32_cadd(fk, fnkc);
+    fok = utvm_sfft32_cmul(utvm_sfft32_csub(fk, fnkc), utvm_sfft32_load(super_twiddles, k - 1));
+    utvm_sfft32_store(out, (int32_t)position[k], utvm_sfft32_cadd(fek, fok));
+    c = utvm_sfft32_csub(fek, fok);
+    c.i = utvm_sfft32_sub(0, c.i);
+    utvm_sfft32_store(out, (int32_t)position[nc - k], c);
+  }
+}
+
 /* input [frames, input_length] int32 (complex bins; 0..n/2 are read); output [frames, fft_length]
  * int32. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
  * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_s32(const utvm_signal_rfft_params* p, const int32_t* twiddles,
-                                  const int32_t* super_twiddles, const uint16_t* position, const int32_t* input,
-                                  int32_t* output) {
-  const int32_t nc = p->fft_length / 2;
-  int32_t fr;
-  for (fr = 0; fr < p->frames; ++fr) {
-    const int32_t* x = &input[fr * p->input_length];
-    int32_t* out = &output[fr * p->fft_length];
-    utvm_sfft32_c c;
-    int32_t k;
-    c.r = utvm_sfft32_add(x[0], x[2 * nc]);
-    c.i = utvm_sfft32_sub(x[0], x[2 * nc]);
-    utvm_sfft32_store(out, (int32_t)position[0], utvm_sfft32_fixdiv(c, 2));
-    for (k = 1; k <= (nc / 2); ++k) {
-      const utvm_sfft32_c fk = utvm_sfft32_fixdiv(utvm_sfft32_load(x, k), 2);
-      utvm_sfft32_c fnkc = utvm_sfft32_load(x, nc - k);
-      utvm_sfft32_c fek;
-      utvm_sfft32_c fok;
-      fnkc.i = utvm_sfft32_sub(0, fnkc.i);
-      fnkc = utvm_sfft32_fixdiv(fnkc, 2);
-      fek = utvm_sfft32_cadd(fk, fnkc);
-      fok = utvm_sfft32_cmul(utvm_sfft32_csub(fk, fnkc), utvm_sfft32_load(super_twiddles, k - 1));
-      utvm_sfft32_store(out, (int32_t)position[k], utvm_sfft32_cadd(fek, fok));
-      c = utvm_sfft32_csub(fek, fok);
-      c.i = utvm_sfft32_sub(0, c.i);
-      utvm_sfft32_store(out, (int32_t)position[nc - k], c);
-    }
-    utvm_sfft32_stages(p, twiddles, out, 1);
-  }
+static void utvm_signal_irfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
+                                  const uint16_t* position, const int32_t* input, int32_t* output) {
+  UTVM_SIGNAL_IRFFT_WALK(int32_t, p, tw, super_tw, position, input, output,
+                         utvm_sfft32_irfft_fold, utvm_sfft32_stages);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_S32_H_ */

@@ -7,27 +7,11 @@
 
 #include "signal_overlap_add_params.h"
 
+static inline float utvm_signal_overlap_add_f32_one(float acc, float x) { return acc + x; }
+
 static void utvm_signal_overlap_add_f32(const utvm_signal_overlap_add_params* p, const float* input, float* output,
                                         float* state) {
-  int32_t r;
-  for (r = 0; r < p->rows; ++r) {
-    float* buf = &state[r * p->frame_size];
-    int32_t f;
-    for (f = 0; f < p->n_frames; ++f) {
-      const float* x = &input[((r * p->n_frames) + f) * p->frame_size];
-      float* y = &output[((r * p->n_frames) + f) * p->frame_step];
-      int32_t i;
-      for (i = 0; i < p->frame_size; ++i) {
-        buf[i] += x[i];
-      }
-      for (i = 0; i < p->frame_step; ++i) {
-        y[i] = buf[i];
-      }
-      for (i = 0; i < p->frame_size; ++i) {
-        buf[i] = ((i + p->frame_step) < p->frame_size) ? buf[i + p->frame_step] : 0.0f;
-      }
-    }
-  }
+  UTVM_SIGNAL_OVERLAP_ADD_WALK(float, p, input, output, state, utvm_signal_overlap_add_f32_one);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_OVERLAP_ADD_F32_H_ */

@@ -8,27 +8,14 @@
 #include "signal_common.h"
 #include "signal_overlap_add_params.h"
 
+/* the sum saturated to int16 */
+static inline int16_t utvm_signal_overlap_add_s16_one(int16_t acc, int16_t x) {
+  return (int16_t)utvm_clamp_i32((int32_t)x + (int32_t)acc, INT16_MIN, INT16_MAX);
+}
+
 static void utvm_signal_overlap_add_s16(const utvm_signal_overlap_add_params* p, const int16_t* input,
                                         int16_t* output, int16_t* state) {
-  int32_t r;
-  for (r = 0; r < p->rows; ++r) {
-    int16_t* buf = &state[r * p->frame_size];
-    int32_t f;
-    for (f = 0; f < p->n_frames; ++f) {
-      const int16_t* x = &input[((r * p->n_frames) + f) * p->frame_size];
-      int16_t* y = &output[((r * p->n_frames) + f) * p->frame_step];
-      int32_t i;
-      for (i = 0; i < p->frame_size; ++i) {
-        buf[i] = (int16_t)utvm_clamp_i32((int32_t)x[i] + (int32_t)buf[i], INT16_MIN, INT16_MAX);
-      }
-      for (i = 0; i < p->frame_step; ++i) {
-        y[i] = buf[i];
-      }
-      for (i = 0; i < p->frame_size; ++i) {
-        buf[i] = ((i + p->frame_step) < p->frame_size) ? buf[i + p->frame_step] : (int16_t)0;
-      }
-    }
-  }
+  UTVM_SIGNAL_OVERLAP_ADD_WALK(int16_t, p, input, output, state, utvm_signal_overlap_add_s16_one);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_OVERLAP_ADD_S16_H_ */

@@ -6,48 +6,42 @@
 
 #include "signal_kissfft_s16.h"
 
+/* bins 0 and n/2, after kiss_fftr's C_FIXDIV of the complex bin 0 by 2 */
+/* bins 0 and n/2, then bins k and nc - k from the complex bins k and nc - k */
+static inline void utvm_sfft_rfft_split(int16_t* scratch, const int16_t* super_twiddles, int16_t* out, int32_t nc) {
+  int32_t k;
+  utvm_sfft_c tdc;
+  utvm_sfft_fixdiv(scratch, 0, 2);
+  tdc = utvm_sfft_load(scratch, 0);
+  out[0] = utvm_signal_wrap16(tdc.r + tdc.i);
+  out[2 * nc] = utvm_signal_wrap16(tdc.r - tdc.i);
+  out[(2 * nc) + 1] = 0;
+  out[1] = 0;
+  for (k = 1; k <= (nc / 2); ++k) {
+    utvm_sfft_c fpk = utvm_sfft_load(scratch, k);
+    utvm_sfft_c fpnk = utvm_sfft_load(scratch, nc - k);
+    utvm_sfft_c f1k;
+    utvm_sfft_c f2k;
+    utvm_sfft_c t;
+    const int32_t d = 32767 / 2;
+    fpnk.i = (int32_t)utvm_signal_wrap16(-fpnk.i);
+    fpk = utvm_sfft_narrow(utvm_sfft_smul(fpk.r, d), utvm_sfft_smul(fpk.i, d));
+    fpnk = utvm_sfft_narrow(utvm_sfft_smul(fpnk.r, d), utvm_sfft_smul(fpnk.i, d));
+    f1k = utvm_sfft_narrow(fpk.r + fpnk.r, fpk.i + fpnk.i);
+    f2k = utvm_sfft_narrow(fpk.r - fpnk.r, fpk.i - fpnk.i);
+    t = utvm_sfft_cmul(f2k, utvm_sfft_load(super_twiddles, k - 1));
+    utvm_sfft_store(out, k, utvm_signal_asr(f1k.r + t.r, 1u), utvm_signal_asr(f1k.i + t.i, 1u));
+    utvm_sfft_store(out, nc - k, utvm_signal_asr(f1k.r - t.r, 1u), utvm_signal_asr(t.i - f1k.i, 1u));
+  }
+}
+
 /* input [frames, input_length] int16; output [frames, fft_length + 2] int16 (complex bins 0..n/2).
  * twiddles: 2 * (n/2) int16; super_twiddles: 2 * (n/4) int16; order: n/2 leaf positions ->
  * complex input index. */
-static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t* twiddles,
-                                 const int16_t* super_twiddles, const uint16_t* order, const int16_t* input,
-                                 int16_t* output, int16_t* scratch) {
-  const int32_t nc = p->fft_length / 2;
-  int32_t fr;
-  for (fr = 0; fr < p->frames; ++fr) {
-    const int16_t* x = &input[fr * p->input_length];
-    int16_t* out = &output[fr * (p->fft_length + 2)];
-    utvm_sfft_c tdc;
-    int32_t k;
-    for (k = 0; k < nc; ++k) {
-      const int32_t src = 2 * (int32_t)order[k];
-      scratch[2 * k] = (src < p->input_length) ? x[src] : (int16_t)0;
-      scratch[(2 * k) + 1] = ((src + 1) < p->input_length) ? x[src + 1] : (int16_t)0;
-    }
-    utvm_sfft_stages(p, twiddles, scratch, 0);
-    utvm_sfft_fixdiv(scratch, 0, 2);
-    tdc = utvm_sfft_load(scratch, 0);
-    out[0] = utvm_signal_wrap16(tdc.r + tdc.i);
-    out[2 * nc] = utvm_signal_wrap16(tdc.r - tdc.i);
-    out[(2 * nc) + 1] = 0;
-    out[1] = 0;
-    for (k = 1; k <= (nc / 2); ++k) {
-      utvm_sfft_c fpk = utvm_sfft_load(scratch, k);
-      utvm_sfft_c fpnk = utvm_sfft_load(scratch, nc - k);
-      utvm_sfft_c f1k;
-      utvm_sfft_c f2k;
-      utvm_sfft_c t;
-      const int32_t d = 32767 / 2;
-      fpnk.i = (int32_t)utvm_signal_wrap16(-fpnk.i);
-      fpk = utvm_sfft_narrow(utvm_sfft_smul(fpk.r, d), utvm_sfft_smul(fpk.i, d));
-      fpnk = utvm_sfft_narrow(utvm_sfft_smul(fpnk.r, d), utvm_sfft_smul(fpnk.i, d));
-      f1k = utvm_sfft_narrow(fpk.r + fpnk.r, fpk.i + fpnk.i);
-      f2k = utvm_sfft_narrow(fpk.r - fpnk.r, fpk.i - fpnk.i);
-      t = utvm_sfft_cmul(f2k, utvm_sfft_load(super_twiddles, k - 1));
-      utvm_sfft_store(out, k, utvm_signal_asr(f1k.r + t.r, 1u), utvm_signal_asr(f1k.i + t.i, 1u));
-      utvm_sfft_store(out, nc - k, utvm_signal_asr(f1k.r - t.r, 1u), utvm_signal_asr(t.i - f1k.i, 1u));
-    }
-  }
+static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
+                                 const uint16_t* order, const int16_t* input, int16_t* output, int16_t* scratch) {
+  UTVM_SIGNAL_RFFT_WALK(int16_t, p, tw, super_tw, order, input, output, scratch,
+                        utvm_sfft_stages, utvm_sfft_rfft_split);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_RFFT_S16_H_ */

@@ -6,50 +6,43 @@
 
 #include "signal_kissfft_s32.h"
 
+/* bins 0 and n/2, then bins k and nc - k from the complex bins k and nc - k */
+static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t* super_twiddles, int32_t* out,
+                                          int32_t nc) {
+  int32_t k;
+  const utvm_sfft32_c tdc = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, 0), 2);
+  out[0] = utvm_sfft32_add(tdc.r, tdc.i);
+  out[1] = 0;
+  out[2 * nc] = utvm_sfft32_sub(tdc.r, tdc.i);
+  out[(2 * nc) + 1] = 0;
+  for (k = 1; k <= (nc / 2); ++k) {
+    const utvm_sfft32_c fpk = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, k), 2);
+    utvm_sfft32_c fpnk = utvm_sfft32_load(scratch, nc - k);
+    utvm_sfft32_c f1k;
+    utvm_sfft32_c f2k;
+    utvm_sfft32_c t;
+    utvm_sfft32_c v;
+    fpnk.i = utvm_sfft32_sub(0, fpnk.i);
+    fpnk = utvm_sfft32_fixdiv(fpnk, 2);
+    f1k = utvm_sfft32_cadd(fpk, fpnk);
+    f2k = utvm_sfft32_csub(fpk, fpnk);
+    t = utvm_sfft32_cmul(f2k, utvm_sfft32_load(super_twiddles, k - 1));
+    v.r = utvm_sfft32_half(utvm_sfft32_add(f1k.r, t.r));
+    v.i = utvm_sfft32_half(utvm_sfft32_add(f1k.i, t.i));
+    utvm_sfft32_store(out, k, v);
+    v.r = utvm_sfft32_half(utvm_sfft32_sub(f1k.r, t.r));
+    v.i = utvm_sfft32_half(utvm_sfft32_sub(t.i, f1k.i));
+    utvm_sfft32_store(out, nc - k, v);
+  }
+}
+
 /* input [frames, input_length] int32; output [frames, fft_length + 2] int32 (complex bins 0..n/2).
  * twiddles: 2 * (n/2) int32; super_twiddles: 2 * (n/4) int32; order: n/2 leaf positions ->
  * complex input index. */
-static void utvm_signal_rfft_s32(const utvm_signal_rfft_params* p, const int32_t* twiddles,
-                                 const int32_t* super_twiddles, const uint16_t* order, const int32_t* input,
-                                 int32_t* output, int32_t* scratch) {
-  const int32_t nc = p->fft_length / 2;
-  int32_t fr;
-  for (fr = 0; fr < p->frames; ++fr) {
-    const int32_t* x = &input[fr * p->input_length];
-    int32_t* out = &output[fr * (p->fft_length + 2)];
-    utvm_sfft32_c tdc;
-    int32_t k;
-    for (k = 0; k < nc; ++k) {   /* the frame, zero-padded to fft_length, in leaf order */
-      const int32_t src = 2 * (int32_t)order[k];
-      scratch[2 * k] = (src < p->input_length) ? x[src] : 0;
-      scratch[(2 * k) + 1] = ((src + 1) < p->input_length) ? x[src + 1] : 0;
-    }
-    utvm_sfft32_stages(p, twiddles, scratch, 0);
-    tdc = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, 0), 2);
-    out[0] = utvm_sfft32_add(tdc.r, tdc.i);
-    out[1] = 0;
-    out[2 * nc] = utvm_sfft32_sub(tdc.r, tdc.i);
-    out[(2 * nc) + 1] = 0;
-    for (k = 1; k <= (nc / 2); ++k) {
-      const utvm_sfft32_c fpk = utvm_sfft32_fixdiv(utvm_sfft32_load(scratch, k), 2);
-      utvm_sfft32_c fpnk = utvm_sfft32_load(scratch, nc - k);
-      utvm_sfft32_c f1k;
-      utvm_sfft32_c f2k;
-      utvm_sfft32_c t;
-      utvm_sfft32_c v;
-      fpnk.i = utvm_sfft32_sub(0, fpnk.i);
-      fpnk = utvm_sfft32_fixdiv(fpnk, 2);
-      f1k = utvm_sfft32_cadd(fpk, fpnk);
-      f2k = utvm_sfft32_csub(fpk, fpnk);
-      t = utvm_sfft32_cmul(f2k, utvm_sfft32_load(super_twiddles, k - 1));
-      v.r = utvm_sfft32_half(utvm_sfft32_add(f1k.r, t.r));
-      v.i = utvm_sfft32_half(utvm_sfft32_add(f1k.i, t.i));
-      utvm_sfft32_store(out, k, v);
-      v.r = utvm_sfft32_half(utvm_sfft32_sub(f1k.r, t.r));
-      v.i = utvm_sfft32_half(utvm_sfft32_sub(t.i, f1k.i));
-      utvm_sfft32_store(out, nc - k, v);
-    }
-  }
+static void utvm_signal_rfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
+                                 const uint16_t* order, const int32_t* input, int32_t* output, int32_t* scratch) {
+  UTVM_SIGNAL_RFFT_WALK(int32_t, p, tw, super_tw, order, input, output, scratch,
+                        utvm_sfft32_stages, utvm_sfft32_rfft_split);
 }
 
 #endif /* UTVM_KERNELS_SIGNAL_RFFT_S32_H_ */

@@ -23,29 +23,25 @@ typedef struct {
   int32_t act_max;
 } utvm_sqdiff_q_params;
 
+static inline float utvm_squared_difference_f32_one(float a, float b) {
+  const float d = a - b;
+  return d * d;
+}
+
 static inline void utvm_squared_difference_f32(const utvm_ew_shape* sh, const float* in1, const float* in2,
                                                float* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const float d = in1[w.o1] - in2[w.o2];
-    out[i] = d * d;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_squared_difference_f32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int32_t utvm_squared_difference_s32_one(int32_t a, int32_t b) {
+  const uint32_t d = (uint32_t)a - (uint32_t)b;
+  const uint32_t sq = d * d;
+  return (int32_t)sq;
 }
 
 static inline void utvm_squared_difference_s32(const utvm_ew_shape* sh, const int32_t* in1, const int32_t* in2,
                                                int32_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    const uint32_t d = (uint32_t)in1[w.o1] - (uint32_t)in2[w.o2];
-    const uint32_t sq = d * d;
-    out[i] = (int32_t)sq;
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_squared_difference_s32_one(in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 static inline int32_t utvm_sqdiff_q_one(const utvm_sqdiff_q_params* p, int32_t a, int32_t b) {
@@ -60,26 +56,22 @@ static inline int32_t utvm_sqdiff_q_one(const utvm_sqdiff_q_params* p, int32_t a
   return utvm_clamp_i32(raw, p->act_min, p->act_max);
 }
 
+static inline int8_t utvm_squared_difference_s8_one(const utvm_sqdiff_q_params* p, int8_t a, int8_t b) {
+  return (int8_t)utvm_sqdiff_q_one(p, a, b);
+}
+
 static inline void utvm_squared_difference_s8(const utvm_sqdiff_q_params* p, const utvm_ew_shape* sh,
                                               const int8_t* in1, const int8_t* in2, int8_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (int8_t)utvm_sqdiff_q_one(p, in1[w.o1], in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_squared_difference_s8_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
+}
+
+static inline int16_t utvm_squared_difference_s16_one(const utvm_sqdiff_q_params* p, int16_t a, int16_t b) {
+  return (int16_t)utvm_sqdiff_q_one(p, a, b);
 }
 
 static inline void utvm_squared_difference_s16(const utvm_sqdiff_q_params* p, const utvm_ew_shape* sh,
                                                const int16_t* in1, const int16_t* in2, int16_t* out) {
-  utvm_ew_walk w;
-  int32_t i;
-  utvm_ew_walk_init(&w);
-  for (i = 0; i < sh->size; ++i) {
-    out[i] = (int16_t)utvm_sqdiff_q_one(p, in1[w.o1], in2[w.o2]);
-    utvm_ew_walk_step(sh, &w);
-  }
+  UTVM_EW_EACH(sh, out, utvm_squared_difference_s16_one(p, in1[UTVM_EW_I1], in2[UTVM_EW_I2]));
 }
 
 #endif /* UTVM_KERNELS_SQUARED_DIFFERENCE_H_ */

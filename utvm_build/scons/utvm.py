@@ -342,6 +342,27 @@ def _codegen_args(options: dict, what: str) -> list[str]:
     return args
 
 
+def _run_generator(python: str, argv: list[str], what: str, failed: str) -> dict:
+    """`python -m utvm_build <argv>` (manifest / compile-group --manifest): its JSON manifest, after
+    checking that the generator ran and is this tool's version (one-line errors otherwise)."""
+    try:
+        p = subprocess.run([python, "-m", "utvm_build", *argv], capture_output=True, text=True, timeout=600)
+    except OSError as e:
+        raise _error(f"{what}: cannot run UTVM_PYTHON '{python}': {e.strerror}; {_hint()}") from None
+    if p.returncode != 0:
+        ok, why = _probe(python)
+        if not ok:
+            raise _error(f"{what}: {why}; {_hint()}")
+        detail = (p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}").splitlines()[-1]
+        raise _error(f"{what}: {failed}: {detail}")
+    manifest = json.loads(p.stdout)
+    version = manifest["metadata"].get("generator_version")
+    if version != _VERSION:
+        raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
+                     f"UTVM_PYTHON '{python}' runs utvm_build {version}; {_hint()}")
+    return manifest
+
+
 def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -> dict:
     """Files and metadata of the generated directory, from ``utvm-build manifest`` (in memory, writes
     nothing). Cached in ``cache`` under the model's hash, the options, the Python and the version."""
@@ -363,22 +384,7 @@ def _manifest(python: str, model: str, args: list[str], cache: str, what: str) -
     if isinstance(cached, dict) and cached.get("kind") == _CACHE_KIND and cached.get("key") == key \
             and _valid_manifest(cached.get("manifest")):
         return cached["manifest"]
-    try:
-        p = subprocess.run([python, "-m", "utvm_build", "manifest", model, *args],
-                           capture_output=True, text=True, timeout=600)
-    except OSError as e:
-        raise _error(f"{what}: cannot run UTVM_PYTHON '{python}': {e.strerror}; {_hint()}") from None
-    if p.returncode != 0:
-        ok, why = _probe(python)
-        if not ok:
-            raise _error(f"{what}: {why}; {_hint()}")
-        detail = (p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}").splitlines()[-1]
-        raise _error(f"{what}: code generation failed for {model}: {detail}")
-    manifest = json.loads(p.stdout)
-    version = manifest["metadata"].get("generator_version")
-    if version != _VERSION:
-        raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
-                     f"UTVM_PYTHON '{python}' runs utvm_build {version}; {_hint()}")
+    manifest = _run_generator(python, ["manifest", model, *args], what, f"code generation failed for {model}")
     if not _valid_manifest(manifest):
         raise _error(f"{what}: the code generator listed a file outside its directory")
     body = json.dumps({"kind": _CACHE_KIND, "key": key, "manifest": manifest}, sort_keys=True).encode()
@@ -630,21 +636,8 @@ def _group_manifest(python: str, model_args: list[str], models: list[str], args:
             return cached["manifest"]
     except (OSError, ValueError, AttributeError):
         pass
-    try:
-        p = subprocess.run([python, "-m", "utvm_build", "compile-group", *model_args, "-o", os.devnull, "--manifest",
-                            *args], capture_output=True, text=True, timeout=600)
-    except OSError as e:
-        raise _error(f"{what}: cannot run UTVM_PYTHON '{python}': {e.strerror}; {_hint()}") from None
-    if p.returncode != 0:
-        ok, why = _probe(python)
-        if not ok:
-            raise _error(f"{what}: {why}; {_hint()}")
-        detail = (p.stderr.strip() or p.stdout.strip() or f"exit code {p.returncode}").splitlines()[-1]
-        raise _error(f"{what}: code generation failed: {detail}")
-    manifest = json.loads(p.stdout)
-    if manifest["metadata"].get("generator_version") != _VERSION:
-        raise _error(f"{what}: version mismatch: this SCons tool is utvm_build {_VERSION} ({_PKG}), but "
-                     f"UTVM_PYTHON '{python}' runs another version; {_hint()}")
+    manifest = _run_generator(python, ["compile-group", *model_args, "-o", os.devnull, "--manifest", *args], what,
+                              "code generation failed")
     os.makedirs(os.path.dirname(cache), exist_ok=True)
     tmp = f"{cache}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:

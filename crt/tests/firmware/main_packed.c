@@ -7,25 +7,14 @@
 #include <tvm/runtime/c_runtime_api.h>
 #include <tvm/runtime/crt/crt.h>
 
+#include "../demo_tensor.h"
+
 static int8_t g_input_a[8];
 static int8_t g_input_b[8];
 static int8_t g_output[8];
 static int64_t g_shape_a[4] = {1, 2, 2, 2};
 static int64_t g_shape_b[1] = {8};
 static int64_t g_shape_out[2] = {1, 8};
-
-static void SetTensor(DLTensor* t, void* data, int64_t* shape, int32_t ndim) {
-  t->data = data;
-  t->device.device_type = kDLCPU;
-  t->device.device_id = 0;
-  t->ndim = ndim;
-  t->dtype.code = (uint8_t)kDLInt;
-  t->dtype.bits = 8U;
-  t->dtype.lanes = 1U;
-  t->shape = shape;
-  t->strides = NULL;
-  t->byte_offset = 0U;
-}
 
 int main(void) {
   int status = -1;
