@@ -287,7 +287,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
  * odd count, then unrolled twice in a counted loop (13 registers in all, so a frame pointer may
  * keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
  * advanced past the step's weights). A statement macro, as the family skeletons. */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, PW, A0, A1, B0, B1)                                              \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \

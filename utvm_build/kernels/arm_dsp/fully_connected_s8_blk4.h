@@ -66,12 +66,14 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
 }
 
 /* k steps of 4 x 4 input words (64 MACs) from px (the widened row) and pw (the block's weights): a0..a3
- * += the 4 units' dot products, px and pw advanced past them. Under GCC / clang one inline assembly
- * loop: per input word one post-indexed LDRD of its two lane words and one LDMIA with writeback of
+ * += the 4 units' dot products, px and pw advanced past them. Under GCC one inline assembly
+ * loop (GCC at -O1 and above): per input word one post-indexed LDRD of its two lane words and one LDMIA with writeback of
  * the 4 units' weight words (1 + 4 cycles on Cortex-M4 against 2 x 3 for two LDRD, no pointer add),
  * 8 SXTB16, 8 SMLAD: 18 instructions per 16 MACs, the counter and the branch per 64. GCC did not
  * form the LDM itself; with the weight words as register variables in C it spilled in the loop.
- * LDM takes its registers in ascending order: w0..w3 are r8..r11, the other ten operands GCC's. */
+ * LDM takes its registers in ascending order: w0..w3 are r8..r11, the other nine operands GCC's;
+ * the step counter lives in memory (loaded, decremented and stored once per 64 MACs) so that the
+ * loop fits with r7 kept as the frame pointer (-O0, -fno-omit-frame-pointer). */
 #define UTVM_FC_BLK4_X_WIDE "ldrd %[xe], %[xo], [%[px]], #8\n\t"
 /* the raw input word (a layer of one block of units: no widening, which would cost more than the
  * two SXTB16 it saves) */
@@ -111,7 +113,10 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
     (px) = &(px)[4];                   \
   } while (0)
 
-#if defined(__GNUC__) || defined(__clang__)
+/* GCC only, and not at -O0: unoptimized GCC keeps r7 as the frame pointer and allocates no more
+ * than r0-r6 and r12 to the nine operands; clang's register allocator gives up on the loop at any
+ * level (the C loop below then). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_FC_BLK4_XW UTVM_FC_BLK4_X_WIDE
 #define UTVM_FC_BLK4_XR UTVM_FC_BLK4_X_RAW
 #define UTVM_FC_BLK4_STEPS(n, xp, wp, s0, s1, s2, s3, X)                                                    \
@@ -124,9 +129,11 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
     int32_t xo_;                                                                                           \
     int32_t t_;                                                                                            \
     __asm__ volatile("1:\n\t" X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X UTVM_FC_BLK4_STEP_ASM X     \
-                         UTVM_FC_BLK4_STEP_ASM "subs %[k], %[k], #1\n\t"                                    \
+                         UTVM_FC_BLK4_STEP_ASM "ldr %[t], %[k]\n\t"                                         \
+                                               "subs %[t], %[t], #1\n\t"                                    \
+                                               "str %[t], %[k]\n\t"                                         \
                                                "bne 1b\n\t"                                                 \
-                     : [a0] "+r"(s0), [a1] "+r"(s1), [a2] "+r"(s2), [a3] "+r"(s3), [k] "+r"(n), [px] "+r"(xp), \
+                     : [a0] "+r"(s0), [a1] "+r"(s1), [a2] "+r"(s2), [a3] "+r"(s3), [k] "+m"(n), [px] "+r"(xp), \
                        [pw] "+r"(wp), [xe] "=&r"(xe_), [xo] "=&r"(xo_), [t] "=&r"(t_), [w0] "=&r"(w0_),      \
                        [w1] "=&r"(w1_), [w2] "=&r"(w2_), [w3] "=&r"(w3_)                                     \
                      :                                                                                     \

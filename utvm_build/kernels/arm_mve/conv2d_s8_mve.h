@@ -39,6 +39,16 @@
 #include "conv.h"
 #include "mve_s8.h"
 
+/* The inline assembly blocks take every even register for the 8 sums and lr among them: GCC
+ * at -O1 and above, which omits the frame pointer. Unoptimized builds (r7 is the frame pointer,
+ * lr is not allocated) and clang take the intrinsics; a build that keeps the frame pointer at -O1
+ * and above (-fno-omit-frame-pointer) defines UTVM_NO_INLINE_ASM (docs/kernel-guide.md). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_CONV2D_MVE_ASM 1
+#else
+#define UTVM_CONV2D_MVE_ASM 0
+#endif
+
 typedef struct {
   utvm_conv_geom g;
   int32_t input_zp;      /* input zero point: the value of taps outside the image */
@@ -64,7 +74,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_out(int32x4_t acc, int32x4_t bias, i
   }
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if UTVM_CONV2D_MVE_ASM
 /* The assembler of one window step (16 bytes of the two pixels' windows in q0 / q1, the four
  * channels' 16 weight bytes each from pw, 64 bytes on): 4 weight loads and 8 VMLADAV(A) into
  * the 8 sums. OP: "vmladav.s8" (the first step: starts the sums) or "vmladava.s8". The loads of
@@ -137,7 +147,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* 
   const int8_t* pw = w;
   const int32_t* pr = rq;
   int32_t c;
-#if defined(__GNUC__) && !defined(__clang__)
+#if UTVM_CONV2D_MVE_ASM
   /* the first 1..16 window bytes (predicated: they start the sums, VMLADAV), then the whole
    * vectors, then the last 1..15 bytes (predicated) */
   const int32_t first = utvm_min_i32(p->depth, 16);
@@ -152,7 +162,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* 
     int32x4_t vb;
     const int8_t* pa = x0;
     const int8_t* pb = x1;
-#if defined(__GNUC__) && !defined(__clang__)
+#if UTVM_CONV2D_MVE_ASM
     {
       /* One block in assembler, the sums never leave it: VMLADAVA accumulates into even
        * registers only, and the 8 sums take all of them (r0-r12, lr); in C GCC spilled one in
@@ -263,7 +273,7 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
   }
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
+#if UTVM_CONV2D_MVE_ASM
 /* Windows read in place (GCC): both pixels' windows inside the image and dilation_w 1; x0 / x1
  * point at the top left taps in the input; no im2col. The same block as utvm_conv2d_mve_block
  * (the weights are in window order, row after row), with a loop over the filter rows around the
