@@ -357,3 +357,29 @@ def test_prefix_line_buffer_then_segments(monkeypatch: pytest.MonkeyPatch) -> No
     check_against_oracle(cases)
     assert lines, "min never ran the first convolution in place"
     assert any(": line buffer, then" in c.label for c in cases)
+
+
+def test_report_draws_the_plan(tmp_path: Path) -> None:
+    """`utvm-build report` with --memory: the stripes and in-place operators listed (one item
+    each, as in info --json), and the buffers shared by views drawn piece by piece."""
+    import json
+    import re
+
+    model, _ = chain_model(4)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model)
+    args = [str(path), "--memory", "min", "--io", "workspace"]
+    r = subprocess.run(["python", "-m", "utvm_build", "info", *args, "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    plan = json.loads(r.stdout)["memory_plan"]
+    transforms = plan["transforms"]
+    assert transforms["segments"]
+    r = subprocess.run(["python", "-m", "utvm_build", "report", *args, "-o", str(tmp_path / "r.html")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert f"workspace {transforms['workspace_before']} -&gt; {transforms['workspace_after']} bytes" in page
+    items = re.findall(r"<li>(.*?)</li>", page.split('<ul class="transforms">')[1].split("</ul>")[0])
+    assert len(items) == len(transforms["segments"]) + len(transforms["in_place"])
+    pieces = sum(len(b["parts"]) for b in plan["buffers"] if "parts" in b)
+    assert pieces and page.count('class="buffer shared"') == pieces
