@@ -420,17 +420,17 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
         return size_of(work, with_scratch=with_scratch) if not with_scratch else real
 
     def line_buffers(work: Graph, with_scratch: bool, segments: list[dict]) -> None:
-        """The first operator of every chain, when its output is smaller than its input and it can
-        run in place in stripes at no extra MAC (the stripes are its line buffer: its output over
-        the input rows already consumed), where that lowers the bytes alive at its step and not
-        the peak. Off the peak too: the segments chosen after it then start from the input's
-        buffer rather than recompute that operator in their halos (VWW's first convolution: 2x its
-        MACs in a segment's halos, none in place)."""
+        """The first operator of every chain of the model, when it can run in place in stripes at
+        no extra MAC (the stripes are its line buffer: its output over the input rows already
+        consumed), where that lowers the bytes alive at its step and not the peak. Off the peak
+        too: the segments chosen after it then start from the input's buffer rather than
+        recompute that operator in their halos (VWW's first convolution: 2x its MACs in a
+        segment's halos, none in place)."""
         done: set[int] = set()
+        heads = {g.operators[run[0]].index for run in chains(g)}
         while True:
             firsts = [work.operators[run[0]] for run in chains(work)]
-            todo = [op for op in firsts if op.index not in done
-                    and work.tensors[op.outputs[0]].nbytes < work.tensors[op.inputs[0]].nbytes]
+            todo = [op for op in firsts if op.index in heads and op.index not in done]
             if not todo:
                 return
             op = todo[0]
@@ -511,8 +511,10 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
     # a first segment that does not meet the limit alone, then the cheapest that does; min: the
     # limit is the smallest workspace found, reached again with fewer extra MACs when possible
     limit = ram_limit or min(r[0].workspace for r in runs)
-    runs += [greedy(False, fit_after=1, limit=limit),
-             greedy(False, lines=True, local_first=True, fit_after=1, limit=limit)]
+    if any(r[3] for r in runs if r[0].workspace <= limit) and not any(
+            not r[3] for r in runs if r[0].workspace <= limit):   # else none can be cheaper
+        runs += [greedy(False, fit_after=1, limit=limit),
+                 greedy(False, lines=True, local_first=True, fit_after=1, limit=limit)]
 
     def rank(run: tuple[_Size, Graph, list[dict], int]) -> tuple[int, ...]:
         """The smallest workspace, then the fewest extra MACs; --ram-limit: the fewest extra MACs
