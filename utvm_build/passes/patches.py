@@ -23,7 +23,9 @@ its own first operator, for a one-operator segment) still reads; checked byte by
 The choice (``choose``): candidate segments (every run of at most ``MAX_SEGMENT`` operators inside
 a chain), stripe counts, in place or not; each candidate is planned with the real planner and the
 one with the smallest workspace within the extra-MAC budget of the mode is taken, repeatedly
-(several segments, e.g. one per residual block), while the workspace shrinks. docs/architecture.md
+(several segments, e.g. one per residual block), while the workspace shrinks; some runs first put
+every chain's first operator in place (a line buffer), and of the runs reaching the smallest
+workspace (or the --ram-limit) the one with the fewest extra MACs is kept. docs/architecture.md
 ("Memory below the activation bound").
 """
 
