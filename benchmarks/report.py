@@ -263,7 +263,7 @@ def render_memory(by_key: dict, models: list[str], configs: list[str]) -> list[s
         if not rows:
             continue
         out += [f"## {config} against {base}", "",
-                f"The same build with `{config.split('+', 1)[1].replace('-', ' ', 1)}` (docs/architecture.md, "
+                f"The same build with `{' '.join(config.split('+', 1)[1].rsplit('-', 1))}` (docs/architecture.md, "
                 "\"Memory below the activation bound\"). RAM total = workspace + data/bss + stack; TFLM: "
                 "`../shared/docs/anchors.md` (its arena + stack).", "",
                 "| model | workspace | RAM total | RAM vs TFLM | instructions | ratio | flash | outputs vs host |",

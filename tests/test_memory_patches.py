@@ -29,9 +29,9 @@ FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 
 
 def _layer(mb, rng: np.random.Generator, x, shape: list[int], kind: str, f: int, s: int, d: int, pad: str,
-           act: str):  # noqa: ANN001, ANN202
+           act: str, oc: int = 0):  # noqa: ANN001, ANN202
     n, h, w, c = shape
-    oc = c if kind == "dw" else int(rng.integers(2, 9))
+    oc = c if kind == "dw" else oc or int(rng.integers(2, 9))
     wt = rng.integers(-127, 128, [1, f, f, oc] if kind == "dw" else [oc, f, f, c]).astype(np.int8)
     s_in = 0.05
     s_w = rng.uniform(0.002, 0.02, oc).astype(np.float32)
@@ -81,6 +81,24 @@ def chain_model(seed: int) -> tuple[bytes, list[np.ndarray]]:
 
 
 SEEDS = list(range(40 if FULL else 3))
+
+
+def prefix_model(seed: int) -> tuple[bytes, list[np.ndarray]]:
+    """A MobileNetV1-like prefix (VWW, person_detect): a strided 3x3 convolution of a few input
+    channels to more, whose output is smaller than its input (its stripes run in place over the
+    input: a line buffer), then depthwise / pointwise pairs, one strided."""
+    from tflite_writer import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder(f"memory prefix {seed}")
+    c = int(rng.integers(1, 4))
+    shape = [1, int(rng.integers(24, 49)) // 4 * 4, int(rng.integers(8, 17)), c]
+    x0 = mb.tensor(shape, "int8", scale=0.05, zero_point=int(rng.integers(-10, 10)))
+    pad = str(rng.choice(["SAME", "VALID"]))
+    x, cur = _layer(mb, rng, x0, shape, "conv", 3, 2, 1, pad, "RELU6", oc=int(rng.integers(c + 1, 4 * c)))
+    for kind, f, s, oc in (("dw", 3, 1, 0), ("conv", 1, 1, 2 * cur[3]), ("dw", 3, 2, 0), ("conv", 1, 1, 0)):
+        x, cur = _layer(mb, rng, x, cur, kind, f, s, 1, "SAME", "RELU6", oc=oc)
+    return mb.build([x0], [x]), [rng.integers(-128, 128, shape).astype(np.int8)]
 
 
 def _options(**kw) -> CompileOptions:  # noqa: ANN003
@@ -251,6 +269,9 @@ def test_on_cortex_m_qemu(tmp_path: Path, core: str, target: str, machine: str) 
         path = tmp_path / f"chain{seed}.tflite"
         path.write_bytes(chain_model(seed)[0])
         models.append(BenchModel(f"chain{seed}", path, "test"))
+    path = tmp_path / "prefix0.tflite"   # the first convolution in place, then segments
+    path.write_bytes(prefix_model(0)[0])
+    models.append(BenchModel("prefix0", path, "test"))
     build(models, None, "O2", tmp_path / "host", target="generic")
     build(models, CORES[core], "Os", tmp_path / core, io="workspace", target=target,
           codegen_args="--memory min")
@@ -285,3 +306,81 @@ def test_run_cases_smoke() -> None:
     model, inputs = chain_model(2)
     outs = run_cases([Case(model, inputs, "min", _options(memory="min"))])
     assert outs and outs[0][0].dtype == np.int8
+
+
+def test_prefix_line_buffer_then_segments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strided first convolution whose output is smaller than its input runs in place in stripes
+    (passes/patches.choose's line buffers), and the segments after it read its output in the
+    shared buffer: chosen by min and by --ram-limit, and forced (the line buffer, then each
+    candidate of the rest), byte-identical to the reference."""
+    cases, lines = [], 0
+    for seed in range(6 if FULL else 2):
+        model, inputs = prefix_model(seed)
+        meta = compile_bytes(model, "m", _options(memory="min", io="workspace")).metadata
+        plan = meta["memory_transforms"]
+        lines += any(s["operators"] == [0] and s["in_place"] and not s["extra_macs"] for s in plan["segments"])
+        assert plan["workspace_after"] < plan["workspace_before"]
+        cases.append(Case(model, inputs, f"prefix {seed} min", _options(memory="min", io="workspace")))
+        limit = (plan["workspace_after"] + plan["workspace_before"]) // 2
+        cases.append(Case(model, inputs, f"prefix {seed} ram-limit {limit}", _options(ram_limit=limit, io="workspace")))
+        g = lower(model)
+        line = next((c for c in patches._candidates(g, True, 0, {g.operators[0].index})
+                     if c.in_place and len(c.ops) == 1), None)
+        if line is None:   # the first convolution's window leaves no row to overwrite
+            continue
+        patches.apply(g, line, 1000)
+        rest = list(patches._candidates(g, True, float("inf"), {op.index for op in g.operators}))
+        assert any(c.in_place and c.ops[0].inputs[0] in g.aliases for c in rest)
+        chained = [k for k, c in enumerate(rest) if c.in_place and len(c.ops) > 1][:1]
+        picks = range(len(rest)) if FULL else sorted({int((i + 0.5) * len(rest) / 4) for i in range(4)} | set(chained))
+        tag = f"memory prefix {seed}"
+        for k in picks:
+            forced = _with_description(model, tag, f"pair {k}".ljust(len(tag)))
+            cases.append(Case(forced, inputs, f"prefix {seed}: line buffer, then candidate {k}",
+                              _options(memory="min", io="workspace")))
+
+    def choose(g, mode, ram_limit, model_macs, scratch, alignment, io_in_workspace):  # noqa: ANN001, ANN202
+        if not g.description.startswith("pair "):
+            return real(g, mode, ram_limit, model_macs, scratch, alignment, io_in_workspace)
+        k = int(g.description.split()[1])
+        line = next(c for c in patches._candidates(g, True, 0, {g.operators[0].index})
+                    if c.in_place and len(c.ops) == 1)
+        patches.apply(g, line, 1000)
+        rest = list(patches._candidates(g, io_in_workspace, float("inf"), {op.index for op in g.operators}))
+        patches.apply(g, rest[k], 2000)
+        report = patches.PatchReport(mode, model_macs=model_macs)
+        report.segments.append({"forced": k})
+        return report
+
+    real = compiler.choose_patches
+    monkeypatch.setattr(compiler, "choose_patches", choose)
+    check_against_oracle(cases)
+    assert lines, "min never ran the first convolution in place"
+    assert any(": line buffer, then" in c.label for c in cases)
+
+
+def test_report_draws_the_plan(tmp_path: Path) -> None:
+    """`utvm-build report` with --memory: the stripes and in-place operators listed (one item
+    each, as in info --json), and the buffers shared by views drawn piece by piece."""
+    import json
+    import re
+
+    model, _ = chain_model(4)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model)
+    args = [str(path), "--memory", "min", "--io", "workspace"]
+    r = subprocess.run(["python", "-m", "utvm_build", "info", *args, "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    plan = json.loads(r.stdout)["memory_plan"]
+    transforms = plan["transforms"]
+    assert transforms["segments"]
+    r = subprocess.run(["python", "-m", "utvm_build", "report", *args, "-o", str(tmp_path / "r.html")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert f"workspace {transforms['workspace_before']} -&gt; {transforms['workspace_after']} bytes" in page
+    items = re.findall(r"<li>(.*?)</li>", page.split('<ul class="transforms">')[1].split("</ul>")[0])
+    assert len([i for i in items if "stripes of rows" in i]) == len(transforms["segments"])
+    assert len([i for i in items if "written over its input" in i]) == len(transforms["in_place"])
+    pieces = sum(len(b["parts"]) for b in plan["buffers"] if "parts" in b)
+    assert pieces and page.count('class="buffer shared"') == pieces

@@ -23,7 +23,9 @@ its own first operator, for a one-operator segment) still reads; checked byte by
 The choice (``choose``): candidate segments (every run of at most ``MAX_SEGMENT`` operators inside
 a chain), stripe counts, in place or not; each candidate is planned with the real planner and the
 one with the smallest workspace within the extra-MAC budget of the mode is taken, repeatedly
-(several segments, e.g. one per residual block), while the workspace shrinks. docs/architecture.md
+(several segments, e.g. one per residual block), while the workspace shrinks; some runs first put
+every chain's first operator in place (a line buffer), and of the runs reaching the smallest
+workspace (or the --ram-limit) the one with the fewest extra MACs is kept. docs/architecture.md
 ("Memory below the activation bound").
 """
 
@@ -404,17 +406,65 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
         local = max([v for k, v in enumerate(live) if segment and ids[k] in segment] + [0])
         return _Size(peak, len(at_peak), plan.workspace_bytes, at_peak, local)
 
-    def greedy(free_first: bool, with_scratch: bool = True) -> tuple[_Size, Graph, list[dict], int]:
+    def record(work: Graph, c: Candidate, with_scratch: bool, segments: list[dict]) -> _Size:
+        """Apply ``c`` to ``work`` and note it in ``segments``; returns the new size."""
+        first = max(max(op.index for op in work.operators), max(op.index for op in g.all_operators())) + 1
+        t_in, t_out = c.ops[0].inputs[0], c.ops[-1].outputs[0]
+        names = (work.tensors[t_in].name, work.tensors[t_out].name)
+        apply(work, c, first)
+        real = size_of(work)
+        segments.append({
+            "operators": [op.index for op in c.ops], "ops": [op.op for op in c.ops],
+            "input": names[0], "output": names[1],
+            "stripes": c.stripes, "rows": [[s[-1][2], s[-1][3]] for s in c.rows],
+            "in_place": c.in_place, "output_offset_bytes": c.delta, "bottom_up": c.reverse,
+            "extra_macs": c.extra_macs, "workspace_after": real.workspace, "first_operator_index": first})
+        return size_of(work, with_scratch=with_scratch) if not with_scratch else real
+
+    def line_buffers(work: Graph, with_scratch: bool, segments: list[dict]) -> None:
+        """The first operator of every chain of the model, when it can run in place in stripes at
+        no extra MAC (the stripes are its line buffer: its output over the input rows already
+        consumed), where that lowers the bytes alive at its step and not the peak. Off the peak
+        too: the segments chosen after it then start from the input's buffer rather than
+        recompute that operator in their halos (VWW's first convolution: 2x its MACs in a
+        segment's halos, none in place)."""
+        done: set[int] = set()
+        heads = {g.operators[run[0]].index for run in chains(g)}
+        while True:
+            firsts = [work.operators[run[0]] for run in chains(work)]
+            todo = [op for op in firsts if op.index in heads and op.index not in done]
+            if not todo:
+                return
+            op = todo[0]
+            done.add(op.index)
+            before = size_of(work, {op.index}, with_scratch)
+            best, best_key = None, None
+            for c in _candidates(work, io_in_workspace, 0, {op.index}):
+                if not c.in_place or len(c.ops) != 1 or c.extra_macs:
+                    continue
+                trial = _copy(work)
+                apply(trial, c, 1 << 20)
+                size = size_of(trial, {op.index}, with_scratch)
+                key = (size.local, size.peak, c.stripes)
+                if size.local < before.local and size.peak <= before.peak and (best_key is None or key < best_key):
+                    best, best_key = c, key
+            if best is not None:
+                record(work, best, with_scratch, segments)
+
+    def greedy(free_first: bool, with_scratch: bool = True, lines: bool = False, local_first: bool = False,
+               fit_after: int = 0, limit: int = ram_limit) -> tuple[_Size, Graph, list[dict], int]:
         """Apply the best segment, again and again; the state with the smallest workspace (with
         the kernels' scratch; ``with_scratch`` False: the search itself ignores it, which keeps a
         large scratch of a few operators from steering it)."""
         work = _copy(g)
-        current = size_of(work, with_scratch=with_scratch)
-        best_state = (size_of(work), work, [], 0)
         segments: list[dict] = []
+        if lines:
+            line_buffers(work, with_scratch, segments)
+        current = size_of(work, with_scratch=with_scratch)
+        best_state = (size_of(work), work, list(segments), 0)
         spent = 0
-        for _ in range(MAX_ROUNDS):
-            if ram_limit and best_state[0].workspace <= ram_limit:
+        for round_ in range(MAX_ROUNDS):
+            if limit and best_state[0].workspace <= limit:
                 break
             best: Candidate | None = None
             best_key: tuple | None = None
@@ -436,8 +486,10 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
                     # input, but only one buffer holding both lets the placement use that
                     key: tuple = (size.peak, size.count, size.local, not c.in_place, size.workspace, c.extra_macs,
                                   c.stripes)
-                    if ram_limit:   # the fewest extra MACs that meets the limit, else as above
-                        fits = size.workspace <= ram_limit
+                    if local_first:
+                        key = (size.local, *key)
+                    if limit and round_ >= fit_after:   # the fewest extra MACs that meets the limit, else as above
+                        fits = size.workspace <= limit
                         key = (not fits, spent + c.extra_macs if fits else 0, *key)
                     if best_key is None or key < best_key:
                         best, best_key = c, key
@@ -445,29 +497,34 @@ def choose(g: Graph, mode: str, ram_limit: int, model_macs: int, scratch: dict[i
                     break
             if best is None:
                 break
-            first = max(max(op.index for op in work.operators), max(op.index for op in g.all_operators())) + 1
-            t_in, t_out = best.ops[0].inputs[0], best.ops[-1].outputs[0]
-            names = (work.tensors[t_in].name, work.tensors[t_out].name)
-            apply(work, best, first)
             spent += best.extra_macs
-            current = size_of(work, with_scratch=with_scratch)
+            current = record(work, best, with_scratch, segments)
             real = current if with_scratch else size_of(work)
-            segments.append({
-                "operators": [op.index for op in best.ops], "ops": [op.op for op in best.ops],
-                "input": names[0], "output": names[1],
-                "stripes": best.stripes, "rows": [[s[-1][2], s[-1][3]] for s in best.rows],
-                "in_place": best.in_place, "output_offset_bytes": best.delta, "bottom_up": best.reverse,
-                "extra_macs": best.extra_macs, "workspace_after": real.workspace, "first_operator_index": first})
             if real.workspace < best_state[0].workspace:
                 best_state = (real, _copy(work), list(segments), spent)
         return best_state
 
     report = PatchReport(mode, model_macs=model_macs)
     report.workspace_before = size_of(g).workspace
-    runs = [greedy(True), greedy(False)]
+    runs = [greedy(True), greedy(False), greedy(True, lines=True, local_first=True),
+            greedy(False, lines=True, local_first=True)]
     if any(scratch.values()):
         runs += [greedy(True, False), greedy(False, False)]
-    current, chosen, report.segments, spent = min(runs, key=lambda r: (r[0].workspace, r[3]))
+    # a first segment that does not meet the limit alone, then the cheapest that does; min: the
+    # limit is the smallest workspace found, reached again with fewer extra MACs when possible
+    limit = ram_limit or min(r[0].workspace for r in runs)
+    if any(r[3] for r in runs if r[0].workspace <= limit) and not any(
+            not r[3] for r in runs if r[0].workspace <= limit):   # else none can be cheaper
+        runs += [greedy(False, fit_after=1, limit=limit),
+                 greedy(False, lines=True, local_first=True, fit_after=1, limit=limit)]
+
+    def rank(run: tuple[_Size, Graph, list[dict], int]) -> tuple[int, ...]:
+        """The smallest workspace, then the fewest extra MACs; --ram-limit: the fewest extra MACs
+        of the runs that meet it."""
+        fits = run[0].workspace <= limit
+        return (0, run[3]) if fits else (1, run[0].workspace, run[3])
+
+    current, chosen, report.segments, spent = min(runs, key=rank)
     if report.segments:   # the rewrite that reached the smallest workspace
         g.tensors[:] = chosen.tensors
         g.operators[:] = chosen.operators
