@@ -117,10 +117,23 @@ if(NOT _UTVM_BUILD_CHECKED STREQUAL _utvm_check_key)
 endif()
 set(UTVM_BUILD_CRT_DIR "${_UTVM_BUILD_CRT_DIR}")
 
+# The generator's identity in the regeneration stamps: its version and the modification times of its
+# Python modules and kernel headers, so that generated code follows a changed generator (a
+# development checkout, a reinstalled wheel of the same version), not only a changed model.
+file(GLOB_RECURSE _utvm_gen_files LIST_DIRECTORIES false "${_utvm_pkg_dir}/*.py" "${_utvm_pkg_dir}/*.h")
+list(SORT _utvm_gen_files)
+set(_utvm_gen_times "")
+foreach(_utvm_f IN LISTS _utvm_gen_files)
+  file(TIMESTAMP "${_utvm_f}" _utvm_t "%s" UTC)
+  string(APPEND _utvm_gen_times "${_utvm_f} ${_utvm_t}\n")
+endforeach()
+string(SHA256 _utvm_gen_hash "${_utvm_gen_times}")
+string(SUBSTRING "${_utvm_gen_hash}" 0 16 _utvm_gen_hash)
+
 include("${CMAKE_CURRENT_LIST_DIR}/UtvmBuild.cmake")
 set_property(GLOBAL PROPERTY UTVM_BUILD_PYTHON "${UTVM_BUILD_PYTHON}")
 set_property(GLOBAL PROPERTY UTVM_BUILD_COMMAND "${_utvm_command}")
-set_property(GLOBAL PROPERTY UTVM_BUILD_VERSION "${utvm_build_VERSION}")
+set_property(GLOBAL PROPERTY UTVM_BUILD_VERSION "${utvm_build_VERSION} (generator ${_utvm_gen_hash})")
 set_property(GLOBAL PROPERTY UTVM_BUILD_PACKAGE_DIR "${_utvm_pkg_dir}")
 set_property(GLOBAL PROPERTY UTVM_BUILD_CRT_DIR "${UTVM_BUILD_CRT_DIR}")
 
