@@ -82,8 +82,10 @@ def pytest_testnodedown(node, error) -> None:  # noqa: ANN001
 def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
     _shared_summary(terminalreporter)
     from harness import TALLY
-    from target_harness import ALL, CORES, TARGET_TALLY
+    from target_harness import ALL, CORES, TARGET_TALLY, skip_reason
 
+    if TALLY and skip_reason():
+        terminalreporter.write_line(skip_reason())
     if TARGET_TALLY:
         runs = ", ".join(f"{CORES[k].target} {n} cases ({exact} bit-exact, {s:.0f} s)"
                          for k, (n, exact, s) in sorted(TARGET_TALLY.items()))

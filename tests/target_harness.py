@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from system_tools import need
+from system_tools import APT
 
 from utvm_build.compiler import compile_bytes
 from utvm_build.emit.output import write_directory
@@ -57,6 +58,7 @@ TARGET_TALLY: dict[str, list[float]] = {}
 #: Cases sampled so far per test file and core (``--dist loadfile`` keeps a file in one worker).
 _PER_FILE: dict[tuple[str, str], int] = {}
 _JOBS = max(2, os.cpu_count() or 2)
+TOOLS = ("arm-none-eabi-gcc", "qemu-system-arm")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,20 @@ REGION_ALIAS("TVM_CONSTANTS", SRAM);
 REGION_ALIAS("TVM_WORKSPACE", DDR);
 INCLUDE cortex_m_sections.ld
 """
+
+
+def missing_tools() -> list[str]:
+    return [t for t in TOOLS if shutil.which(t) is None]
+
+
+def skip_reason() -> str | None:
+    """One line for the session summary when the cross tools are absent, else None."""
+    missing = missing_tools()
+    if not missing or not selected_cores():
+        return None
+    packages = dict.fromkeys(" ".join(APT[t] for t in missing).split())
+    return (f"conformance on QEMU skipped: {', '.join(missing)} not found (apt-get install -y "
+            f"{' '.join(packages)})")
 
 
 def selected_cores() -> list[Core]:
@@ -330,9 +346,8 @@ def check_on_targets(cases: Sequence, refs: Sequence, float_rtol: float) -> None
     from harness import assert_matches
 
     cores = selected_cores()
-    if not cores:
+    if not cores or missing_tools():  # the host check stands; the session summary says why not here
         return
-    need("arm-none-eabi-gcc", "qemu-system-arm")
     failures = []
     for core in cores:
         picked = [k for k in sample(cases, core) if not isinstance(refs[k], Exception)]
