@@ -18,6 +18,7 @@ picked fewer). ``UTVM_CONFORMANCE_TARGETS`` chooses the cores (default ``m4,m55`
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import hashlib
 import os
@@ -267,6 +268,21 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 600) -> subpr
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+_STARTUP: dict[str, list[str]] = {}
+
+
+def _startup_objects(core: Core, cc: list[str], flags: list[str]) -> list[str]:
+    """startup.c and semihosting.c compiled once per process and core (every image links them)."""
+    if core.name not in _STARTUP:
+        d = Path(tempfile.mkdtemp(prefix=f"utvm-conf-startup-{core.name}-"))
+        atexit.register(shutil.rmtree, d, True)
+        r = _run(cc + flags + [f"-I{CORTEX_M}", "-c", str(CORTEX_M / "startup.c"), str(CORTEX_M / "semihosting.c")],
+                 cwd=d)
+        assert r.returncode == 0, r.stderr
+        _STARTUP[core.name] = [str(d / "startup.o"), str(d / "semihosting.o")]
+    return _STARTUP[core.name]
+
+
 def run_on_core(cases: Sequence, core: Core, tmp: Path) -> list[list[np.ndarray] | str]:
     """Build ``cases`` for ``core`` into as few images as fit, run them on QEMU; per case its outputs
     (or what went wrong, as text)."""
@@ -309,8 +325,8 @@ def run_on_core(cases: Sequence, core: Core, tmp: Path) -> list[list[np.ndarray]
                                                  str(img / "out.bin")))
         objs = [str(o) for k in batch for o in sorted((dirs[k] / "obj").glob("*.o"))]
         inc = [f"-I{dirs[k] / 'include'}" for k in batch]
-        link = _run(cc + flags + inc + [f"-I{CORTEX_M}", str(img / "main.c"), str(CORTEX_M / "startup.c"),
-                                        str(CORTEX_M / "semihosting.c"), *objs, "-nostartfiles",
+        link = _run(cc + flags + inc + [f"-I{CORTEX_M}", str(img / "main.c"), *_startup_objects(core, cc, flags),
+                                        *objs, "-nostartfiles",
                                         "--specs=nano.specs", "-Wl,--gc-sections", f"-L{CORTEX_M}", *ld,
                                         "-o", str(img / "image.elf"), "-lm"])
         if link.returncode != 0:
