@@ -61,24 +61,36 @@ def pytest_sessionfinish(session) -> None:  # noqa: ANN001
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         from harness import TALLY
+        from target_harness import TARGET_TALLY
 
         workeroutput["utvm_tally"] = {k: list(v) for k, v in TALLY.items()}
+        workeroutput["utvm_target_tally"] = {k: list(v) for k, v in TARGET_TALLY.items()}
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error) -> None:  # noqa: ANN001
     from harness import TALLY
+    from target_harness import TARGET_TALLY
 
-    for key, (n, exact) in getattr(node, "workeroutput", {}).get("utvm_tally", {}).items():
-        entry = TALLY.setdefault(key, [0, 0])
-        entry[0] += n
-        entry[1] += exact
+    for tally, name in ((TALLY, "utvm_tally"), (TARGET_TALLY, "utvm_target_tally")):
+        for key, counts in getattr(node, "workeroutput", {}).get(name, {}).items():
+            entry = tally.setdefault(key, [0] * len(counts))
+            for i, v in enumerate(counts):
+                entry[i] += v
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
     _shared_summary(terminalreporter)
     from harness import TALLY
+    from target_harness import ALL, CORES, TARGET_TALLY, skip_reason
 
+    if TALLY and skip_reason():
+        terminalreporter.write_line(skip_reason())
+    if TARGET_TALLY:
+        runs = ", ".join(f"{CORES[k].target} {n} cases ({exact} bit-exact, {s:.0f} s)"
+                         for k, (n, exact, s) in sorted(TARGET_TALLY.items()))
+        terminalreporter.write_line(f"conformance on QEMU ({'every case' if ALL else 'seeded sample'}; "
+                                    f"UTVM_CONFORMANCE_ALL=1: all): {runs}")
     if not TALLY:
         return
     total = [sum(v[0] for v in TALLY.values()), sum(v[1] for v in TALLY.values())]

@@ -183,6 +183,10 @@ def check_against_oracle(cases: Sequence[Case], float_rtol: float = 1e-5, builti
             failures.append(str(e))
     assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n" + "\n".join(failures[:20])
     record(len(cases), exact)
+    # the same cases built with the Cortex-M4 / M55 kernels, on QEMU (sampled; all with UTVM_TEST_FULL=1)
+    from target_harness import check_on_targets
+
+    check_on_targets(cases, refs, float_rtol)
     return {"cases": len(cases), "bit_exact": exact}
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 from harness import Case, assert_matches, record, run_cases
 from oracle import builtin_outputs_many, micro_reference_outputs_many, reference_outputs_many
+from target_harness import check_on_targets
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 
@@ -55,6 +56,7 @@ def check(cases: Sequence[tuple[str, str, Case]], engine: str = "ref", float_rto
         exact_total += int(exact)
     assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n" + "\n".join(failures[:20])
     record(len(cases), exact_total)
+    check_on_targets([c for _, _, c in cases], refs, float_rtol)  # on QEMU Cortex-M4 / M55 (sampled)
     return {"cases": len(cases), "bit_exact": exact_total}
 
 

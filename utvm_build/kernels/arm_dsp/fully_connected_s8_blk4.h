@@ -174,7 +174,6 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
   const int32_t* pw = w;
   int32_t c;
   for (c = 0; c < units; c += 4) {
-    int32_t acc[4];
     int32_t a0;
     int32_t a1;
     int32_t a2;
@@ -183,7 +182,6 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     const int8_t* pxr = xr;
     int32_t k = n4 >> 2;
     int32_t rem = n4 & 3;
-    int32_t j;
     int32_t w0;
     int32_t w1;
     int32_t w2;
@@ -223,13 +221,19 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
       r = &r[step];
       y[c + 3] = utvm_dsp_rq3(a3, mode, r[0], r[1], r[2], zp, lo, hi);
     } else {
-      acc[0] = a0;
-      acc[1] = a1;
-      acc[2] = a2;
-      acc[3] = a3;
-      for (j = 0; j < (units - c); ++j) {
-        const int32_t* r = &rq[(c + j) * step];
-        y[c + j] = utvm_dsp_rq3(acc[j], mode, r[0], r[1], r[2], zp, lo, hi);
+      /* the last 1-3 units, one after the other (no loop over an array: with a constant unit
+       * count GCC 12 found "iteration 3 invokes undefined behavior" in a loop it could not see
+       * was dead, an error under -Werror) */
+      const int32_t tail = units - c;
+      const int32_t* r = &rq[c * step];
+      y[c] = utvm_dsp_rq3(a0, mode, r[0], r[1], r[2], zp, lo, hi);
+      if (tail > 1) {
+        r = &r[step];
+        y[c + 1] = utvm_dsp_rq3(a1, mode, r[0], r[1], r[2], zp, lo, hi);
+      }
+      if (tail > 2) {
+        r = &r[step];
+        y[c + 2] = utvm_dsp_rq3(a2, mode, r[0], r[1], r[2], zp, lo, hi);
       }
     }
   }
