@@ -54,6 +54,29 @@ typedef struct {
     }                                                                                \
   } while (0)
 
+/* The complex FFT function of one type, defined once: NAME(p, tw, work, inverse) runs
+ * UTVM_SIGNAL_FFT_STAGES with the type's butterflies (the function each signal_kissfft_<type>.h
+ * used to spell out, so the same machine code). Invoked at file scope without a semicolon. */
+#define UTVM_SIGNAL_FFT_STAGES_FUNCTION(NAME, T, BFLY2, BFLY3, BFLY4, BFLY5)                     \
+  static void NAME(const utvm_signal_rfft_params* p, const T* tw, T* work, int32_t inverse) { \
+    UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, T, BFLY2, BFLY3, BFLY4, BFLY5);              \
+  }
+
+/* LOAD(f, k) / STORE(f, k, c): complex element k of an interleaved (re, im) array of T, as the
+ * complex type C (float32 and int32, whose complex types hold T; int16 widens to int32 and keeps
+ * its own). Defined once at file scope, without a semicolon; the functions are static inline. */
+#define UTVM_SIGNAL_COMPLEX_LOAD_STORE(C, T, LOAD, STORE) \
+  static inline C LOAD(const T* f, int32_t k) {           \
+    C c_;                                                 \
+    c_.r = f[2 * k];                                      \
+    c_.i = f[(2 * k) + 1];                                \
+    return c_;                                            \
+  }                                                       \
+  static inline void STORE(T* f, int32_t k, C c) {        \
+    f[2 * k] = c.r;                                       \
+    f[(2 * k) + 1] = c.i;                                 \
+  }
+
 /* SignalRfft's frame walk (kiss_fftr), every type: each frame zero-padded to fft_length in leaf
  * order into `scratch`, the complex FFT of half the length (FFT(p, tw, scratch, 0)), then the
  * type's split of the complex bins into the real FFT's bins 0 .. n/2 (SPLIT(scratch, super_tw, out,

@@ -16,17 +16,7 @@ typedef struct {
   float i;
 } utvm_sfftf_c;
 
-static inline utvm_sfftf_c utvm_sfftf_load(const float* f, int32_t k) {
-  utvm_sfftf_c c;
-  c.r = f[2 * k];
-  c.i = f[(2 * k) + 1];
-  return c;
-}
-
-static inline void utvm_sfftf_store(float* f, int32_t k, utvm_sfftf_c c) {
-  f[2 * k] = c.r;
-  f[(2 * k) + 1] = c.i;
-}
+UTVM_SIGNAL_COMPLEX_LOAD_STORE(utvm_sfftf_c, float, utvm_sfftf_load, utvm_sfftf_store)
 
 static inline utvm_sfftf_c utvm_sfftf_cadd(utvm_sfftf_c a, utvm_sfftf_c b) {
   utvm_sfftf_c c;
@@ -173,9 +163,7 @@ static UTVM_SIGNAL_NOINLINE void utvm_sfftf_bfly5(float* f, const float* tw, int
 
 /* The complex FFT of fft_length / 2 points in place: `work` holds the inputs in kf_work's leaf
  * order; every stage's butterflies, deepest first. */
-static void utvm_sfftf_stages(const utvm_signal_rfft_params* p, const float* tw, float* work, int32_t inverse) {
-  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, float, utvm_sfftf_bfly2, utvm_sfftf_bfly3, utvm_sfftf_bfly4,
-                         utvm_sfftf_bfly5);
-}
+UTVM_SIGNAL_FFT_STAGES_FUNCTION(utvm_sfftf_stages, float, utvm_sfftf_bfly2, utvm_sfftf_bfly3,
+                                utvm_sfftf_bfly4, utvm_sfftf_bfly5)
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_F32_H_ */

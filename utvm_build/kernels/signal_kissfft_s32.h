@@ -45,17 +45,7 @@ static inline int32_t utvm_sfft32_smul(int32_t a, int32_t b) { return utvm_sfft3
 /* HALF_OF */
 static inline int32_t utvm_sfft32_half(int32_t x) { return utvm_signal_asr(x, 1u); }
 
-static inline utvm_sfft32_c utvm_sfft32_load(const int32_t* f, int32_t k) {
-  utvm_sfft32_c c;
-  c.r = f[2 * k];
-  c.i = f[(2 * k) + 1];
-  return c;
-}
-
-static inline void utvm_sfft32_store(int32_t* f, int32_t k, utvm_sfft32_c c) {
-  f[2 * k] = c.r;
-  f[(2 * k) + 1] = c.i;
-}
+UTVM_SIGNAL_COMPLEX_LOAD_STORE(utvm_sfft32_c, int32_t, utvm_sfft32_load, utvm_sfft32_store)
 
 static inline utvm_sfft32_c utvm_sfft32_cadd(utvm_sfft32_c a, utvm_sfft32_c b) {
   utvm_sfft32_c c;
@@ -199,9 +189,7 @@ static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly5(int32_t* f, const int32_t* tw
 
 /* The complex FFT of fft_length / 2 points in place: `work` holds the inputs in kf_work's leaf
  * order; every stage's butterflies, deepest first. */
-static void utvm_sfft32_stages(const utvm_signal_rfft_params* p, const int32_t* tw, int32_t* work, int32_t inverse) {
-  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, int32_t, utvm_sfft32_bfly2, utvm_sfft32_bfly3, utvm_sfft32_bfly4,
-                         utvm_sfft32_bfly5);
-}
+UTVM_SIGNAL_FFT_STAGES_FUNCTION(utvm_sfft32_stages, int32_t, utvm_sfft32_bfly2, utvm_sfft32_bfly3,
+                                utvm_sfft32_bfly4, utvm_sfft32_bfly5)
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_ */
