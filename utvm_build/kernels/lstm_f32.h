@@ -14,15 +14,10 @@
 
 #include <math.h>
 
-#include "common.h"
+#include "lstm_shape.h"
 
 typedef struct {
-  int32_t n_batch;
-  int32_t n_time;
-  int32_t n_input;
-  int32_t n_cell;
-  int32_t n_output;
-  int32_t time_major;
+  UTVM_LSTM_SHAPE_FIELDS
   int32_t activation; /* cell gate and output: 0 tanh, 1 sigmoid, 2 relu, 3 relu6, 4 relu_n1_to_1 */
   float cell_clip;    /* 0: no clipping */
   float proj_clip;

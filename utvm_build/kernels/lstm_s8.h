@@ -16,15 +16,10 @@
 #ifndef UTVM_KERNELS_LSTM_S8_H_
 #define UTVM_KERNELS_LSTM_S8_H_
 
-#include "common.h"
+#include "lstm_shape.h"
 
 typedef struct {
-  int32_t n_batch;
-  int32_t n_time;
-  int32_t n_input;
-  int32_t n_cell;
-  int32_t n_output;
-  int32_t time_major;
+  UTVM_LSTM_SHAPE_FIELDS
   int32_t cell_scale;      /* log2 of the cell state scale, -30 .. 1 */
   int32_t cell_clip;       /* quantized; 0: none */
   int32_t proj_clip;

@@ -1,4 +1,4 @@
-/* utvm-build kernels: RESIZE_BILINEAR parameter struct and walk (resize_bilinear_<type>.h: the
+/* utvm-build kernels: RESIZE_BILINEAR parameter struct and walk (resize_bilinear_f32.h, _q.h: the
  * element operation).
  * The generator computes, per output row and column, the two source rows/columns and the
  * weights exactly as the reference's ComputeInterpolationValues(Integer) does. */

@@ -170,9 +170,7 @@ static UTVM_SIGNAL_NOINLINE void utvm_sfft_bfly5(int16_t* f, const int16_t* tw, 
 
 /* The complex FFT of n_c = fft_length / 2 points: `work` (2 n_c int16) already holds the inputs
  * in kf_work's leaf order; every stage's butterflies, deepest first. */
-static void utvm_sfft_stages(const utvm_signal_rfft_params* p, const int16_t* tw, int16_t* work, int32_t inverse) {
-  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, int16_t, utvm_sfft_bfly2, utvm_sfft_bfly3, utvm_sfft_bfly4,
-                         utvm_sfft_bfly5);
-}
+UTVM_SIGNAL_FFT_STAGES_FUNCTION(utvm_sfft_stages, int16_t, utvm_sfft_bfly2, utvm_sfft_bfly3,
+                                utvm_sfft_bfly4, utvm_sfft_bfly5)
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S16_H_ */

@@ -45,17 +45,7 @@ static inline int32_t utvm_sfft32_smul(int32_t a, int32_t b) { return utvm_sfft3
 /* HALF_OF */
 static inline int32_t utvm_sfft32_half(int32_t x) { return utvm_signal_asr(x, 1u); }
 
-static inline utvm_sfft32_c utvm_sfft32_load(const int32_t* f, int32_t k) {
-  utvm_sfft32_c c;
-  c.r = f[2 * k];
-  c.i = f[(2 * k) + 1];
-  return c;
-}
-
-static inline void utvm_sfft32_store(int32_t* f, int32_t k, utvm_sfft32_c c) {
-  f[2 * k] = c.r;
-  f[(2 * k) + 1] = c.i;
-}
+UTVM_SIGNAL_COMPLEX_LOAD_STORE(utvm_sfft32_c, int32_t, utvm_sfft32_load, utvm_sfft32_store)
 
 static inline utvm_sfft32_c utvm_sfft32_cadd(utvm_sfft32_c a, utvm_sfft32_c b) {
   utvm_sfft32_c c;
@@ -79,7 +69,7 @@ static inline utvm_sfft32_c utvm_sfft32_cmul(utvm_sfft32_c a, utvm_sfft32_c b) {
   return m;
 }
 
-/* C_FIXDIV: both parts times 2147483647 / radix, rounded */
+/* C_FIXDIV: both parts times 2147483647 / radix, rounded (the butterflies' IN: every stage's inputs) */
 static inline utvm_sfft32_c utvm_sfft32_fixdiv(utvm_sfft32_c c, int32_t radix) {
   const int32_t d = INT32_MAX / radix;
   utvm_sfft32_c q;
@@ -88,120 +78,22 @@ static inline utvm_sfft32_c utvm_sfft32_fixdiv(utvm_sfft32_c c, int32_t radix) {
   return q;
 }
 
-static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly2(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
-  int32_t k;
-  for (k = 0; k < m; ++k) {
-    const utvm_sfft32_c a = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 2);
-    const utvm_sfft32_c b = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 2);
-    const utvm_sfft32_c t = utvm_sfft32_cmul(b, utvm_sfft32_load(tw, k * fstride));
-    utvm_sfft32_store(f, k + m, utvm_sfft32_csub(a, t));
-    utvm_sfft32_store(f, k, utvm_sfft32_cadd(a, t));
-  }
-}
-
-static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly3(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
-  int32_t k;
-  const utvm_sfft32_c epi3 = utvm_sfft32_load(tw, fstride * m);
-  for (k = 0; k < m; ++k) {
-    const utvm_sfft32_c f0 = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 3);
-    const utvm_sfft32_c s1 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 3),
-                                              utvm_sfft32_load(tw, k * fstride));
-    const utvm_sfft32_c s2 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (2 * m)), 3),
-                                              utvm_sfft32_load(tw, 2 * k * fstride));
-    const utvm_sfft32_c s3 = utvm_sfft32_cadd(s1, s2);
-    utvm_sfft32_c s0 = utvm_sfft32_csub(s1, s2);
-    utvm_sfft32_c f1;
-    utvm_sfft32_c out;
-    f1.r = utvm_sfft32_sub(f0.r, utvm_sfft32_half(s3.r));
-    f1.i = utvm_sfft32_sub(f0.i, utvm_sfft32_half(s3.i));
-    s0.r = utvm_sfft32_smul(s0.r, epi3.i);
-    s0.i = utvm_sfft32_smul(s0.i, epi3.i);
-    utvm_sfft32_store(f, k, utvm_sfft32_cadd(f0, s3));
-    out.r = utvm_sfft32_add(f1.r, s0.i);
-    out.i = utvm_sfft32_sub(f1.i, s0.r);
-    utvm_sfft32_store(f, k + (2 * m), out);
-    out.r = utvm_sfft32_sub(f1.r, s0.i);
-    out.i = utvm_sfft32_add(f1.i, s0.r);
-    utvm_sfft32_store(f, k + m, out);
-  }
-}
-
-static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly4(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m, int32_t inverse) {
-  int32_t k;
-  for (k = 0; k < m; ++k) {
-    const utvm_sfft32_c f0 = utvm_sfft32_fixdiv(utvm_sfft32_load(f, k), 4);
-    const utvm_sfft32_c s0 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + m), 4),
-                                              utvm_sfft32_load(tw, k * fstride));
-    const utvm_sfft32_c s1 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (2 * m)), 4),
-                                              utvm_sfft32_load(tw, 2 * k * fstride));
-    const utvm_sfft32_c s2 = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, k + (3 * m)), 4),
-                                              utvm_sfft32_load(tw, 3 * k * fstride));
-    const utvm_sfft32_c s5 = utvm_sfft32_csub(f0, s1);
-    const utvm_sfft32_c f1 = utvm_sfft32_cadd(f0, s1);
-    const utvm_sfft32_c s3 = utvm_sfft32_cadd(s0, s2);
-    const utvm_sfft32_c s4 = utvm_sfft32_csub(s0, s2);
-    utvm_sfft32_c a;
-    utvm_sfft32_c b;
-    utvm_sfft32_store(f, k + (2 * m), utvm_sfft32_csub(f1, s3));
-    utvm_sfft32_store(f, k, utvm_sfft32_cadd(f1, s3));
-    if (inverse != 0) {
-      a.r = utvm_sfft32_sub(s5.r, s4.i);
-      a.i = utvm_sfft32_add(s5.i, s4.r);
-      b.r = utvm_sfft32_add(s5.r, s4.i);
-      b.i = utvm_sfft32_sub(s5.i, s4.r);
-    } else {
-      a.r = utvm_sfft32_add(s5.r, s4.i);
-      a.i = utvm_sfft32_sub(s5.i, s4.r);
-      b.r = utvm_sfft32_sub(s5.r, s4.i);
-      b.i = utvm_sfft32_add(s5.i, s4.r);
-    }
-    utvm_sfft32_store(f, k + m, a);
-    utvm_sfft32_store(f, k + (3 * m), b);
-  }
-}
+/* negation modulo 2^32 */
+static inline int32_t utvm_sfft32_neg(int32_t a) { return utvm_sfft32_sub(0, a); }
 
 /* a + S_MUL(b, x) + S_MUL(c, y), modulo 2^32 */
 static inline int32_t utvm_sfft32_mac2(int32_t a, int32_t b, int32_t x, int32_t c, int32_t y) {
   return utvm_sfft32_add(utvm_sfft32_add(a, utvm_sfft32_smul(b, x)), utvm_sfft32_smul(c, y));
 }
 
-static UTVM_SIGNAL_NOINLINE void utvm_sfft32_bfly5(int32_t* f, const int32_t* tw, int32_t fstride, int32_t m) {
-  int32_t u;
-  const utvm_sfft32_c ya = utvm_sfft32_load(tw, fstride * m);
-  const utvm_sfft32_c yb = utvm_sfft32_load(tw, 2 * fstride * m);
-  for (u = 0; u < m; ++u) {
-    utvm_sfft32_c s[13];
-    int32_t q;
-    s[0] = utvm_sfft32_fixdiv(utvm_sfft32_load(f, u), 5);
-    for (q = 1; q < 5; ++q) {
-      s[q] = utvm_sfft32_cmul(utvm_sfft32_fixdiv(utvm_sfft32_load(f, u + (q * m)), 5),
-                              utvm_sfft32_load(tw, q * u * fstride));
-    }
-    s[7] = utvm_sfft32_cadd(s[1], s[4]);
-    s[10] = utvm_sfft32_csub(s[1], s[4]);
-    s[8] = utvm_sfft32_cadd(s[2], s[3]);
-    s[9] = utvm_sfft32_csub(s[2], s[3]);
-    utvm_sfft32_store(f, u, utvm_sfft32_cadd(s[0], utvm_sfft32_cadd(s[7], s[8])));
-    s[5].r = utvm_sfft32_mac2(s[0].r, s[7].r, ya.r, s[8].r, yb.r);
-    s[5].i = utvm_sfft32_mac2(s[0].i, s[7].i, ya.r, s[8].i, yb.r);
-    s[6].r = utvm_sfft32_add(utvm_sfft32_smul(s[10].i, ya.i), utvm_sfft32_smul(s[9].i, yb.i));
-    s[6].i = utvm_sfft32_sub(utvm_sfft32_sub(0, utvm_sfft32_smul(s[10].r, ya.i)), utvm_sfft32_smul(s[9].r, yb.i));
-    utvm_sfft32_store(f, u + m, utvm_sfft32_csub(s[5], s[6]));
-    utvm_sfft32_store(f, u + (4 * m), utvm_sfft32_cadd(s[5], s[6]));
-    s[11].r = utvm_sfft32_mac2(s[0].r, s[7].r, yb.r, s[8].r, ya.r);
-    s[11].i = utvm_sfft32_mac2(s[0].i, s[7].i, yb.r, s[8].i, ya.r);
-    s[12].r = utvm_sfft32_sub(utvm_sfft32_smul(s[9].i, ya.i), utvm_sfft32_smul(s[10].i, yb.i));
-    s[12].i = utvm_sfft32_sub(utvm_sfft32_smul(s[10].r, yb.i), utvm_sfft32_smul(s[9].r, ya.i));
-    utvm_sfft32_store(f, u + (2 * m), utvm_sfft32_cadd(s[11], s[12]));
-    utvm_sfft32_store(f, u + (3 * m), utvm_sfft32_csub(s[11], s[12]));
-  }
-}
+UTVM_SIGNAL_FFT_BUTTERFLIES(utvm_sfft32_c, int32_t, utvm_sfft32_bfly2, utvm_sfft32_bfly3, utvm_sfft32_bfly4,
+                            utvm_sfft32_bfly5, utvm_sfft32_fixdiv, utvm_sfft32_load, utvm_sfft32_store,
+                            utvm_sfft32_cmul, utvm_sfft32_cadd, utvm_sfft32_csub, utvm_sfft32_add, utvm_sfft32_sub,
+                            utvm_sfft32_neg, utvm_sfft32_smul, utvm_sfft32_half, utvm_sfft32_mac2)
 
 /* The complex FFT of fft_length / 2 points in place: `work` holds the inputs in kf_work's leaf
  * order; every stage's butterflies, deepest first. */
-static void utvm_sfft32_stages(const utvm_signal_rfft_params* p, const int32_t* tw, int32_t* work, int32_t inverse) {
-  UTVM_SIGNAL_FFT_STAGES(p, tw, work, inverse, int32_t, utvm_sfft32_bfly2, utvm_sfft32_bfly3, utvm_sfft32_bfly4,
-                         utvm_sfft32_bfly5);
-}
+UTVM_SIGNAL_FFT_STAGES_FUNCTION(utvm_sfft32_stages, int32_t, utvm_sfft32_bfly2, utvm_sfft32_bfly3,
+                                utvm_sfft32_bfly4, utvm_sfft32_bfly5)
 
 #endif /* UTVM_KERNELS_SIGNAL_KISSFFT_S32_H_ */
