@@ -264,7 +264,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block(const utvm_conv2d_mve_params* 
   }
 }
 
-static UTVM_MVE_HOT_ASM void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p, const int8_t* x0, const int8_t* x1,
                                                 const int8_t* w, const int32_t* rq, int8_t* y0, int8_t* y1, bool shl) {
   if (shl) {
     utvm_conv2d_mve_block(p, x0, x1, w, rq, y0, y1, true);
@@ -370,7 +370,7 @@ static UTVM_MVE_INLINE void utvm_conv2d_mve_block_rows(const utvm_conv2d_mve_par
 }
 
 /* The pixel pair of utvm_conv2d_mve_block_rows: one copy per form and left shift. */
-static UTVM_MVE_HOT_ASM void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
+static UTVM_MVE_HOT void utvm_conv2d_mve_pixels_rows(const utvm_conv2d_mve_params* p, const int8_t* x0,
                                                      const int8_t* x1, const int8_t* w, const int32_t* rq, int8_t* y0,
                                                      int8_t* y1, bool shl, bool one) {
   if (one && shl) {
