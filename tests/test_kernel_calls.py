@@ -165,3 +165,21 @@ def test_scratch_rule_belongs_to_the_kernel() -> None:
                     assert any(isinstance(a, Scratch) for a in kc.args)
                     return
     raise AssertionError("no int8 MEAN in the corpus")
+
+
+def test_skeleton_instances_are_entry_points() -> None:
+    """An entry point a skeleton macro defines is indexed with the instance's types put in; the
+    macro's own indented definition and a call inside a function are not entry points."""
+    defs = kernel_table.parse_definitions(
+        "UTVM_CONV_Q_KERNEL(utvm_conv2d_s16, int16_t, int64_t, utvm_conv_s16_zero, utvm_conv_s16_mac,\n"
+        "                   utvm_conv_s16_no_skip, utvm_conv_s16_out)\n"
+        "UTVM_LSTM_KERNEL(utvm_lstm_x, utvm_lstm_s8_params, int8_t, int16_t, int32_t) {\n"
+        "  UTVM_CONV_WALK(p, in, w, bias, mult, shift, out, T, int8_t, ACC, A, B, C, D);\n}\n")
+    assert defs["utvm_conv2d_s16"] == ("const utvm_conv_q_params*", "const int16_t*", "const int8_t*",
+                                       "const int64_t*", "const int32_t*", "const int32_t*", "int16_t*")
+    assert len(defs["utvm_lstm_x"]) == 27 and defs["utvm_lstm_x"][13] == "const int32_t*"
+    assert set(defs) == {"utvm_conv2d_s16", "utvm_lstm_x"}
+    with pytest.raises(RuntimeError, match="takes 7 arguments"):
+        kernel_table.parse_definitions("UTVM_CONV_Q_KERNEL(utvm_bad, int8_t, int32_t)\n")
+    # every instance in the kernel library resolves
+    assert kernel_table.spec("utvm_signal_irfft_s16").params[3] == "const uint16_t*"

@@ -3,8 +3,10 @@
 Kernels are C headers in ``utvm_build/kernels/`` (generic, portable C99) and target overrides
 in ``kernels/<folder>/`` with the same file name (``targets.py`` says which folders a target
 searches). The table is read from the headers themselves: every ``static`` function named
-``utvm_*`` defined at the start of a line is indexed with its parameter types, so the C
-declaration stays the single source of truth. Operator handlers name the function they call
+``utvm_*`` defined at the start of a line is indexed with its parameter types, and so is every
+entry point a skeleton macro defines (an instance ``UTVM_X(utvm_name, ...)`` at the start of a
+line, read through the macro's ``#define``), so the C declaration stays the single source of
+truth. Operator handlers name the function they call
 (``KernelCall.function``); this module says which header provides it for a target, checks the
 call's arguments against the declared parameters (``check_call``) and sizes its scratch memory
 (``scratch_bytes``: the rule belongs to the kernel variant, not to the operator).
@@ -46,14 +48,60 @@ def _param_type(decl: str) -> str:
     return " ".join(words).replace(" *", "*")
 
 
-def parse_definitions(text: str) -> dict[str, tuple[str, ...]]:
-    """Every ``static ... utvm_*(...) {`` definition in a kernel header: name -> parameter types."""
+#: A skeleton macro that defines an entry point: ``#define UTVM_X(NAME, T, ...) static void NAME(...)``
+#: (continuation lines joined), its first parameter the function's name.
+_DEFINER = re.compile(r"^#define\s+(?P<macro>UTVM_[A-Z0-9_]+)\((?P<formals>[^)]*)\)\s*(?P<head>static\b[^{\n]*)", re.M)
+#: An entry point instantiated at the start of a line: ``UTVM_X(utvm_name, int8_t, ...)``.
+_INSTANCE = re.compile(r"^(?P<macro>UTVM_[A-Z0-9_]+)\((?P<args>utvm_\w+\s*,[^)]*)\)", re.M)
+
+
+def parse_definers(text: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """The entry-point skeletons a header defines: macro -> (formal parameters, ``static ... NAME(...)``)."""
     out = {}
-    for m in _DEFINITION.finditer(text):
-        params = m.group("params").strip()
-        types = () if params in ("", "void") else tuple(_param_type(p) for p in params.split(","))
-        out[m.group("name")] = types
+    for m in _DEFINER.finditer(text.replace("\\\n", " ")):
+        formals = tuple(f.strip() for f in m.group("formals").split(","))
+        head = " ".join(m.group("head").split())
+        if re.search(rf"\b{re.escape(formals[0])}\s*\(", head):
+            out[m.group("macro")] = (formals, head)
     return out
+
+
+def _types(params: str) -> tuple[str, ...]:
+    params = params.strip()
+    return () if params in ("", "void") else tuple(_param_type(p) for p in params.split(","))
+
+
+def parse_definitions(text: str) -> dict[str, tuple[str, ...]]:
+    """Every entry point of a kernel header: name -> parameter types. Literal ``static ...
+    utvm_*(...) {`` definitions, and instances of the skeletons that define entry points
+    (``UTVM_CONV_Q_KERNEL(utvm_conv2d_s16, int16_t, ...)``), read through the skeleton's
+    ``#define`` with the instance's arguments put in (``_definers``: every kernel header's)."""
+    out = {m.group("name"): _types(m.group("params")) for m in _DEFINITION.finditer(text)}
+    definers = _definers()
+    for m in _INSTANCE.finditer(text):
+        if m.group("macro") not in definers:
+            continue
+        formals, head = definers[m.group("macro")]
+        args = [a.strip() for a in m.group("args").split(",")]
+        if len(args) != len(formals):
+            raise RuntimeError(f"{m.group('macro')} takes {len(formals)} arguments, {args[0]} gives {len(args)}")
+        subst = dict(zip(formals, args))
+        expanded = re.sub(r"\b\w+\b", lambda w, subst=subst: subst.get(w.group(0), w.group(0)), head)
+        d = _DEFINITION.match(expanded + " {")
+        assert d is not None, f"{m.group('macro')}: cannot read the entry point {expanded!r}"
+        out[d.group("name")] = _types(d.group("params"))
+    return out
+
+
+@cache
+def _definers() -> dict[str, tuple[tuple[str, ...], str]]:
+    """The entry-point skeletons of every kernel header (generic and target folders)."""
+    root = resources.files("utvm_build.kernels")
+    found: dict[str, tuple[tuple[str, ...], str]] = {}
+    for entry in [*root.iterdir(), *(e for d in root.iterdir() if d.is_dir() for e in d.iterdir())]:
+        if entry.name.endswith(".h"):
+            found.update(parse_definers(entry.read_text()))
+    return found
 
 
 @cache

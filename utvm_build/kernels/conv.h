@@ -145,6 +145,17 @@ static inline int32_t utvm_conv_dw_s8_one(const utvm_conv_q_params* p, const int
     }                                                                                                       \
   } while (0)
 
+/* An integer CONV_2D entry point made of the walk above: conv2d_s8_generic.h (int8, ACC int32_t)
+ * and conv2d_s16.h (16x8, ACC int64_t) are each one instance with their element operations, so the
+ * two share their signature as well as their loops. in, out: T; w: int8; bias: ACC per output
+ * channel; mult / shift: per output channel requantization (TFLite QuantizeMultiplier). The kernel
+ * table reads an instance's parameter types through this definition (kernel_table.py). */
+#define UTVM_CONV_Q_KERNEL(NAME, T, ACC, INIT, MAC, SKIP, FINISH)                                           \
+  static void NAME(const utvm_conv_q_params* p, const T* in, const int8_t* w, const ACC* bias, const int32_t* mult, \
+                   const int32_t* shift, T* out) {                                                           \
+    UTVM_CONV_WALK(p, in, w, bias, mult, shift, out, T, int8_t, ACC, INIT, MAC, SKIP, FINISH);              \
+  }
+
 /* The walk of the generic DEPTHWISE_CONV_2D kernels (depthwise_conv2d_s16.h, _f32.h): for each
  * output (batch, y, x, input channel, multiplier) in output order, acc = MAC(acc, w, x) over the
  * taps inside the image (ky, kx ascending; ACC starts at ZERO), then out = FINISH(p, bias, mult,

@@ -6,11 +6,7 @@
 #include "conv.h"
 
 /* bias: int64 (an int32 bias is widened at code generation), may be NULL. */
-static void utvm_conv2d_s16(const utvm_conv_q_params* p, const int16_t* in, const int8_t* w,
-                            const int64_t* bias, const int32_t* mult, const int32_t* shift,
-                            int16_t* out) {
-  UTVM_CONV_WALK(p, in, w, bias, mult, shift, out, int16_t, int8_t, int64_t, utvm_conv_s16_zero,
-                 utvm_conv_s16_mac, utvm_conv_s16_no_skip, utvm_conv_s16_out);
-}
+UTVM_CONV_Q_KERNEL(utvm_conv2d_s16, int16_t, int64_t, utvm_conv_s16_zero, utvm_conv_s16_mac, utvm_conv_s16_no_skip,
+                   utvm_conv_s16_out)
 
 #endif /* UTVM_KERNELS_CONV2D_S16_H_ */

@@ -37,13 +37,8 @@ static inline int8_t utvm_conv2d_s8_generic_finish(const utvm_conv_q_params* p, 
                                 p->act_min, p->act_max);
 }
 
-/* bias: folded bias (bias - input_zp * sum of all weights of the channel), never NULL.
- * mult/shift: per output channel requantization (TFLite QuantizeMultiplier). */
-static void utvm_conv2d_s8_generic(const utvm_conv_q_params* p, const int8_t* in, const int8_t* w,
-                                   const int32_t* bias, const int32_t* mult, const int32_t* shift,
-                                   int8_t* out) {
-  UTVM_CONV_WALK(p, in, w, bias, mult, shift, out, int8_t, int8_t, int32_t, utvm_conv2d_s8_generic_init,
-                 utvm_conv2d_s8_generic_mac, utvm_conv2d_s8_generic_skip, utvm_conv2d_s8_generic_finish);
-}
+/* bias: folded bias (bias - input_zp * sum of all weights of the channel), never NULL. */
+UTVM_CONV_Q_KERNEL(utvm_conv2d_s8_generic, int8_t, int32_t, utvm_conv2d_s8_generic_init, utvm_conv2d_s8_generic_mac,
+                   utvm_conv2d_s8_generic_skip, utvm_conv2d_s8_generic_finish)
 
 #endif /* UTVM_KERNELS_CONV2D_S8_GENERIC_H_ */

@@ -81,13 +81,7 @@ static void utvm_lstm_f32_gate(const utvm_lstm_f32_params* p, const float* x, co
   }
 }
 
-static void utvm_lstm_f32(const utvm_lstm_f32_params* p, const float* in, const float* w_ii, const float* w_if,
-                          const float* w_ic, const float* w_io, const float* w_ri, const float* w_rf,
-                          const float* w_rc, const float* w_ro, const float* c_i, const float* c_f,
-                          const float* c_o, const float* b_i, const float* b_f, const float* b_c,
-                          const float* b_o, const float* proj_w, const float* proj_b, float* h_state,
-                          float* c_state, const float* ln_i, const float* ln_f, const float* ln_c,
-                          const float* ln_o, float* out, float* scratch) {
+UTVM_LSTM_KERNEL(utvm_lstm_f32, utvm_lstm_f32_params, float, float, float) {
   const int32_t n_cell = p->n_cell;
   float* ig = scratch;
   float* fg = &scratch[n_cell];
@@ -123,7 +117,7 @@ static void utvm_lstm_f32(const utvm_lstm_f32_params* p, const float* in, const 
       }
       if (proj_w != NULL) {
         for (i = 0; i < p->n_output; ++i) {
-          float acc = (proj_b != NULL) ? proj_b[i] : 0.0f;
+          float acc = (bias != NULL) ? bias[i] : 0.0f;
           for (j = 0; j < n_cell; ++j) {
             acc += proj_w[(i * n_cell) + j] * hidden[j];
           }

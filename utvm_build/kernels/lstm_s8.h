@@ -402,13 +402,7 @@ static void utvm_lstm_s8_step(const utvm_lstm_s8_params* p, int32_t nb, const in
   }
 }
 
-static void utvm_lstm_s8(const utvm_lstm_s8_params* p, const int8_t* in, const int8_t* w_ii, const int8_t* w_if,
-                         const int8_t* w_ic, const int8_t* w_io, const int8_t* w_ri, const int8_t* w_rf,
-                         const int8_t* w_rc, const int8_t* w_ro, const int16_t* c_i, const int16_t* c_f,
-                         const int16_t* c_o, const int32_t* b_i, const int32_t* b_f, const int32_t* b_c,
-                         const int32_t* b_o, const int8_t* proj_w, const int32_t* bias, int8_t* h_state,
-                         int16_t* c_state, const int16_t* ln_i, const int16_t* ln_f, const int16_t* ln_c,
-                         const int16_t* ln_o, int8_t* out, int16_t* scratch) {
+UTVM_LSTM_KERNEL(utvm_lstm_s8, utvm_lstm_s8_params, int8_t, int16_t, int32_t) {
   int32_t t;
   int32_t b;
   if (p->time_major != 0) {

@@ -181,43 +181,53 @@ typedef struct {
     }                                                                                                         \
   }
 
-/* SignalRfft's frame walk (kiss_fftr), every type: each frame zero-padded to fft_length in leaf
- * order into `scratch`, the complex FFT of half the length (FFT(p, tw, scratch, 0)), then the
- * type's split of the complex bins into the real FFT's bins 0 .. n/2 (SPLIT(scratch, super_tw, out,
- * nc), a static inline function with its own loop over k: as a call per k GCC laid the loop out
- * differently, +85 instructions for audio_preprocessor_int8's int16 RFFT at M4 -Os). */
-#define UTVM_SIGNAL_RFFT_WALK(T, p, tw, super_tw, order, input, output, scratch, FFT, SPLIT)    \
-  do {                                                                                    \
-    const int32_t nc_ = (p)->fft_length / 2;                                              \
-    int32_t fr_;                                                                          \
-    for (fr_ = 0; fr_ < (p)->frames; ++fr_) {                                             \
-      const T* x_ = &(input)[fr_ * (p)->input_length];                                    \
-      T* out_ = &(output)[fr_ * ((p)->fft_length + 2)];                                   \
-      int32_t k_;                                                                         \
-      for (k_ = 0; k_ < nc_; ++k_) {                                                      \
-        const int32_t src_ = 2 * (int32_t)(order)[k_];                                    \
-        (scratch)[2 * k_] = (src_ < (p)->input_length) ? x_[src_] : (T)0;                 \
-        (scratch)[(2 * k_) + 1] = ((src_ + 1) < (p)->input_length) ? x_[src_ + 1] : (T)0; \
-      }                                                                                   \
-      FFT((p), (tw), (scratch), 0);                                                       \
-      SPLIT((scratch), (super_tw), out_, nc_);                                            \
-    }                                                                                     \
-  } while (0)
+/* The entry points of SignalRfft and SignalIrfft, every type (signal_rfft_<t>.h,
+ * signal_irfft_<t>.h: one instance each, with the type's functions; the kernel table reads an
+ * instance's parameter types through these definitions, kernel_table.py).
+ *
+ * SignalRfft (kiss_fftr): input [frames, input_length] T; output [frames, fft_length + 2] T (complex
+ * bins 0..n/2); twiddles: 2 * (n/2) T; super_twiddles: 2 * (n/4) T; order: n/2 leaf positions ->
+ * complex input index; scratch: fft_length T (the complex FFT's output). Each frame zero-padded to
+ * fft_length in leaf order into scratch, the complex FFT of half the length (FFT(p, tw, scratch,
+ * 0)), then the type's split of the complex bins into the real FFT's bins 0 .. n/2 (SPLIT(scratch,
+ * super_tw, out, nc), a static inline function with its own loop over k: as a call per k GCC laid
+ * the loop out differently, +85 instructions for audio_preprocessor_int8's int16 RFFT at M4 -Os). */
+#define UTVM_SIGNAL_RFFT_KERNEL(NAME, T, FFT, SPLIT)                                                            \
+  static void NAME(const utvm_signal_rfft_params* p, const T* tw, const T* super_tw, const uint16_t* order,     \
+                   const T* input, T* output, T* scratch) {                                                     \
+    const int32_t nc = p->fft_length / 2;                                                                       \
+    int32_t fr;                                                                                                 \
+    for (fr = 0; fr < p->frames; ++fr) {                                                                        \
+      const T* x = &input[fr * p->input_length];                                                                \
+      T* out = &output[fr * (p->fft_length + 2)];                                                               \
+      int32_t k;                                                                                                \
+      for (k = 0; k < nc; ++k) {                                                                                \
+        const int32_t src = 2 * (int32_t)order[k];                                                              \
+        scratch[2 * k] = (src < p->input_length) ? x[src] : (T)0;                                               \
+        scratch[(2 * k) + 1] = ((src + 1) < p->input_length) ? x[src + 1] : (T)0;                               \
+      }                                                                                                         \
+      FFT(p, tw, scratch, 0);                                                                                   \
+      SPLIT(scratch, super_tw, out, nc);                                                                        \
+    }                                                                                                           \
+  }
 
-/* SignalIrfft's frame walk (kiss_fftri), every type: the type's fold of the spectrum into the
- * complex spectrum of half the length, written in leaf order into the output frame
- * (FOLD(x, super_tw, out, position, nc), with its own loop over k), then the inverse complex FFT in
- * place (IFFT(p, tw, out, 1): the stage loop, for float32 also the division by fft_length). */
-#define UTVM_SIGNAL_IRFFT_WALK(T, p, tw, super_tw, position, input, output, FOLD, IFFT) \
-  do {                                                                              \
-    const int32_t nc_ = (p)->fft_length / 2;                                        \
-    int32_t fr_;                                                                    \
-    for (fr_ = 0; fr_ < (p)->frames; ++fr_) {                                       \
-      const T* x_ = &(input)[fr_ * (p)->input_length];                              \
-      T* out_ = &(output)[fr_ * (p)->fft_length];                                   \
-      FOLD(x_, (super_tw), out_, (position), nc_);                                  \
-      IFFT((p), (tw), out_, 1);                                                     \
-    }                                                                               \
-  } while (0)
+/* SignalIrfft (kiss_fftri): input [frames, input_length] T (complex bins; 0..n/2 are read); output
+ * [frames, fft_length] T; twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2
+ * complex index -> leaf position (the inverse of rfft's order table). Per frame the type's fold of
+ * the spectrum into the complex spectrum of half the length, written in leaf order into the output
+ * frame (FOLD(x, super_tw, out, position, nc), with its own loop over k), then the inverse complex
+ * FFT in place (IFFT(p, tw, out, 1): the stage loop, for float32 also the division by fft_length). */
+#define UTVM_SIGNAL_IRFFT_KERNEL(NAME, T, FOLD, IFFT)                                                           \
+  static void NAME(const utvm_signal_rfft_params* p, const T* tw, const T* super_tw, const uint16_t* position,  \
+                   const T* input, T* output) {                                                                 \
+    const int32_t nc = p->fft_length / 2;                                                                       \
+    int32_t fr;                                                                                                 \
+    for (fr = 0; fr < p->frames; ++fr) {                                                                        \
+      const T* x = &input[fr * p->input_length];                                                                \
+      T* out = &output[fr * p->fft_length];                                                                     \
+      FOLD(x, super_tw, out, position, nc);                                                                     \
+      IFFT(p, tw, out, 1);                                                                                      \
+    }                                                                                                           \
+  }
 
 #endif /* UTVM_KERNELS_SIGNAL_FFT_PARAMS_H_ */

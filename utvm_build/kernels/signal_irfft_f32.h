@@ -41,13 +41,6 @@ static inline void utvm_sfftf_irfft_inverse(const utvm_signal_rfft_params* p, co
   }
 }
 
-/* input [frames, input_length] float (complex bins; 0..n/2 are read); output [frames, fft_length]
- * float. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_f32(const utvm_signal_rfft_params* p, const float* tw, const float* super_tw,
-                                  const uint16_t* position, const float* input, float* output) {
-  UTVM_SIGNAL_IRFFT_WALK(float, p, tw, super_tw, position, input, output,
-                         utvm_sfftf_irfft_fold, utvm_sfftf_irfft_inverse);
-}
+UTVM_SIGNAL_IRFFT_KERNEL(utvm_signal_irfft_f32, float, utvm_sfftf_irfft_fold, utvm_sfftf_irfft_inverse)
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_F32_H_ */

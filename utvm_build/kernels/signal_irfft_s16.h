@@ -33,13 +33,6 @@ static inline void utvm_sfft_irfft_fold(const int16_t* x, const int16_t* super_t
   }
 }
 
-/* input [frames, input_length] int16 (complex bins; 0..n/2 are read); output [frames, fft_length]
- * int16. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
-                                  const uint16_t* position, const int16_t* input, int16_t* output) {
-  UTVM_SIGNAL_IRFFT_WALK(int16_t, p, tw, super_tw, position, input, output,
-                         utvm_sfft_irfft_fold, utvm_sfft_stages);
-}
+UTVM_SIGNAL_IRFFT_KERNEL(utvm_signal_irfft_s16, int16_t, utvm_sfft_irfft_fold, utvm_sfft_stages)
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_S16_H_ */

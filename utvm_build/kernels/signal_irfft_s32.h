@@ -32,13 +32,6 @@ static inline void utvm_sfft32_irfft_fold(const int32_t* x, const int32_t* super
   }
 }
 
-/* input [frames, input_length] int32 (complex bins; 0..n/2 are read); output [frames, fft_length]
- * int32. twiddles, super_twiddles: the inverse ones (phase * -1); position: n/2 complex index ->
- * leaf position (the inverse of rfft's order table). */
-static void utvm_signal_irfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
-                                  const uint16_t* position, const int32_t* input, int32_t* output) {
-  UTVM_SIGNAL_IRFFT_WALK(int32_t, p, tw, super_tw, position, input, output,
-                         utvm_sfft32_irfft_fold, utvm_sfft32_stages);
-}
+UTVM_SIGNAL_IRFFT_KERNEL(utvm_signal_irfft_s32, int32_t, utvm_sfft32_irfft_fold, utvm_sfft32_stages)
 
 #endif /* UTVM_KERNELS_SIGNAL_IRFFT_S32_H_ */

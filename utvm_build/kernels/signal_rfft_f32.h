@@ -37,13 +37,6 @@ static inline void utvm_sfftf_rfft_split(const float* scratch, const float* supe
   }
 }
 
-/* input [frames, input_length] float; output [frames, fft_length + 2] float (complex bins 0..n/2).
- * twiddles: 2 * (n/2) floats; super_twiddles: 2 * (n/4) floats; order: n/2 leaf positions ->
- * complex input index. */
-static void utvm_signal_rfft_f32(const utvm_signal_rfft_params* p, const float* tw, const float* super_tw,
-                                 const uint16_t* order, const float* input, float* output, float* scratch) {
-  UTVM_SIGNAL_RFFT_WALK(float, p, tw, super_tw, order, input, output, scratch,
-                        utvm_sfftf_stages, utvm_sfftf_rfft_split);
-}
+UTVM_SIGNAL_RFFT_KERNEL(utvm_signal_rfft_f32, float, utvm_sfftf_stages, utvm_sfftf_rfft_split)
 
 #endif /* UTVM_KERNELS_SIGNAL_RFFT_F32_H_ */

@@ -35,13 +35,6 @@ static inline void utvm_sfft_rfft_split(int16_t* scratch, const int16_t* super_t
   }
 }
 
-/* input [frames, input_length] int16; output [frames, fft_length + 2] int16 (complex bins 0..n/2).
- * twiddles: 2 * (n/2) int16; super_twiddles: 2 * (n/4) int16; order: n/2 leaf positions ->
- * complex input index. */
-static void utvm_signal_rfft_s16(const utvm_signal_rfft_params* p, const int16_t* tw, const int16_t* super_tw,
-                                 const uint16_t* order, const int16_t* input, int16_t* output, int16_t* scratch) {
-  UTVM_SIGNAL_RFFT_WALK(int16_t, p, tw, super_tw, order, input, output, scratch,
-                        utvm_sfft_stages, utvm_sfft_rfft_split);
-}
+UTVM_SIGNAL_RFFT_KERNEL(utvm_signal_rfft_s16, int16_t, utvm_sfft_stages, utvm_sfft_rfft_split)
 
 #endif /* UTVM_KERNELS_SIGNAL_RFFT_S16_H_ */

@@ -36,13 +36,6 @@ static inline void utvm_sfft32_rfft_split(const int32_t* scratch, const int32_t*
   }
 }
 
-/* input [frames, input_length] int32; output [frames, fft_length + 2] int32 (complex bins 0..n/2).
- * twiddles: 2 * (n/2) int32; super_twiddles: 2 * (n/4) int32; order: n/2 leaf positions ->
- * complex input index. */
-static void utvm_signal_rfft_s32(const utvm_signal_rfft_params* p, const int32_t* tw, const int32_t* super_tw,
-                                 const uint16_t* order, const int32_t* input, int32_t* output, int32_t* scratch) {
-  UTVM_SIGNAL_RFFT_WALK(int32_t, p, tw, super_tw, order, input, output, scratch,
-                        utvm_sfft32_stages, utvm_sfft32_rfft_split);
-}
+UTVM_SIGNAL_RFFT_KERNEL(utvm_signal_rfft_s32, int32_t, utvm_sfft32_stages, utvm_sfft32_rfft_split)
 
 #endif /* UTVM_KERNELS_SIGNAL_RFFT_S32_H_ */
