@@ -556,6 +556,7 @@ endfunction()
 #                 [INTERFACE c|packed] [CONSTANTS_SECTION <section>] [WORKSPACE_SECTION <section>]
 #                 [CONSTANTS_ALIGN <bytes>] [WORKSPACE_ALIGN <bytes>] [IO caller|workspace]
 #                 [STATE static|user] [PROFILE] [TARGET <cpu>] [TUNING <tuning.json>]
+#                 [MEMORY fast|balanced|min] [RAM_LIMIT <bytes>] [OPTIMIZE_FOR speed|balanced|size]
 #                 [OPTIMIZE <compile options>...] [OUTPUT_DIR <dir>] [FLAGS_FROM <target>...])
 #
 # Several models in one firmware (`utvm-build compile-group`, docs/cmake.md): generates the group
@@ -566,7 +567,7 @@ endfunction()
 # tvmgen_<group>.h with the combined sizes.
 function(utvm_add_models target)
   set(one GROUP INTERFACE CONSTANTS_SECTION WORKSPACE_SECTION CONSTANTS_ALIGN WORKSPACE_ALIGN IO STATE OUTPUT_DIR
-          TARGET TUNING)
+          TARGET TUNING MEMORY RAM_LIMIT OPTIMIZE_FOR)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "PROFILE" "${one}" "MODELS;EXCLUSIVE;OPTIMIZE;FLAGS_FROM")
   set(fn "utvm_add_models(${target})")
   _utvm_check_call("${fn}" "${target}" "${ARG_MODELS}" "MODELS [<name>=]<file.tflite>...")

@@ -464,3 +464,30 @@ def test_group_of_op_models_equals_each_alone(tmp_path: Path) -> None:
     # One pool for all: the group's workspace is the largest model's (aligned), not the sum.
     align = group["workspace_alignment"]
     assert group["workspace_bytes"] == -(-max(m["workspace_bytes"] for m in metas) // align) * align
+
+
+def test_group_cmake_memory_and_optimize_options(tmp_path: Path) -> None:
+    """utvm_add_models passes MEMORY, RAM_LIMIT and OPTIMIZE_FOR to every model of the group, and a
+    wrong value is one line naming the option."""
+    def project(options: str) -> list[str]:
+        (tmp_path / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.20)
+project(group_options C)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+execute_process(COMMAND "${{Python3_EXECUTABLE}}" -m utvm_build --cmake-dir
+                OUTPUT_VARIABLE utvm_build_DIR OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+find_package(utvm_build CONFIG REQUIRED)
+utvm_add_models(voice MODELS "wake={WAKE}" "cmd={CMD}" TARGET cortex-m4 {options})
+""")
+        return ["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"), f"-DPython3_EXECUTABLE={sys.executable}"]
+
+    need("cmake")
+    p = subprocess.run(project("MEMORY min RAM_LIMIT 65536 OPTIMIZE_FOR size"), capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for name in ("wake", "cmd"):
+        meta = tmp_path / "b" / "utvm" / "voice" / "models" / name / "metadata.json"
+        options = json.loads(meta.read_text())["options"]
+        assert (options["memory"], options["ram_limit"], options["optimize"]) == ("min", 65536, "size")
+    p = subprocess.run(project("OPTIMIZE_FOR fastest"), capture_output=True, text=True, timeout=600)
+    assert p.returncode != 0
+    assert "OPTIMIZE_FOR 'fastest' is not one of: speed, balanced, size" in " ".join(p.stderr.split())
