@@ -195,13 +195,115 @@ typedef struct {
   int32_t hi;
   const uint16_t* s;  /* the plane at the current row */
   int8_t* y;          /* the current output row */
+  /* the 4-pixel step (utvm_dw_q15_quad), its offsets in UTVM_DW_Q15_QUAD */
+  int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
+  int32_t rsb;        /* bytes between filter rows in the plane */
+  int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
+  int32_t oc2;        /* 2 and 3 x out_c */
+  int32_t oc3;
 } utvm_dw_q15_ch3;
+
+/* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
+ * assembly block: per filter row three input words A = (x, x+1), C = (x+2, x+3), E = (x+4, x+5)
+ * and the weight words W01 = (w0, w1), W12 = (w1, w2) (one LDRD), eight multiply-accumulates for
+ * the 12 MACs (pixel x: A.W01 + C.lo w2; x+1: A.hi w0 + C.W12; x+2: C.W01 + E.lo w2; x+3: C.hi w0
+ * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
+ * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
+ * constants are read from the channel's state c (its field offsets as immediates); p steps by
+ * 4 positions. 9 scratch registers + p, y, c: 12, so r7 may stay the frame pointer; GCC at -O1
+ * and above (the quad loop's counter takes one more register). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_DW_Q15_QUAD 1
+#define UTVM_DW_Q15_OFF(f) ((int32_t)offsetof(utvm_dw_q15_ch3, f))
+#define UTVM_DW_Q15_QROW(W)                 \
+  "ldr %[i0], [%[p]]\n\t"                   \
+  "ldr %[i1], [%[p], #4]\n\t"               \
+  "ldr %[i2], [%[p], #8]\n\t"               \
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"  \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2) and store it at y + the offset in OFF (none:
+ * at y) */
+#define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
+  "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
+  "add %[" T "], %[" T "], #0x40000000\n\t"        \
+  "add %[" H "], %[i1], %[" ACC "], asr #31\n\t"   \
+  "smlal %[" T "], %[" H "], %[" ACC "], %[i0]\n\t" \
+  "asr %[" H "], %[" H "], %[i2]\n\t"              \
+  "ssat %[" H "], #8, %[" H "]\n\t" STORE
+
+static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_quad(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t y) {
+  int32_t a0;
+  int32_t a1;
+  int32_t a2;
+  int32_t a3;
+  int32_t i0;
+  int32_t i1;
+  int32_t i2;
+  int32_t wa;
+  int32_t wb;
+  /* volatile: it stores the outputs (its register results alone may be unused) */
+  __asm__ __volatile__(
+      /* the bias into the four sums */
+      "ldr %[a0], [%[c], %[obias]]\n\t"
+      "mov %[a1], %[a0]\n\t"
+      "mov %[a2], %[a0]\n\t"
+      "mov %[a3], %[a0]\n\t"
+      UTVM_DW_Q15_QROW("ow0")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t"
+      UTVM_DW_Q15_QROW("ow1")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t"
+      UTVM_DW_Q15_QROW("ow2")
+      "ldr %[i0], [%[c], %[oback]]\n\t"
+      "add %[p], %[p], %[i0]\n\t"
+      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
+      "ldr %[i2], [%[c], %[osh]]\n\t"
+      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\t")
+      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "ldr %[wa], [%[c], %[ooc]]\n\tstrb %[a0], [%[y], %[wa]]\n\t")
+      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "ldr %[wa], [%[c], %[ooc2]]\n\tstrb %[a1], [%[y], %[wa]]\n\t")
+      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "ldr %[wa], [%[c], %[ooc3]]\n\tstrb %[a2], [%[y], %[wa]]\n\t")
+      : [p] "+r"(p), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [i0] "=&r"(i0),
+        [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)
+      : [c] "r"(c), [y] "r"(y), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
+        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
+        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(back)),
+        [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [ooc2] "i"(UTVM_DW_Q15_OFF(oc2)), [ooc3] "i"(UTVM_DW_Q15_OFF(oc3))
+      : "memory");
+  return p;
+}
+#endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
-static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1) {
+static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, bool quad) {
   while (c->rows > 0) {
+    const uint16_t* p0 = c->s;
+    int32_t yo = 0;
+#ifdef UTVM_DW_Q15_QUAD
+    if (quad) {
+      /* the row's pixels by fours first (before the row's constants are loaded: nothing else is
+       * live), the rest by the pairs below; the output address an integer (past the row after its
+       * last step) */
+      const uintptr_t qy = (uintptr_t)c->y;
+      const uint32_t step = 4u * (uint32_t)c->out_c;
+      int32_t nq;
+      for (nq = c->n >> 2; nq > 0; --nq) {
+        p0 = utvm_dw_q15_quad(c, p0, qy + (uintptr_t)((uint32_t)yo));
+        yo += (int32_t)step;
+      }
+    }
+#else
+    (void)quad;
+#endif
     const int32_t bias = c->bias;
     const int32_t m = c->rq[0];
     const int32_t k = c->rq[1];
@@ -213,12 +315,10 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
     const int32_t lo = c->lo;
     const int32_t hi = c->hi;
     const int32_t* w = c->w;
-    const uint16_t* p0 = c->s;
     const uint16_t* p1 = &p0[rs];
     const uint16_t* p2 = &p1[rs];
     int8_t* const py = c->y;
     const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
-    int32_t yo = 0;
     while (yo < last) {
       int32_t wv = w[0];
       int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
@@ -277,13 +377,17 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
 }
 
 /* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false); }
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, false);
+}
 
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true); }
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, true);
+}
 
 /* The other modes: one copy, the mode tested per output (flash). */
 static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
-  utvm_dw_q15_ch3x3(c, mode, false);
+  utvm_dw_q15_ch3x3(c, mode, false, false);
 }
 
 /* One channel of a band, any filter (weights wh: the channel's taps as int16, row by row); one
@@ -372,15 +476,26 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       st.w[2] = wc[2];
       st.w[3] = wc[3];
       st.w[4] = (int32_t)((uint32_t)wp[8] >> (16u * odd));
+      /* the 4-pixel step's (w0, w1), (w1, w2) per filter row */
+      st.wq[0] = st.w[0];
+      st.wq[1] = (int32_t)(((uint32_t)st.w[0] >> 16u) | ((uint32_t)st.w[3] << 16u));
+      st.wq[2] = st.w[1];
+      st.wq[3] = (int32_t)(((uint32_t)st.w[1] >> 16u) | ((uint32_t)st.w[3] & 0xFFFF0000u));
+      st.wq[4] = st.w[2];
+      st.wq[5] = (int32_t)(((uint32_t)st.w[2] >> 16u) | ((uint32_t)st.w[4] << 16u));
       st.bias = bias[ch];
       st.rq[0] = rq[3 * ch];
       st.rq[1] = rq[(3 * ch) + 1];
       st.rq[2] = rq[(3 * ch) + 2];
       cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st.rq) : mode; /* (no call otherwise) */
       st.rs = p->cols * g->dilation_h;
+      st.rsb = 2 * st.rs;
+      st.back = 8 - (4 * st.rs);
       st.xs = g->stride_w;
       st.ys = p->cols * g->stride_h;
       st.out_c = g->out_c;
+      st.oc2 = 2 * g->out_c;
+      st.oc3 = 3 * g->out_c;
       st.y_row = g->out_w * g->out_c;
       st.n = g->out_w;
       st.rows = rows;
