@@ -199,6 +199,7 @@ typedef struct {
   int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
   int32_t rsb;        /* bytes between filter rows in the plane */
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
+  int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
   int32_t oc2;        /* 2 and 3 x out_c */
   int32_t oc3;
 } utvm_dw_q15_ch3;
@@ -238,58 +239,78 @@ typedef struct {
   "asr %[" H "], %[" H "], %[i2]\n\t"              \
   "ssat %[" H "], #8, %[" H "]\n\t" STORE
 
-static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_quad(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t y) {
-  int32_t a0;
-  int32_t a1;
-  int32_t a2;
-  int32_t a3;
-  int32_t i0;
-  int32_t i1;
-  int32_t i2;
-  int32_t wa;
-  int32_t wb;
-  /* volatile: it stores the outputs (its register results alone may be unused) */
-  __asm__ __volatile__(
-      /* the bias into the four sums */
-      "ldr %[a0], [%[c], %[obias]]\n\t"
-      "mov %[a1], %[a0]\n\t"
-      "mov %[a2], %[a0]\n\t"
-      "mov %[a3], %[a0]\n\t"
-      UTVM_DW_Q15_QROW("ow0")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t"
-      UTVM_DW_Q15_QROW("ow1")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t"
-      UTVM_DW_Q15_QROW("ow2")
-      "ldr %[i0], [%[c], %[oback]]\n\t"
-      "add %[p], %[p], %[i0]\n\t"
-      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
-      "ldr %[i2], [%[c], %[osh]]\n\t"
-      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\t")
-      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "ldr %[wa], [%[c], %[ooc]]\n\tstrb %[a0], [%[y], %[wa]]\n\t")
-      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "ldr %[wa], [%[c], %[ooc2]]\n\tstrb %[a1], [%[y], %[wa]]\n\t")
-      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "ldr %[wa], [%[c], %[ooc3]]\n\tstrb %[a2], [%[y], %[wa]]\n\t")
-      : [p] "+r"(p), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [i0] "=&r"(i0),
-        [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)
-      : [c] "r"(c), [y] "r"(y), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
-        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
-        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(back)),
-        [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [ooc2] "i"(UTVM_DW_Q15_OFF(oc2)), [ooc3] "i"(UTVM_DW_Q15_OFF(oc3))
-      : "memory");
-  return p;
-}
+/* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
+ * used: the scratch has 4 + 2 stride_w bytes beyond the planes), pixel j = word j . W01 + word
+ * (j+1).lo w2 */
+#define UTVM_DW_Q15_QROW2(W)                 \
+  "ldr %[i0], [%[p]]\n\t"                   \
+  "ldr %[i1], [%[p], #4]\n\t"               \
+  "ldr %[i2], [%[p], #8]\n\t"               \
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"  \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wa], %[a1]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[i1], [%[p], #16]\n\t"              \
+  "smlad %[a2], %[i2], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
+  "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+
+/* NAME(c, p, y): the 4-pixel step with ROW (UTVM_DW_Q15_QROW / _QROW2), p advanced by the field
+ * BACK after the third filter row; returns p (the next step's). */
+#define UTVM_DW_Q15_QUAD_FN(NAME, ROW, BACK)                                                                  \
+  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t y) {     \
+    int32_t a0;                                                                                               \
+    int32_t a1;                                                                                               \
+    int32_t a2;                                                                                               \
+    int32_t a3;                                                                                               \
+    int32_t i0;                                                                                               \
+    int32_t i1;                                                                                               \
+    int32_t i2;                                                                                               \
+    int32_t wa;                                                                                               \
+    int32_t wb;                                                                                               \
+    /* volatile: it stores the outputs (its register results alone may be unused) */                         \
+    __asm__ __volatile__(                                                                                     \
+        "ldr %[a0], [%[c], %[obias]]\n\t" /* the bias into the four sums */                                  \
+        "mov %[a1], %[a0]\n\t"                                                                                \
+        "mov %[a2], %[a0]\n\t"                                                                                \
+        "mov %[a3], %[a0]\n\t" ROW("ow0") "ldr %[i0], [%[c], %[orsb]]\n\t"                                    \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                               \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
+        "add %[p], %[p], %[i0]\n\t"                                                                           \
+        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i2], [%[c], %[osh]]\n\t" UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\t")            \
+            UTVM_DW_Q15_QRQ("a1", "wa", "a0", "ldr %[wa], [%[c], %[ooc]]\n\tstrb %[a0], [%[y], %[wa]]\n\t")   \
+                UTVM_DW_Q15_QRQ("a2", "wa", "a1", "ldr %[wa], [%[c], %[ooc2]]\n\tstrb %[a1], [%[y], %[wa]]\n\t") \
+                    UTVM_DW_Q15_QRQ("a3", "wa", "a2",                                                         \
+                                    "ldr %[wa], [%[c], %[ooc3]]\n\tstrb %[a2], [%[y], %[wa]]\n\t")           \
+        : [p] "+r"(p), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [i0] "=&r"(i0),       \
+          [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                                      \
+        : [c] "r"(c), [y] "r"(y), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),      \
+          [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(BACK)),                               \
+          [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [ooc2] "i"(UTVM_DW_Q15_OFF(oc2)),                               \
+          [ooc3] "i"(UTVM_DW_Q15_OFF(oc3))                                                                    \
+        : "memory");                                                                                          \
+    return p;                                                                                                 \
+  }
+
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW2, back2)
 #endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
-static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, bool quad) {
+static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
   while (c->rows > 0) {
     const uint16_t* p0 = c->s;
     int32_t yo = 0;
 #ifdef UTVM_DW_Q15_QUAD
-    if (quad) {
+    if (quad != 0) {
       /* the row's pixels by fours first (before the row's constants are loaded: nothing else is
        * live), the rest by the pairs below; the output address an integer (past the row after its
        * last step) */
@@ -297,7 +318,11 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       const uint32_t step = 4u * (uint32_t)c->out_c;
       int32_t nq;
       for (nq = c->n >> 2; nq > 0; --nq) {
-        p0 = utvm_dw_q15_quad(c, p0, qy + (uintptr_t)((uint32_t)yo));
+        if (quad == 1) {
+          p0 = utvm_dw_q15_quad1(c, p0, qy + (uintptr_t)((uint32_t)yo));
+        } else {
+          p0 = utvm_dw_q15_quad2(c, p0, qy + (uintptr_t)((uint32_t)yo));
+        }
         yo += (int32_t)step;
       }
     }
@@ -378,16 +403,16 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
 
 /* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, false);
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, (c->xs == 2) ? 2 : 0);
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, true);
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
 }
 
 /* The other modes: one copy, the mode tested per output (flash). */
 static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
-  utvm_dw_q15_ch3x3(c, mode, false, false);
+  utvm_dw_q15_ch3x3(c, mode, false, 0);
 }
 
 /* One channel of a band, any filter (weights wh: the channel's taps as int16, row by row); one
@@ -491,6 +516,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       st.rs = p->cols * g->dilation_h;
       st.rsb = 2 * st.rs;
       st.back = 8 - (4 * st.rs);
+      st.back2 = 16 - (4 * st.rs);
       st.xs = g->stride_w;
       st.ys = p->cols * g->stride_h;
       st.out_c = g->out_c;
