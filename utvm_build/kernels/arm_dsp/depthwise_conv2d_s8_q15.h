@@ -202,6 +202,9 @@ typedef struct {
   int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
   int32_t oc2;        /* 2 and 3 x out_c */
   int32_t oc3;
+  int32_t nq_full;    /* 4-pixel steps per row inside the row: n / 4 */
+  int32_t nq_over;    /* n = 4k + 3: k + 1, the last step's extra output lands in the next row */
+  int32_t tend;       /* the band's last row is the output's last (no step past it) */
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -316,8 +319,12 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
        * last step) */
       const uintptr_t qy = (uintptr_t)c->y;
       const uint32_t step = 4u * (uint32_t)c->out_c;
-      int32_t nq;
-      for (nq = c->n >> 2; nq > 0; --nq) {
+      /* every row but the output's last: with n = 4k + 3, k + 1 steps, the last step's extra
+       * output written into the next row's first pixel of the same channel, which that row
+       * writes again after (the output is not the input); the input read past the row stays in
+       * the scratch (kernel_table.py: 16 bytes beyond the planes) */
+      int32_t nq = ((c->rows > 1) || (c->tend == 0)) ? c->nq_over : c->nq_full;
+      for (; nq > 0; --nq) {
         if (quad == 1) {
           p0 = utvm_dw_q15_quad1(c, p0, qy + (uintptr_t)((uint32_t)yo));
         } else {
@@ -329,69 +336,71 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
 #else
     (void)quad;
 #endif
-    const int32_t bias = c->bias;
-    const int32_t m = c->rq[0];
-    const int32_t k = c->rq[1];
-    const int32_t sh = c->rq[2];
-    const int32_t rs = c->rs;
-    const int32_t xs = xs1 ? 1 : c->xs;
-    const int32_t out_c = c->out_c;
-    const int32_t zp = c->zp;
-    const int32_t lo = c->lo;
-    const int32_t hi = c->hi;
-    const int32_t* w = c->w;
-    const uint16_t* p1 = &p0[rs];
-    const uint16_t* p2 = &p1[rs];
-    int8_t* const py = c->y;
-    const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
-    while (yo < last) {
-      int32_t wv = w[0];
-      int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
-      int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-      wv = w[1];
-      a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
-      a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-      wv = w[2];
-      a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
-      a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
-      wv = w[3];
-      if (xs1) {
-        /* stride 1: tap 2 of both pixels in one word per filter row */
-        int32_t t = utvm_dw_q15_ld2(&p0[2]);
-        a0 = __smlabb(t, wv, a0);
-        a1 = __smlatb(t, wv, a1);
-        t = utvm_dw_q15_ld2(&p1[2]);
-        a0 = __smlabt(t, wv, a0);
-        a1 = __smlatt(t, wv, a1);
-        wv = w[4];
-        t = utvm_dw_q15_ld2(&p2[2]);
-        a0 = __smlabb(t, wv, a0);
-        a1 = __smlatb(t, wv, a1);
-      } else {
-        a0 = __smlabb((int32_t)p0[2], wv, a0);
-        a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
-        a0 = __smlabt((int32_t)p1[2], wv, a0);
-        a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-        wv = w[4];
-        a0 = __smlabb((int32_t)p2[2], wv, a0);
-        a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+    if (yo < (c->n * c->out_c)) { /* pixels left after the 4-pixel steps */
+      const int32_t bias = c->bias;
+      const int32_t m = c->rq[0];
+      const int32_t k = c->rq[1];
+      const int32_t sh = c->rq[2];
+      const int32_t rs = c->rs;
+      const int32_t xs = xs1 ? 1 : c->xs;
+      const int32_t out_c = c->out_c;
+      const int32_t zp = c->zp;
+      const int32_t lo = c->lo;
+      const int32_t hi = c->hi;
+      const int32_t* w = c->w;
+      const uint16_t* p1 = &p0[rs];
+      const uint16_t* p2 = &p1[rs];
+      int8_t* const py = c->y;
+      const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
+      while (yo < last) {
+        int32_t wv = w[0];
+        int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
+        int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
+        wv = w[1];
+        a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
+        a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
+        wv = w[2];
+        a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
+        a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
+        wv = w[3];
+        if (xs1) {
+          /* stride 1: tap 2 of both pixels in one word per filter row */
+          int32_t t = utvm_dw_q15_ld2(&p0[2]);
+          a0 = __smlabb(t, wv, a0);
+          a1 = __smlatb(t, wv, a1);
+          t = utvm_dw_q15_ld2(&p1[2]);
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
+          wv = w[4];
+          t = utvm_dw_q15_ld2(&p2[2]);
+          a0 = __smlabb(t, wv, a0);
+          a1 = __smlatb(t, wv, a1);
+        } else {
+          a0 = __smlabb((int32_t)p0[2], wv, a0);
+          a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
+          a0 = __smlabt((int32_t)p1[2], wv, a0);
+          a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
+          wv = w[4];
+          a0 = __smlabb((int32_t)p2[2], wv, a0);
+          a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+        }
+        py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
+        py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
+        yo += 2 * out_c;
+        p0 = &p0[2 * xs];
+        p1 = &p1[2 * xs];
+        p2 = &p2[2 * xs];
       }
-      py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
-      py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
-      yo += 2 * out_c;
-      p0 = &p0[2 * xs];
-      p1 = &p1[2 * xs];
-      p2 = &p2[2 * xs];
-    }
-    if (yo == last) {
-      const int32_t w3 = w[3];
-      int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-      acc = __smlabb((int32_t)p0[2], w3, acc);
-      acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
-      acc = __smlabt((int32_t)p1[2], w3, acc);
-      acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
-      acc = __smlabb((int32_t)p2[2], w[4], acc);
-      py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+      if (yo == last) {
+        const int32_t w3 = w[3];
+        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
+        acc = __smlabb((int32_t)p0[2], w3, acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
+        acc = __smlabt((int32_t)p1[2], w3, acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
+        acc = __smlabb((int32_t)p2[2], w[4], acc);
+        py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+      }
     }
     c->rows -= 1;
     if (c->rows > 0) { /* the next row (formed only when it exists) */
@@ -481,12 +490,37 @@ static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_para
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c). */
-static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int32_t plane, const int32_t* w,
-                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c, int32_t rows) {
+/* The fields of a channel's state that hold for the whole operator (once per call). */
+static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st) {
+  const utvm_conv_geom* g = &p->g;
+  st->rs = p->cols * g->dilation_h;
+  st->rsb = 2 * st->rs;
+  st->back = 8 - (4 * st->rs);
+  st->back2 = 16 - (4 * st->rs);
+  st->xs = g->stride_w;
+  st->ys = p->cols * g->stride_h;
+  st->out_c = g->out_c;
+  st->oc2 = 2 * g->out_c;
+  st->oc3 = 3 * g->out_c;
+  st->y_row = g->out_w * g->out_c;
+  st->n = g->out_w;
+  st->nq_full = g->out_w >> 2;
+  /* one more step for the last 3 pixels (cheaper than a pair and a single; for the last 1-2 the
+   * pair loop below is: KWS's rows of 5, 6x6 maps) */
+  st->nq_over = ((g->out_w & 3) == 3) ? ((g->out_w + 3) >> 2) : st->nq_full;
+  st->zp = p->output_offset;
+  st->lo = p->act_min;
+  st->hi = p->act_max;
+}
+
+/* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
+ * channel state with the operator's fields and tend set. */
+static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
+                             const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
+                             int32_t rows) {
   const utvm_conv_geom* g = &p->g;
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
-  utvm_dw_q15_ch3 st;
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
@@ -496,46 +530,33 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       const int32_t* wp = &w[(ch / 2) * 9];
       const uint32_t odd = (uint32_t)ch & 1u;
       const int32_t* wc = &wp[4u * odd];
-      st.w[0] = wc[0];
-      st.w[1] = wc[1];
-      st.w[2] = wc[2];
-      st.w[3] = wc[3];
-      st.w[4] = (int32_t)((uint32_t)wp[8] >> (16u * odd));
+      const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
+      st->w[0] = wc[0];
+      st->w[1] = wc[1];
+      st->w[2] = wc[2];
+      st->w[3] = wc[3];
+      st->w[4] = (int32_t)w22;
       /* the 4-pixel step's (w0, w1), (w1, w2) per filter row */
-      st.wq[0] = st.w[0];
-      st.wq[1] = (int32_t)(((uint32_t)st.w[0] >> 16u) | ((uint32_t)st.w[3] << 16u));
-      st.wq[2] = st.w[1];
-      st.wq[3] = (int32_t)(((uint32_t)st.w[1] >> 16u) | ((uint32_t)st.w[3] & 0xFFFF0000u));
-      st.wq[4] = st.w[2];
-      st.wq[5] = (int32_t)(((uint32_t)st.w[2] >> 16u) | ((uint32_t)st.w[4] << 16u));
-      st.bias = bias[ch];
-      st.rq[0] = rq[3 * ch];
-      st.rq[1] = rq[(3 * ch) + 1];
-      st.rq[2] = rq[(3 * ch) + 2];
-      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st.rq) : mode; /* (no call otherwise) */
-      st.rs = p->cols * g->dilation_h;
-      st.rsb = 2 * st.rs;
-      st.back = 8 - (4 * st.rs);
-      st.back2 = 16 - (4 * st.rs);
-      st.xs = g->stride_w;
-      st.ys = p->cols * g->stride_h;
-      st.out_c = g->out_c;
-      st.oc2 = 2 * g->out_c;
-      st.oc3 = 3 * g->out_c;
-      st.y_row = g->out_w * g->out_c;
-      st.n = g->out_w;
-      st.rows = rows;
-      st.zp = p->output_offset;
-      st.lo = p->act_min;
-      st.hi = p->act_max;
-      st.s = &s[j * plane];
-      st.y = &y[j];
-      if ((cm == UTVM_DSP_RQ_FULL) && (st.xs == 1)) {
-        utvm_dw_q15_ch3x3_full1(&st);
+      st->wq[0] = wc[0];
+      st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
+      st->wq[2] = wc[1];
+      st->wq[3] = (int32_t)(((uint32_t)wc[1] >> 16u) | ((uint32_t)wc[3] & 0xFFFF0000u));
+      st->wq[4] = wc[2];
+      st->wq[5] = (int32_t)(((uint32_t)wc[2] >> 16u) | (w22 << 16u));
+      st->bias = bias[ch];
+      st->rq[0] = rq[3 * ch];
+      st->rq[1] = rq[(3 * ch) + 1];
+      st->rq[2] = rq[(3 * ch) + 2];
+      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st->rq) : mode; /* (no call otherwise) */
+      st->rows = rows;
+      st->s = &s[j * plane];
+      st->y = &y[j];
+      if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
+        utvm_dw_q15_ch3x3_full1(st);
       } else if (cm == UTVM_DSP_RQ_FULL) {
-        utvm_dw_q15_ch3x3_full(&st);
+        utvm_dw_q15_ch3x3_full(st);
       } else {
-        utvm_dw_q15_ch3x3_other(&st, cm);
+        utvm_dw_q15_ch3x3_other(st, cm);
       }
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
@@ -549,9 +570,11 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   const utvm_conv_geom* g = &p->g;
   uint8_t* const raw = (uint8_t*)scratch;
   uint16_t* const s = (uint16_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  utvm_dw_q15_ch3 st;
   int32_t c;
   int32_t b;
   int32_t oy0;
+  utvm_dw_q15_ch3_init(p, &st);
   for (b = 0; b < g->batches; ++b) {
     const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
     for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
@@ -563,13 +586,14 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
        * one call site each, so that GCC keeps inlining the band) */
       const bool planes = g->in_c != 1;
       const int32_t pstep = planes ? plane : 0;
+      st.tend = ((b == (g->batches - 1)) && ((oy0 + rows) == g->out_h)) ? 1 : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
         if (planes || (c == 0)) {
           utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         }
-        utvm_dw_q15_band(p, s, pstep, w, bias, rq, y, c, rows);
+        utvm_dw_q15_band(p, &st, s, pstep, w, bias, rq, y, c, rows);
       }
     }
   }
