@@ -42,6 +42,14 @@ typedef struct {
   int32_t band_rows; /* output rows per band, >= 1 */
   int32_t cols;      /* input columns a row of output pixels reads, the padding included */
   int32_t rq_mode;   /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+  /* bytes between input positions along g's rows (in_sx) and between g's rows (in_sy), the same
+   * for the output: (in_c, in_w in_c, out_c, out_w out_c), or with g transposed (ops/conv.py: a
+   * map of few columns and many rows, KWS's 25x5, runs as its transpose, rows of 25) the two
+   * swapped */
+  int32_t in_sx;
+  int32_t in_sy;
+  int32_t out_sx;
+  int32_t out_sy;
 } utvm_dw_q15_params;
 
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
@@ -149,6 +157,7 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   const int32_t cols = p->cols;
   const int32_t plane = rows * cols;
   const int32_t in_c = g->in_c;
+  const int32_t in_sx = p->in_sx;
   const int32_t r0 = utvm_max_i32(-iy0, 0);
   const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
   int32_t x0;
@@ -159,12 +168,12 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
    * from the row index, no pointer stepped past the input) */
   if (in_c == 1) {
     for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * g->in_w) + ix0 + x0], x1 - x0, offs);
+      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * p->in_sy) + ix0 + x0], x1 - x0, offs);
     }
   } else {
     for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((((iy0 + r) * g->in_w) + ix0 + x0) * in_c) + c], in_c,
-                           x1 - x0, offs);
+      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((iy0 + r) * p->in_sy) + ((ix0 + x0) * in_sx) + c],
+                           in_sx, x1 - x0, offs);
     }
   }
 }
@@ -443,7 +452,6 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
   const int32_t fh = g->filter_h;
   const int32_t fw = g->filter_w;
   const int32_t out_w = g->out_w;
-  const int32_t out_c = g->out_c;
   int32_t r;
   int32_t ox;
   int32_t ky;
@@ -467,7 +475,7 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
       } else {
         v = utvm_dsp_rq3(acc, UTVM_DSP_RQ_ANY, m, k, sh, zp, lo, hi);
       }
-      y[((r * out_w) + ox) * out_c] = v;
+      y[(r * p->out_sy) + (ox * p->out_sx)] = v;
     }
   }
 }
@@ -499,15 +507,17 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->back2 = 16 - (4 * st->rs);
   st->xs = g->stride_w;
   st->ys = p->cols * g->stride_h;
-  st->out_c = g->out_c;
-  st->oc2 = 2 * g->out_c;
-  st->oc3 = 3 * g->out_c;
-  st->y_row = g->out_w * g->out_c;
+  st->out_c = p->out_sx;
+  st->oc2 = 2 * p->out_sx;
+  st->oc3 = 3 * p->out_sx;
+  st->y_row = p->out_sy;
   st->n = g->out_w;
   st->nq_full = g->out_w >> 2;
   /* one more step for the last 3 pixels (cheaper than a pair and a single; for the last 1-2 the
-   * pair loop below is: KWS's rows of 5, 6x6 maps) */
-  st->nq_over = ((g->out_w & 3) == 3) ? ((g->out_w + 3) >> 2) : st->nq_full;
+   * pair loop below is: KWS's rows of 5, 6x6 maps), when the row after a row's last pixel is the
+   * next row's first (not transposed) */
+  st->nq_over = (((g->out_w & 3) == 3) && (p->out_sy == (g->out_w * p->out_sx))) ? ((g->out_w + 3) >> 2)
+                                                                                  : st->nq_full;
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
@@ -589,7 +599,7 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
       st.tend = ((b == (g->batches - 1)) && ((oy0 + rows) == g->out_h)) ? 1 : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       for (c = 0; c < g->out_c; c += 4) {
-        int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
+        int8_t* y = &out[(b * g->out_h * g->out_w * g->out_c) + (oy0 * p->out_sy) + c];
         if (planes || (c == 0)) {
           utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         }
