@@ -55,14 +55,69 @@ typedef struct {
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
 static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+/* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
+ * input words loaded in a row, the four plane words stored in a row (a store right after another
+ * pipelines on the M4), the source and the destination advanced in the loads and stores. */
+#define UTVM_DW_Q15_FILL_STEP                    \
+  "ldr %[v0], [%[q]]\n\t"                      \
+  "ldr %[v1], [%[q], %[step]]\n\t"             \
+  "add %[q], %[q], %[step], lsl #1\n\t"         \
+  "sxtab16 %[e0], %[offs], %[v0]\n\t"           \
+  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
+  "sxtab16 %[v0], %[offs], %[v0], ror #8\n\t"   \
+  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
+  "pkhbt %[t0], %[e0], %[e1], lsl #16\n\t"      \
+  "pkhtb %[e1], %[e1], %[e0], asr #16\n\t"      \
+  "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
+  "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
+  "str %[e0], [%[d], %[pb1]]\n\t"              \
+  "str %[e1], [%[d], %[pb2]]\n\t"              \
+  "str %[v1], [%[d], %[pb3]]\n\t"              \
+  "str %[t0], [%[d]], #4\n\t"
+
+/* pairs pairs of positions (the asm statement: 13 registers). */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
+                                                   int32_t pairs, int32_t offs) {
+  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1, 2 and 3 */
+  const int32_t pb2 = 4 * plane;
+  const int32_t pb3 = 6 * plane;
+  int32_t n2 = pairs >> 1;
+  int32_t v0;
+  int32_t v1;
+  int32_t e0;
+  int32_t e1;
+  int32_t t0;
+  if ((pairs & 1) != 0) {
+    __asm__ __volatile__(UTVM_DW_Q15_FILL_STEP
+                         : [q] "+r"(src), [d] "+r"(d), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
+                           [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : "memory");
+  }
+  if (n2 != 0) {
+    __asm__ __volatile__("1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\tbne 1b"
+                         : [q] "+r"(src), [d] "+r"(d), [n] "+r"(n2), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
+                           [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : "cc", "memory");
+  }
+}
+#define UTVM_DW_Q15_FILL_ASM 1
+#endif
+
 /* n positions from src (step bytes apart) of channels 0..3 into d[0..n-1] of the four planes. */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                  int32_t n, int32_t offs) {
   uint16_t* const d2 = &d[2 * plane];
   const int32_t pairs = n / 2;
-  int32_t i;
+  int32_t i = 0;
+#ifdef UTVM_DW_Q15_FILL_ASM
+  utvm_dw_q15_fill_pairs(d, plane, src, step, pairs, offs);
+  i = pairs;
+#endif
   /* two positions per step: per plane one (possibly unaligned) word store */
-  for (i = 0; i < pairs; ++i) {
+  for (; i < pairs; ++i) {
     const int8_t* const q = &src[2 * i * step];
     const int32_t v0 = utvm_dsp_ld4(q);
     const int32_t v1 = utvm_dsp_ld4(&q[step]);
