@@ -278,18 +278,24 @@ typedef struct {
  * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
  * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
- * 4 positions. 9 scratch registers + p, y, c: 12, so r7 may stay the frame pointer; GCC at -O1
- * and above (the quad loop's counter takes one more register). */
+ * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step the
+ * caller's next address lies past the row. 9 scratch registers + p, y, c: 12 (the C loop around it
+ * adds its counter and step: 14, all of them); GCC at -O1 and above without a frame pointer (Clang
+ * and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop). Measured on the M4 estimate
+ * about 100 cycles per step against about 120 for two C pairs (docs/kernel-guide.md). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_DW_Q15_QUAD 1
 #define UTVM_DW_Q15_OFF(f) ((int32_t)offsetof(utvm_dw_q15_ch3, f))
-#define UTVM_DW_Q15_QROW(W)                 \
+/* both strides: the words (x, x+1), (x+2, x+3), (x+4, x+5) and pixel x = (x, x+1) . W01 + (x+2) w2 */
+#define UTVM_DW_Q15_QHEAD(W)                \
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
   "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"  \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_QROW(W)                 \
+  UTVM_DW_Q15_QHEAD(W)                      \
   "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
@@ -307,15 +313,10 @@ typedef struct {
   "ssat %[" H "], #8, %[" H "]\n\t" STORE
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
- * used: the scratch has 4 + 2 stride_w bytes beyond the planes), pixel j = word j . W01 + word
- * (j+1).lo w2 */
+ * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
+ * + word (j+1).lo w2 */
 #define UTVM_DW_Q15_QROW2(W)                 \
-  "ldr %[i0], [%[p]]\n\t"                   \
-  "ldr %[i1], [%[p], #4]\n\t"               \
-  "ldr %[i2], [%[p], #8]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"  \
-  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  UTVM_DW_Q15_QHEAD(W)                       \
   "smlad %[a1], %[i1], %[wa], %[a1]\n\t"     \
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "ldr %[i0], [%[p], #12]\n\t"              \
