@@ -264,8 +264,6 @@ typedef struct {
   int32_t rsb;        /* bytes between filter rows in the plane */
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
   int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
-  int32_t oc2;        /* 2 and 3 x out_c */
-  int32_t oc3;
   int32_t nq_full;    /* 4-pixel steps per row inside the row: n / 4 */
   int32_t nq_over;    /* n = 4k + 3: k + 1, the last step's extra output lands in the next row */
   int32_t tend;       /* the band's last row is the output's last (no step past it) */
@@ -286,24 +284,36 @@ typedef struct {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_DW_Q15_QUAD 1
 #define UTVM_DW_Q15_OFF(f) ((int32_t)offsetof(utvm_dw_q15_ch3, f))
-/* both strides: the words (x, x+1), (x+2, x+3), (x+4, x+5) and pixel x = (x, x+1) . W01 + (x+2) w2 */
-#define UTVM_DW_Q15_QHEAD(W)                \
+/* both strides: the words (x, x+1), (x+2, x+3), (x+4, x+5) of a filter row and its weight words */
+#define UTVM_DW_Q15_QLOAD(W)                \
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"  \
-  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+/* stride 1, the second and third filter rows */
 #define UTVM_DW_Q15_QROW(W)                 \
-  UTVM_DW_Q15_QHEAD(W)                      \
+  UTVM_DW_Q15_QLOAD(W)                      \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
-/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2) and store it at y + the offset in OFF (none:
- * at y) */
+/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias) */
+#define UTVM_DW_Q15_QROW0                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"         \
+  UTVM_DW_Q15_QLOAD("ow0")                  \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2), then STORE */
 #define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
   "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
   "add %[" T "], %[" T "], #0x40000000\n\t"        \
@@ -316,7 +326,9 @@ typedef struct {
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
  * + word (j+1).lo w2 */
 #define UTVM_DW_Q15_QROW2(W)                 \
-  UTVM_DW_Q15_QHEAD(W)                       \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wa], %[a1]\n\t"     \
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "ldr %[i0], [%[p], #12]\n\t"              \
@@ -325,11 +337,29 @@ typedef struct {
   "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
   "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+/* stride 2, the first filter row from the bias in a0 */
+#define UTVM_DW_Q15_QROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "mov %[a3], %[a0]\n\t"                     \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[i1], [%[p], #16]\n\t"              \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
+  "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
 
-/* NAME(c, p, y): the 4-pixel step with ROW (UTVM_DW_Q15_QROW / _QROW2), p advanced by the field
- * BACK after the third filter row; returns p (the next step's). */
-#define UTVM_DW_Q15_QUAD_FN(NAME, ROW, BACK)                                                                  \
-  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t y) {     \
+/* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
+ * advanced by the field BACK after the third filter row; returns p (the next step's), *y advanced
+ * by 4 out_c (an integer: past the row after its last step). The output step out_c is loaded once
+ * (into wb after the first store), the stores address y + out_c, then y + 2 out_c + 0 / out_c. */
+#define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, BACK)                                                           \
+  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
+    uintptr_t yy = *y;                                                                                        \
     int32_t a0;                                                                                               \
     int32_t a1;                                                                                               \
     int32_t a2;                                                                                               \
@@ -341,33 +371,31 @@ typedef struct {
     int32_t wb;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        "ldr %[a0], [%[c], %[obias]]\n\t" /* the bias into the four sums */                                  \
-        "mov %[a1], %[a0]\n\t"                                                                                \
-        "mov %[a2], %[a0]\n\t"                                                                                \
-        "mov %[a3], %[a0]\n\t" ROW("ow0") "ldr %[i0], [%[c], %[orsb]]\n\t"                                    \
+        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
         "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                               \
         "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
         "add %[p], %[p], %[i0]\n\t"                                                                           \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
-        "ldr %[i2], [%[c], %[osh]]\n\t" UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\t")            \
-            UTVM_DW_Q15_QRQ("a1", "wa", "a0", "ldr %[wa], [%[c], %[ooc]]\n\tstrb %[a0], [%[y], %[wa]]\n\t")   \
-                UTVM_DW_Q15_QRQ("a2", "wa", "a1", "ldr %[wa], [%[c], %[ooc2]]\n\tstrb %[a1], [%[y], %[wa]]\n\t") \
+        "ldr %[i2], [%[c], %[osh]]\n\t" UTVM_DW_Q15_QRQ("a0", "wa", "wb",                                      \
+                                                         "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
+            UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\t")                                \
+                UTVM_DW_Q15_QRQ("a2", "wa", "a1", "add %[y], %[y], %[wb], lsl #1\n\tstrb %[a1], [%[y]]\n\t") \
                     UTVM_DW_Q15_QRQ("a3", "wa", "a2",                                                         \
-                                    "ldr %[wa], [%[c], %[ooc3]]\n\tstrb %[a2], [%[y], %[wa]]\n\t")           \
-        : [p] "+r"(p), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [i0] "=&r"(i0),       \
-          [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                                      \
-        : [c] "r"(c), [y] "r"(y), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),      \
+                                    "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")        \
+        : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
+          [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
+        : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
           [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
           [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(BACK)),                               \
-          [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [ooc2] "i"(UTVM_DW_Q15_OFF(oc2)),                               \
-          [ooc3] "i"(UTVM_DW_Q15_OFF(oc3))                                                                    \
+          [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
         : "memory");                                                                                          \
+    *y = yy;                                                                                                  \
     return p;                                                                                                 \
   }
 
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW2, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, back2)
 #endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
@@ -382,21 +410,21 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       /* the row's pixels by fours first (before the row's constants are loaded: nothing else is
        * live), the rest by the pairs below; the output address an integer (past the row after its
        * last step) */
-      const uintptr_t qy = (uintptr_t)c->y;
-      const uint32_t step = 4u * (uint32_t)c->out_c;
+      uintptr_t qy = (uintptr_t)c->y;
       /* every row but the output's last: with n = 4k + 3, k + 1 steps, the last step's extra
        * output written into the next row's first pixel of the same channel, which that row
        * writes again after (the output is not the input); the input read past the row stays in
        * the scratch (kernel_table.py: 16 bytes beyond the planes) */
-      int32_t nq = ((c->rows > 1) || (c->tend == 0)) ? c->nq_over : c->nq_full;
-      for (; nq > 0; --nq) {
+      const int32_t nq = ((c->rows > 1) || (c->tend == 0)) ? c->nq_over : c->nq_full;
+      int32_t k;
+      for (k = nq; k > 0; --k) {
         if (quad == 1) {
-          p0 = utvm_dw_q15_quad1(c, p0, qy + (uintptr_t)((uint32_t)yo));
+          p0 = utvm_dw_q15_quad1(c, p0, &qy);
         } else {
-          p0 = utvm_dw_q15_quad2(c, p0, qy + (uintptr_t)((uint32_t)yo));
+          p0 = utvm_dw_q15_quad2(c, p0, &qy);
         }
-        yo += (int32_t)step;
       }
+      yo = 4 * nq * c->out_c;
     }
 #else
     (void)quad;
@@ -564,8 +592,6 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->xs = g->stride_w;
   st->ys = p->cols * g->stride_h;
   st->out_c = p->out_sx;
-  st->oc2 = 2 * p->out_sx;
-  st->oc3 = 3 * p->out_sx;
   st->y_row = p->out_sy;
   st->n = g->out_w;
   st->nq_full = g->out_w >> 2;
