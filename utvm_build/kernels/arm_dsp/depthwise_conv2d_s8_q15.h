@@ -264,6 +264,7 @@ typedef struct {
   int32_t rsb;        /* bytes between filter rows in the plane */
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
   int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
+  int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
   int32_t nq_full;    /* 4-pixel steps per row inside the row: n / 4 */
   int32_t nq_over;    /* n = 4k + 3: k + 1, the last step's extra output lands in the next row */
   int32_t tend;       /* the band's last row is the output's last (no step past it) */
@@ -290,13 +291,15 @@ typedef struct {
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
   "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
-/* stride 1, the second and third filter rows */
-#define UTVM_DW_Q15_QROW(W)                 \
+/* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
+#define UTVM_DW_Q15_PROW(W)                 \
   UTVM_DW_Q15_QLOAD(W)                      \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
-  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_QROW(W)                 \
+  UTVM_DW_Q15_PROW(W)                       \
   "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
@@ -313,6 +316,14 @@ typedef struct {
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* stride 1, the 2-pixel step's first filter row */
+#define UTVM_DW_Q15_PROW0                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"         \
+  UTVM_DW_Q15_QLOAD("ow0")                  \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 /* requantize ACC (temps T, H; m, k, sh in i0, i1, i2), then STORE */
 #define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
   "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
@@ -325,18 +336,37 @@ typedef struct {
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
  * + word (j+1).lo w2 */
-#define UTVM_DW_Q15_QROW2(W)                 \
+#define UTVM_DW_Q15_PROW2(W)                 \
   UTVM_DW_Q15_QLOAD(W)                       \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wa], %[a1]\n\t"     \
-  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_QROW2(W)                 \
+  UTVM_DW_Q15_PROW2(W)                       \
   "ldr %[i0], [%[p], #12]\n\t"              \
   "ldr %[i1], [%[p], #16]\n\t"              \
   "smlad %[a2], %[i2], %[wa], %[a2]\n\t"     \
   "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
   "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+/* stride 2, the 2-pixel step's first filter row */
+#define UTVM_DW_Q15_PROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* the stores after the requantization of a0 (into wb), of a1 (into a0) and, for 4 pixels, of a2
+ * and a3 (into a1, a2): y advanced by 2 or 4 out_c */
+#define UTVM_DW_Q15_ST2 \
+  UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
+  UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+#define UTVM_DW_Q15_ST4 \
+  UTVM_DW_Q15_ST2 \
+  UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t") \
+  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
 /* stride 2, the first filter row from the bias in a0 */
 #define UTVM_DW_Q15_QROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
@@ -357,7 +387,7 @@ typedef struct {
  * advanced by the field BACK after the third filter row; returns p (the next step's), *y advanced
  * by 4 out_c (an integer: past the row after its last step). The output step out_c is loaded once
  * (into wb after the first store), the stores address y + out_c, then y + 2 out_c + 0 / out_c. */
-#define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, BACK)                                                           \
+#define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     uintptr_t yy = *y;                                                                                        \
     int32_t a0;                                                                                               \
@@ -376,12 +406,7 @@ typedef struct {
         "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
         "add %[p], %[p], %[i0]\n\t"                                                                           \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
-        "ldr %[i2], [%[c], %[osh]]\n\t" UTVM_DW_Q15_QRQ("a0", "wa", "wb",                                      \
-                                                         "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
-            UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\t")                                \
-                UTVM_DW_Q15_QRQ("a2", "wa", "a1", "add %[y], %[y], %[wb], lsl #1\n\tstrb %[a1], [%[y]]\n\t") \
-                    UTVM_DW_Q15_QRQ("a3", "wa", "a2",                                                         \
-                                    "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")        \
+        "ldr %[i2], [%[c], %[osh]]\n\t" ST \
         : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
           [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
@@ -394,8 +419,10 @@ typedef struct {
     return p;                                                                                                 \
   }
 
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, back_p)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
 #endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
@@ -425,6 +452,15 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         }
       }
       yo = 4 * nq * c->out_c;
+      /* 2 or 3 pixels left: two of them by a 2-pixel step (a single one by the C code below) */
+      if ((c->n - (4 * nq)) >= 2) {
+        if (quad == 1) {
+          p0 = utvm_dw_q15_pair1(c, p0, &qy);
+        } else {
+          p0 = utvm_dw_q15_pair2(c, p0, &qy);
+        }
+        yo += 2 * c->out_c;
+      }
     }
 #else
     (void)quad;
@@ -589,6 +625,7 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->rsb = 2 * st->rs;
   st->back = 8 - (4 * st->rs);
   st->back2 = 16 - (4 * st->rs);
+  st->back_p = 4 - (4 * st->rs);
   st->xs = g->stride_w;
   st->ys = p->cols * g->stride_h;
   st->out_c = p->out_sx;
