@@ -608,9 +608,9 @@ Q15_DW = [
     # one channel's shift above -2 (the others fast, channel by channel): full range and RELU6
     ([1, 9, 10, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "one near one"),
     ([1, 9, 9, 12], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU6", 3, -128, "one near one"),
-    # 4-pixel steps (full int8 range, stride 1 and 2): rows of 4, 5, 6 (a 2-pixel step), 7 (the last
-    # 3 pixels by one more step, its extra output into the next row; batches: into the next batch's
-    # first row) and 8 pixels; stride 2 rows of 3, 7 (the step reads past the band's last plane) and 6
+    # 4-pixel steps (full int8 range, stride 1 and 2): rows of 4, 5 (a C single), 6 (a 2-pixel
+    # step), 7 (a 3-pixel step, with batches) and 8 pixels; stride 2 rows of 3, 7 (the 3-pixel step
+    # reads past the band's last plane) and 6
     ([1, 6, 4, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 9, -128, "typical"),
     ([2, 7, 7, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "typical"),
     ([1, 8, 8, 4], None, (3, 3), (1, 1), (1, 1), "VALID", "RELU", 60, -128, "typical"),

@@ -265,9 +265,6 @@ typedef struct {
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
   int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
   int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
-  int32_t nq_full;    /* 4-pixel steps per row inside the row: n / 4 */
-  int32_t nq_over;    /* n = 4k + 3: k + 1, the last step's extra output lands in the next row */
-  int32_t tend;       /* the band's last row is the output's last (no step past it) */
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -363,9 +360,9 @@ typedef struct {
 #define UTVM_DW_Q15_ST2 \
   UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
   UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+#define UTVM_DW_Q15_ST3 UTVM_DW_Q15_ST2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
 #define UTVM_DW_Q15_ST4 \
-  UTVM_DW_Q15_ST2 \
-  UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t") \
+  UTVM_DW_Q15_ST3 \
   UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
 /* stride 2, the first filter row from the bias in a0 */
 #define UTVM_DW_Q15_QROW20                   \
@@ -421,6 +418,8 @@ typedef struct {
 
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, back)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, back2)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, back_p)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
 #endif
@@ -438,11 +437,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
        * live), the rest by the pairs below; the output address an integer (past the row after its
        * last step) */
       uintptr_t qy = (uintptr_t)c->y;
-      /* every row but the output's last: with n = 4k + 3, k + 1 steps, the last step's extra
-       * output written into the next row's first pixel of the same channel, which that row
-       * writes again after (the output is not the input); the input read past the row stays in
-       * the scratch (kernel_table.py: 16 bytes beyond the planes) */
-      const int32_t nq = ((c->rows > 1) || (c->tend == 0)) ? c->nq_over : c->nq_full;
+      const int32_t nq = c->n >> 2;
       int32_t k;
       for (k = nq; k > 0; --k) {
         if (quad == 1) {
@@ -452,14 +447,23 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         }
       }
       yo = 4 * nq * c->out_c;
-      /* 2 or 3 pixels left: two of them by a 2-pixel step (a single one by the C code below) */
-      if ((c->n - (4 * nq)) >= 2) {
+      /* 3 pixels left: a 4-pixel step storing three (its reads past the row stay in the
+       * scratch: kernel_table.py, 16 bytes beyond the planes); 2: a 2-pixel step; 1: the C code
+       * below */
+      if ((c->n & 3) == 3) {
         if (quad == 1) {
-          p0 = utvm_dw_q15_pair1(c, p0, &qy);
+          (void)utvm_dw_q15_three1(c, p0, &qy);
         } else {
-          p0 = utvm_dw_q15_pair2(c, p0, &qy);
+          (void)utvm_dw_q15_three2(c, p0, &qy);
         }
-        yo += 2 * c->out_c;
+        yo = c->n * c->out_c;
+      } else if ((c->n & 3) == 2) {
+        if (quad == 1) {
+          (void)utvm_dw_q15_pair1(c, p0, &qy);
+        } else {
+          (void)utvm_dw_q15_pair2(c, p0, &qy);
+        }
+        yo = c->n * c->out_c;
       }
     }
 #else
@@ -631,19 +635,13 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->out_c = p->out_sx;
   st->y_row = p->out_sy;
   st->n = g->out_w;
-  st->nq_full = g->out_w >> 2;
-  /* one more step for the last 3 pixels (cheaper than a pair and a single; for the last 1-2 the
-   * pair loop below is: KWS's rows of 5, 6x6 maps), when the row after a row's last pixel is the
-   * next row's first (not transposed) */
-  st->nq_over = (((g->out_w & 3) == 3) && (p->out_sy == (g->out_w * p->out_sx))) ? ((g->out_w + 3) >> 2)
-                                                                                  : st->nq_full;
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
- * channel state with the operator's fields and tend set. */
+ * channel state with the operator's fields set. */
 static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
                              const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
                              int32_t rows) {
@@ -715,7 +713,6 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
        * one call site each, so that GCC keeps inlining the band) */
       const bool planes = g->in_c != 1;
       const int32_t pstep = planes ? plane : 0;
-      st.tend = ((b == (g->batches - 1)) && ((oy0 + rows) == g->out_h)) ? 1 : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[(b * g->out_h * g->out_w * g->out_c) + (oy0 * p->out_sy) + c];
