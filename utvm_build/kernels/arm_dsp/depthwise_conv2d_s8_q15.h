@@ -11,7 +11,10 @@
  * channel at a time over the band, from the model's own bias: 3x3 filters with dilation_w 1 two
  * output pixels per step, per filter row and pixel one (possibly unaligned) word of taps 0 and 1
  * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
- * loaded once for the two pixels; other filters one SMLABB per tap.
+ * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
+ * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
+ * below), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
  * - w: 3x3 filters with dilation_w 1: per pair of channels 9 int32 words, per channel (w00, w01),
@@ -21,7 +24,8 @@
  * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode;
  * - band_rows: output rows per band; scratch: the band, ((band_rows - 1) * stride_h + (filter_h - 1)
  *   * dilation_h + 1) * cols * 8 bytes with cols = (out_w - 1) * stride_w + (filter_w - 1) *
- *   dilation_w + 1, 4 to align and 2 * stride_w (kernel_table.py rule).
+ *   dilation_w + 1, 4 to align, 2 * stride_w and 16 that the steps may read past the last plane
+ *   (kernel_table.py rule).
  */
 #ifndef UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
 #define UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
@@ -259,7 +263,7 @@ typedef struct {
   int32_t hi;
   const uint16_t* s;  /* the plane at the current row */
   int8_t* y;          /* the current output row */
-  /* the 4-pixel step (utvm_dw_q15_quad), its offsets in UTVM_DW_Q15_QUAD */
+  /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
   int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
   int32_t rsb;        /* bytes between filter rows in the plane */
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
@@ -274,11 +278,12 @@ typedef struct {
  * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
  * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
- * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step the
- * caller's next address lies past the row. 9 scratch registers + p, y, c: 12 (the C loop around it
- * adds its counter and step: 14, all of them); GCC at -O1 and above without a frame pointer (Clang
- * and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop). Measured on the M4 estimate
- * about 100 cycles per step against about 120 for two C pairs (docs/kernel-guide.md). */
+ * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
+ * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
+ * registers + p, y, c: 12 (the C loop around it adds its counter: 13 of 14); GCC at -O1 and above
+ * without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
+ * About 92 estimated M4 cycles per 4-pixel step against about 120 for two C pairs
+ * (docs/kernel-guide.md). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_DW_Q15_QUAD 1
 #define UTVM_DW_Q15_OFF(f) ((int32_t)offsetof(utvm_dw_q15_ch3, f))
