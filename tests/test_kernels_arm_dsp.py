@@ -608,6 +608,24 @@ Q15_DW = [
     # one channel's shift above -2 (the others fast, channel by channel): full range and RELU6
     ([1, 9, 10, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "one near one"),
     ([1, 9, 9, 12], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU6", 3, -128, "one near one"),
+    # 4-pixel steps (full int8 range, stride 1 and 2): rows of 4, 5 (a C single), 6 (a 2-pixel
+    # step), 7 (a 3-pixel step, with batches) and 8 pixels; stride 2 rows of 3, 7 (the 3-pixel step
+    # reads past the band's last plane) and 6
+    ([1, 6, 4, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 9, -128, "typical"),
+    ([2, 7, 7, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "typical"),
+    ([1, 8, 8, 4], None, (3, 3), (1, 1), (1, 1), "VALID", "RELU", 60, -128, "typical"),
+    ([1, 5, 10, 4], None, (3, 3), (1, 1), (1, 1), "VALID", "NONE", -3, -128, "mixed"),
+    ([2, 6, 6, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([1, 14, 14, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 17, -128, "typical"),
+    ([1, 12, 12, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),  # a 2-pixel step
+    ([1, 3, 3, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 0, -128, "typical"),
+    # maps of few columns run transposed (ops/conv.py _dw_transpose): KWS's 25x5 at the full range,
+    # with batches and several bands, stride (2, 1), other requantization modes
+    ([1, 25, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([2, 13, 5, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, -128, "typical"),
+    ([1, 130, 6, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -20, -128, "typical"),
+    ([1, 21, 4, 8], None, (3, 3), (2, 1), (1, 1), "SAME", "NONE", 3, 3, "typical"),
+    ([1, 17, 3, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -7, -128, "one near one"),
 ]
 
 

@@ -169,11 +169,12 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     ("utvm_conv2d_s8_q15w", "arm_dsp"): _q15_conv_scratch,
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as
     # four planes of int16 (8 bytes per position), 4 bytes to align, 2 x stride_w bytes for the
-    # pixel pointers of the 3x3 loop after its last step
+    # pixel pointers of the 3x3 loop after its last step, 16 bytes that the 4-pixel steps may read
+    # past the last plane (a row's last step at stride 2: up to 7 positions)
     ("utvm_depthwise_conv2d_s8_q15", "arm_dsp"): lambda c, op, g: 8 * int(c.field("cols")) * (
         (int(c.field("band_rows")) - 1) * int(c.field("g")["stride_h"])
         + (int(c.field("g")["filter_h"]) - 1) * int(c.field("g")["dilation_h"]) + 1) + 4
-        + 2 * int(c.field("g")["stride_w"]),
+        + 2 * int(c.field("g")["stride_w"]) + 16,
     # DSP FULLY_CONNECTED (kernels/arm_dsp/fully_connected_s8_blk4.h): one input row widened to int16
     # lanes, 4 bytes to align; none (4 bytes) for one block of units at the full int8 range, which
     # reads the raw row (the kernel's test: units <= 4, rq_mode UTVM_DSP_RQ_FULL = 2)

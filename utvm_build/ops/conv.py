@@ -448,6 +448,15 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         return None
     taps = geo.filter_h * geo.filter_w
     wt = w.data.astype(np.int64).reshape(taps, geo.out_c).T  # [channel][tap]
+    strides = {"in_sx": geo.in_c, "in_sy": geo.in_w * geo.in_c, "out_sx": geo.out_c, "out_sy": geo.out_w * geo.out_c}
+    gf = fields["g"]
+    if _dw_transpose(geo):
+        # the map's transpose (rows of out_h pixels): the filter transposed, the strides swapped
+        wt = wt.reshape(geo.out_c, geo.filter_h, geo.filter_w).transpose(0, 2, 1).reshape(geo.out_c, taps)
+        strides = {"in_sx": strides["in_sy"], "in_sy": strides["in_sx"], "out_sx": strides["out_sy"],
+                   "out_sy": strides["out_sx"]}
+        geo = _transposed(geo)
+        gf = vars(geo)
     if (geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1):
         def lanes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
             return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
@@ -466,11 +475,34 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     while band > 1 and _dw_rows_in(geo, band) * cols * 8 > DW_Q15_BAND_BYTES:
         band -= 1
     p = Params("utvm_dw_q15_params", {
-        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+        "g": gf, "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "band_rows": band, "cols": cols,
-        "rq_mode": mode})
+        "rq_mode": mode, **strides})
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def _dw_row_cost(rows: int, n: int) -> int:
+    """Estimated M4 cycles of one channel's rows x n 3x3 pixels in depthwise_conv2d_s8_q15.h (4-pixel
+    steps about 100, the 1-2 pixels left by the pair loop 65 / 85, 3 left by one more step, about
+    30 per row)."""
+    return rows * (100 * (n // 4) + (0, 65, 85, 100)[n % 4] + 30)
+
+
+def _dw_transpose(geo: _Geom) -> bool:
+    """Run the layer as its transpose? 3x3 without dilation, several input channels (the planes are
+    filled from input positions in_c or in_w x in_c bytes apart) and fewer estimated cycles that way:
+    KWS's 25x5 maps (rows of 5: one 4-pixel step and a single; transposed, rows of 25)."""
+    if (geo.filter_h, geo.filter_w, geo.dilation_h, geo.dilation_w) != (3, 3, 1, 1) or geo.in_c == 1:
+        return False
+    return _dw_row_cost(geo.out_w, geo.out_h) < _dw_row_cost(geo.out_h, geo.out_w)
+
+
+def _transposed(geo: _Geom) -> _Geom:
+    """The geometry of the transposed maps (rows and columns swapped)."""
+    return replace(geo, in_h=geo.in_w, in_w=geo.in_h, filter_h=geo.filter_w, filter_w=geo.filter_h,
+                   out_h=geo.out_w, out_w=geo.out_h, stride_h=geo.stride_w, stride_w=geo.stride_h,
+                   dilation_h=geo.dilation_w, dilation_w=geo.dilation_h, pad_h=geo.pad_w, pad_w=geo.pad_h)
 
 
 def _dw_rows_in(geo: _Geom, rows: int) -> int:

@@ -11,7 +11,10 @@
  * channel at a time over the band, from the model's own bias: 3x3 filters with dilation_w 1 two
  * output pixels per step, per filter row and pixel one (possibly unaligned) word of taps 0 and 1
  * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
- * loaded once for the two pixels; other filters one SMLABB per tap.
+ * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
+ * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
+ * below), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
  * - w: 3x3 filters with dilation_w 1: per pair of channels 9 int32 words, per channel (w00, w01),
@@ -21,7 +24,8 @@
  * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode;
  * - band_rows: output rows per band; scratch: the band, ((band_rows - 1) * stride_h + (filter_h - 1)
  *   * dilation_h + 1) * cols * 8 bytes with cols = (out_w - 1) * stride_w + (filter_w - 1) *
- *   dilation_w + 1, 4 to align and 2 * stride_w (kernel_table.py rule).
+ *   dilation_w + 1, 4 to align, 2 * stride_w and 16 that the steps may read past the last plane
+ *   (kernel_table.py rule).
  */
 #ifndef UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
 #define UTVM_KERNELS_ARM_DSP_DEPTHWISE_CONV2D_S8_Q15_H_
@@ -42,19 +46,82 @@ typedef struct {
   int32_t band_rows; /* output rows per band, >= 1 */
   int32_t cols;      /* input columns a row of output pixels reads, the padding included */
   int32_t rq_mode;   /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+  /* bytes between input positions along g's rows (in_sx) and between g's rows (in_sy), the same
+   * for the output: (in_c, in_w in_c, out_c, out_w out_c), or with g transposed (ops/conv.py: a
+   * map of few columns and many rows, KWS's 25x5, runs as its transpose, rows of 25) the two
+   * swapped */
+  int32_t in_sx;
+  int32_t in_sy;
+  int32_t out_sx;
+  int32_t out_sy;
 } utvm_dw_q15_params;
 
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
 static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+/* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
+ * input words loaded in a row, the four plane words stored in a row (a store right after another
+ * pipelines on the M4), the source and the destination advanced in the loads and stores. */
+#define UTVM_DW_Q15_FILL_STEP                    \
+  "ldr %[v0], [%[q]]\n\t"                      \
+  "ldr %[v1], [%[q], %[step]]\n\t"             \
+  "add %[q], %[q], %[step], lsl #1\n\t"         \
+  "sxtab16 %[e0], %[offs], %[v0]\n\t"           \
+  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
+  "sxtab16 %[v0], %[offs], %[v0], ror #8\n\t"   \
+  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
+  "pkhbt %[t0], %[e0], %[e1], lsl #16\n\t"      \
+  "pkhtb %[e1], %[e1], %[e0], asr #16\n\t"      \
+  "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
+  "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
+  "str %[e0], [%[d], %[pb1]]\n\t"              \
+  "str %[e1], [%[d], %[pb2]]\n\t"              \
+  "str %[v1], [%[d], %[pb3]]\n\t"              \
+  "str %[t0], [%[d]], #4\n\t"
+
+/* pairs pairs of positions (the asm statement: 13 registers). */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
+                                                   int32_t pairs, int32_t offs) {
+  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1, 2 and 3 */
+  const int32_t pb2 = 4 * plane;
+  const int32_t pb3 = 6 * plane;
+  int32_t n2 = pairs >> 1;
+  int32_t v0;
+  int32_t v1;
+  int32_t e0;
+  int32_t e1;
+  int32_t t0;
+  if ((pairs & 1) != 0) {
+    __asm__ __volatile__(UTVM_DW_Q15_FILL_STEP
+                         : [q] "+r"(src), [d] "+r"(d), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
+                           [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : "memory");
+  }
+  if (n2 != 0) {
+    __asm__ __volatile__("1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\tbne 1b"
+                         : [q] "+r"(src), [d] "+r"(d), [n] "+r"(n2), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
+                           [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : "cc", "memory");
+  }
+}
+#define UTVM_DW_Q15_FILL_ASM 1
+#endif
 
 /* n positions from src (step bytes apart) of channels 0..3 into d[0..n-1] of the four planes. */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                  int32_t n, int32_t offs) {
   uint16_t* const d2 = &d[2 * plane];
   const int32_t pairs = n / 2;
-  int32_t i;
+  int32_t i = 0;
+#ifdef UTVM_DW_Q15_FILL_ASM
+  utvm_dw_q15_fill_pairs(d, plane, src, step, pairs, offs);
+  i = pairs;
+#endif
   /* two positions per step: per plane one (possibly unaligned) word store */
-  for (i = 0; i < pairs; ++i) {
+  for (; i < pairs; ++i) {
     const int8_t* const q = &src[2 * i * step];
     const int32_t v0 = utvm_dsp_ld4(q);
     const int32_t v1 = utvm_dsp_ld4(&q[step]);
@@ -149,6 +216,7 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   const int32_t cols = p->cols;
   const int32_t plane = rows * cols;
   const int32_t in_c = g->in_c;
+  const int32_t in_sx = p->in_sx;
   const int32_t r0 = utvm_max_i32(-iy0, 0);
   const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
   int32_t x0;
@@ -159,12 +227,12 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
    * from the row index, no pointer stepped past the input) */
   if (in_c == 1) {
     for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * g->in_w) + ix0 + x0], x1 - x0, offs);
+      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * p->in_sy) + ix0 + x0], x1 - x0, offs);
     }
   } else {
     for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((((iy0 + r) * g->in_w) + ix0 + x0) * in_c) + c], in_c,
-                           x1 - x0, offs);
+      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((iy0 + r) * p->in_sy) + ((ix0 + x0) * in_sx) + c],
+                           in_sx, x1 - x0, offs);
     }
   }
 }
@@ -195,78 +263,282 @@ typedef struct {
   int32_t hi;
   const uint16_t* s;  /* the plane at the current row */
   int8_t* y;          /* the current output row */
+  /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
+  int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
+  int32_t rsb;        /* bytes between filter rows in the plane */
+  int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
+  int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
+  int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
 } utvm_dw_q15_ch3;
+
+/* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
+ * assembly block: per filter row three input words A = (x, x+1), C = (x+2, x+3), E = (x+4, x+5)
+ * and the weight words W01 = (w0, w1), W12 = (w1, w2) (one LDRD), eight multiply-accumulates for
+ * the 12 MACs (pixel x: A.W01 + C.lo w2; x+1: A.hi w0 + C.W12; x+2: C.W01 + E.lo w2; x+3: C.hi w0
+ * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
+ * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
+ * constants are read from the channel's state c (its field offsets as immediates); p steps by
+ * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
+ * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
+ * registers + p, y, c: 12 (the C loop around it adds its counter: 13 of 14); GCC at -O1 and above
+ * without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
+ * About 92 estimated M4 cycles per 4-pixel step against about 120 for two C pairs
+ * (docs/kernel-guide.md). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_DW_Q15_QUAD 1
+#define UTVM_DW_Q15_OFF(f) ((int32_t)offsetof(utvm_dw_q15_ch3, f))
+/* both strides: the words (x, x+1), (x+2, x+3), (x+4, x+5) of a filter row and its weight words */
+#define UTVM_DW_Q15_QLOAD(W)                \
+  "ldr %[i0], [%[p]]\n\t"                   \
+  "ldr %[i1], [%[p], #4]\n\t"               \
+  "ldr %[i2], [%[p], #8]\n\t"               \
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+/* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
+#define UTVM_DW_Q15_PROW(W)                 \
+  UTVM_DW_Q15_QLOAD(W)                      \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_QROW(W)                 \
+  UTVM_DW_Q15_PROW(W)                       \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias) */
+#define UTVM_DW_Q15_QROW0                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"         \
+  UTVM_DW_Q15_QLOAD("ow0")                  \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* stride 1, the 2-pixel step's first filter row */
+#define UTVM_DW_Q15_PROW0                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"         \
+  UTVM_DW_Q15_QLOAD("ow0")                  \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2), then STORE */
+#define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
+  "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
+  "add %[" T "], %[" T "], #0x40000000\n\t"        \
+  "add %[" H "], %[i1], %[" ACC "], asr #31\n\t"   \
+  "smlal %[" T "], %[" H "], %[" ACC "], %[i0]\n\t" \
+  "asr %[" H "], %[" H "], %[i2]\n\t"              \
+  "ssat %[" H "], #8, %[" H "]\n\t" STORE
+
+/* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
+ * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
+ * + word (j+1).lo w2 */
+#define UTVM_DW_Q15_PROW2(W)                 \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wa], %[a1]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_QROW2(W)                 \
+  UTVM_DW_Q15_PROW2(W)                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[i1], [%[p], #16]\n\t"              \
+  "smlad %[a2], %[i2], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
+  "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+/* stride 2, the 2-pixel step's first filter row */
+#define UTVM_DW_Q15_PROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* the stores after the requantization of a0 (into wb), of a1 (into a0) and, for 4 pixels, of a2
+ * and a3 (into a1, a2): y advanced by 2 or 4 out_c */
+#define UTVM_DW_Q15_ST2 \
+  UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
+  UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+#define UTVM_DW_Q15_ST3 UTVM_DW_Q15_ST2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
+#define UTVM_DW_Q15_ST4 \
+  UTVM_DW_Q15_ST3 \
+  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+/* stride 2, the first filter row from the bias in a0 */
+#define UTVM_DW_Q15_QROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "mov %[a3], %[a0]\n\t"                     \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[i1], [%[p], #16]\n\t"              \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
+  "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+
+/* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
+ * advanced by the field BACK after the third filter row; returns p (the next step's), *y advanced
+ * by 4 out_c (an integer: past the row after its last step). The output step out_c is loaded once
+ * (into wb after the first store), the stores address y + out_c, then y + 2 out_c + 0 / out_c. */
+#define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
+  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
+    uintptr_t yy = *y;                                                                                        \
+    int32_t a0;                                                                                               \
+    int32_t a1;                                                                                               \
+    int32_t a2;                                                                                               \
+    int32_t a3;                                                                                               \
+    int32_t i0;                                                                                               \
+    int32_t i1;                                                                                               \
+    int32_t i2;                                                                                               \
+    int32_t wa;                                                                                               \
+    int32_t wb;                                                                                               \
+    /* volatile: it stores the outputs (its register results alone may be unused) */                         \
+    __asm__ __volatile__(                                                                                     \
+        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                               \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
+        "add %[p], %[p], %[i0]\n\t"                                                                           \
+        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i2], [%[c], %[osh]]\n\t" ST \
+        : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
+          [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
+        : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
+          [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(BACK)),                               \
+          [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
+        : "memory");                                                                                          \
+    *y = yy;                                                                                                  \
+    return p;                                                                                                 \
+  }
+
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, back2)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, back_p)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
+#endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
-static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1) {
+static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
   while (c->rows > 0) {
-    const int32_t bias = c->bias;
-    const int32_t m = c->rq[0];
-    const int32_t k = c->rq[1];
-    const int32_t sh = c->rq[2];
-    const int32_t rs = c->rs;
-    const int32_t xs = xs1 ? 1 : c->xs;
-    const int32_t out_c = c->out_c;
-    const int32_t zp = c->zp;
-    const int32_t lo = c->lo;
-    const int32_t hi = c->hi;
-    const int32_t* w = c->w;
     const uint16_t* p0 = c->s;
-    const uint16_t* p1 = &p0[rs];
-    const uint16_t* p2 = &p1[rs];
-    int8_t* const py = c->y;
-    const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
     int32_t yo = 0;
-    while (yo < last) {
-      int32_t wv = w[0];
-      int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
-      int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-      wv = w[1];
-      a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
-      a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-      wv = w[2];
-      a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
-      a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
-      wv = w[3];
-      if (xs1) {
-        /* stride 1: tap 2 of both pixels in one word per filter row */
-        int32_t t = utvm_dw_q15_ld2(&p0[2]);
-        a0 = __smlabb(t, wv, a0);
-        a1 = __smlatb(t, wv, a1);
-        t = utvm_dw_q15_ld2(&p1[2]);
-        a0 = __smlabt(t, wv, a0);
-        a1 = __smlatt(t, wv, a1);
-        wv = w[4];
-        t = utvm_dw_q15_ld2(&p2[2]);
-        a0 = __smlabb(t, wv, a0);
-        a1 = __smlatb(t, wv, a1);
-      } else {
-        a0 = __smlabb((int32_t)p0[2], wv, a0);
-        a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
-        a0 = __smlabt((int32_t)p1[2], wv, a0);
-        a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-        wv = w[4];
-        a0 = __smlabb((int32_t)p2[2], wv, a0);
-        a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+#ifdef UTVM_DW_Q15_QUAD
+    if (quad != 0) {
+      /* the row's pixels by fours first (before the row's constants are loaded: nothing else is
+       * live), the rest by the pairs below; the output address an integer (past the row after its
+       * last step) */
+      uintptr_t qy = (uintptr_t)c->y;
+      const int32_t nq = c->n >> 2;
+      int32_t k;
+      for (k = nq; k > 0; --k) {
+        if (quad == 1) {
+          p0 = utvm_dw_q15_quad1(c, p0, &qy);
+        } else {
+          p0 = utvm_dw_q15_quad2(c, p0, &qy);
+        }
       }
-      py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
-      py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
-      yo += 2 * out_c;
-      p0 = &p0[2 * xs];
-      p1 = &p1[2 * xs];
-      p2 = &p2[2 * xs];
+      yo = 4 * nq * c->out_c;
+      /* 3 pixels left: a 4-pixel step storing three (its reads past the row stay in the
+       * scratch: kernel_table.py, 16 bytes beyond the planes); 2: a 2-pixel step; 1: the C code
+       * below */
+      if ((c->n & 3) == 3) {
+        if (quad == 1) {
+          (void)utvm_dw_q15_three1(c, p0, &qy);
+        } else {
+          (void)utvm_dw_q15_three2(c, p0, &qy);
+        }
+        yo = c->n * c->out_c;
+      } else if ((c->n & 3) == 2) {
+        if (quad == 1) {
+          (void)utvm_dw_q15_pair1(c, p0, &qy);
+        } else {
+          (void)utvm_dw_q15_pair2(c, p0, &qy);
+        }
+        yo = c->n * c->out_c;
+      }
     }
-    if (yo == last) {
-      const int32_t w3 = w[3];
-      int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-      acc = __smlabb((int32_t)p0[2], w3, acc);
-      acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
-      acc = __smlabt((int32_t)p1[2], w3, acc);
-      acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
-      acc = __smlabb((int32_t)p2[2], w[4], acc);
-      py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+#else
+    (void)quad;
+#endif
+    if (yo < (c->n * c->out_c)) { /* pixels left after the 4-pixel steps */
+      const int32_t bias = c->bias;
+      const int32_t m = c->rq[0];
+      const int32_t k = c->rq[1];
+      const int32_t sh = c->rq[2];
+      const int32_t rs = c->rs;
+      const int32_t xs = xs1 ? 1 : c->xs;
+      const int32_t out_c = c->out_c;
+      const int32_t zp = c->zp;
+      const int32_t lo = c->lo;
+      const int32_t hi = c->hi;
+      const int32_t* w = c->w;
+      const uint16_t* p1 = &p0[rs];
+      const uint16_t* p2 = &p1[rs];
+      int8_t* const py = c->y;
+      const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
+      while (yo < last) {
+        int32_t wv = w[0];
+        int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
+        int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
+        wv = w[1];
+        a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
+        a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
+        wv = w[2];
+        a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
+        a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
+        wv = w[3];
+        if (xs1) {
+          /* stride 1: tap 2 of both pixels in one word per filter row */
+          int32_t t = utvm_dw_q15_ld2(&p0[2]);
+          a0 = __smlabb(t, wv, a0);
+          a1 = __smlatb(t, wv, a1);
+          t = utvm_dw_q15_ld2(&p1[2]);
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
+          wv = w[4];
+          t = utvm_dw_q15_ld2(&p2[2]);
+          a0 = __smlabb(t, wv, a0);
+          a1 = __smlatb(t, wv, a1);
+        } else {
+          a0 = __smlabb((int32_t)p0[2], wv, a0);
+          a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
+          a0 = __smlabt((int32_t)p1[2], wv, a0);
+          a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
+          wv = w[4];
+          a0 = __smlabb((int32_t)p2[2], wv, a0);
+          a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+        }
+        py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
+        py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
+        yo += 2 * out_c;
+        p0 = &p0[2 * xs];
+        p1 = &p1[2 * xs];
+        p2 = &p2[2 * xs];
+      }
+      if (yo == last) {
+        const int32_t w3 = w[3];
+        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
+        acc = __smlabb((int32_t)p0[2], w3, acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
+        acc = __smlabt((int32_t)p1[2], w3, acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
+        acc = __smlabb((int32_t)p2[2], w[4], acc);
+        py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+      }
     }
     c->rows -= 1;
     if (c->rows > 0) { /* the next row (formed only when it exists) */
@@ -277,13 +549,17 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
 }
 
 /* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false); }
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, (c->xs == 2) ? 2 : 0);
+}
 
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) { utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true); }
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
+}
 
 /* The other modes: one copy, the mode tested per output (flash). */
 static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
-  utvm_dw_q15_ch3x3(c, mode, false);
+  utvm_dw_q15_ch3x3(c, mode, false, 0);
 }
 
 /* One channel of a band, any filter (weights wh: the channel's taps as int16, row by row); one
@@ -305,7 +581,6 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
   const int32_t fh = g->filter_h;
   const int32_t fw = g->filter_w;
   const int32_t out_w = g->out_w;
-  const int32_t out_c = g->out_c;
   int32_t r;
   int32_t ox;
   int32_t ky;
@@ -329,7 +604,7 @@ static UTVM_DSP_NOINLINE void utvm_dw_q15_ch(const utvm_dw_q15_params* p, const 
       } else {
         v = utvm_dsp_rq3(acc, UTVM_DSP_RQ_ANY, m, k, sh, zp, lo, hi);
       }
-      y[((r * out_w) + ox) * out_c] = v;
+      y[(r * p->out_sy) + (ox * p->out_sx)] = v;
     }
   }
 }
@@ -352,12 +627,32 @@ static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_para
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c). */
-static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int32_t plane, const int32_t* w,
-                             const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c, int32_t rows) {
+/* The fields of a channel's state that hold for the whole operator (once per call). */
+static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st) {
+  const utvm_conv_geom* g = &p->g;
+  st->rs = p->cols * g->dilation_h;
+  st->rsb = 2 * st->rs;
+  st->back = 8 - (4 * st->rs);
+  st->back2 = 16 - (4 * st->rs);
+  st->back_p = 4 - (4 * st->rs);
+  st->xs = g->stride_w;
+  st->ys = p->cols * g->stride_h;
+  st->out_c = p->out_sx;
+  st->y_row = p->out_sy;
+  st->n = g->out_w;
+  st->zp = p->output_offset;
+  st->lo = p->act_min;
+  st->hi = p->act_max;
+}
+
+/* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
+ * channel state with the operator's fields set. */
+static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
+                             const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
+                             int32_t rows) {
   const utvm_conv_geom* g = &p->g;
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
-  utvm_dw_q15_ch3 st;
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
@@ -367,34 +662,33 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, const uint16_t* s, int
       const int32_t* wp = &w[(ch / 2) * 9];
       const uint32_t odd = (uint32_t)ch & 1u;
       const int32_t* wc = &wp[4u * odd];
-      st.w[0] = wc[0];
-      st.w[1] = wc[1];
-      st.w[2] = wc[2];
-      st.w[3] = wc[3];
-      st.w[4] = (int32_t)((uint32_t)wp[8] >> (16u * odd));
-      st.bias = bias[ch];
-      st.rq[0] = rq[3 * ch];
-      st.rq[1] = rq[(3 * ch) + 1];
-      st.rq[2] = rq[(3 * ch) + 2];
-      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st.rq) : mode; /* (no call otherwise) */
-      st.rs = p->cols * g->dilation_h;
-      st.xs = g->stride_w;
-      st.ys = p->cols * g->stride_h;
-      st.out_c = g->out_c;
-      st.y_row = g->out_w * g->out_c;
-      st.n = g->out_w;
-      st.rows = rows;
-      st.zp = p->output_offset;
-      st.lo = p->act_min;
-      st.hi = p->act_max;
-      st.s = &s[j * plane];
-      st.y = &y[j];
-      if ((cm == UTVM_DSP_RQ_FULL) && (st.xs == 1)) {
-        utvm_dw_q15_ch3x3_full1(&st);
+      const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
+      st->w[0] = wc[0];
+      st->w[1] = wc[1];
+      st->w[2] = wc[2];
+      st->w[3] = wc[3];
+      st->w[4] = (int32_t)w22;
+      /* the 4-pixel step's (w0, w1), (w1, w2) per filter row */
+      st->wq[0] = wc[0];
+      st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
+      st->wq[2] = wc[1];
+      st->wq[3] = (int32_t)(((uint32_t)wc[1] >> 16u) | ((uint32_t)wc[3] & 0xFFFF0000u));
+      st->wq[4] = wc[2];
+      st->wq[5] = (int32_t)(((uint32_t)wc[2] >> 16u) | (w22 << 16u));
+      st->bias = bias[ch];
+      st->rq[0] = rq[3 * ch];
+      st->rq[1] = rq[(3 * ch) + 1];
+      st->rq[2] = rq[(3 * ch) + 2];
+      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st->rq) : mode; /* (no call otherwise) */
+      st->rows = rows;
+      st->s = &s[j * plane];
+      st->y = &y[j];
+      if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
+        utvm_dw_q15_ch3x3_full1(st);
       } else if (cm == UTVM_DSP_RQ_FULL) {
-        utvm_dw_q15_ch3x3_full(&st);
+        utvm_dw_q15_ch3x3_full(st);
       } else {
-        utvm_dw_q15_ch3x3_other(&st, cm);
+        utvm_dw_q15_ch3x3_other(st, cm);
       }
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
@@ -408,9 +702,11 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   const utvm_conv_geom* g = &p->g;
   uint8_t* const raw = (uint8_t*)scratch;
   uint16_t* const s = (uint16_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  utvm_dw_q15_ch3 st;
   int32_t c;
   int32_t b;
   int32_t oy0;
+  utvm_dw_q15_ch3_init(p, &st);
   for (b = 0; b < g->batches; ++b) {
     const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
     for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
@@ -424,11 +720,11 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
       const int32_t pstep = planes ? plane : 0;
       utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
       for (c = 0; c < g->out_c; c += 4) {
-        int8_t* y = &out[((((b * g->out_h) + oy0) * g->out_w) * g->out_c) + c];
+        int8_t* y = &out[(b * g->out_h * g->out_w * g->out_c) + (oy0 * p->out_sy) + c];
         if (planes || (c == 0)) {
           utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         }
-        utvm_dw_q15_band(p, s, pstep, w, bias, rq, y, c, rows);
+        utvm_dw_q15_band(p, &st, s, pstep, w, bias, rq, y, c, rows);
       }
     }
   }
