@@ -283,11 +283,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 /* The sums of a channel pair over the window pair in q (steps of 4 window bytes of both pixels)
  * into *pa0..*pb1 (channel 0 and 1 of pixel a, then of pixel b), next: the next channel pair's
  * weights. With GCC and Clang the kernel's STEP (assembly text: one step, 16 multiply-accumulates,
- * post-indexed loads advancing %[px] and %[pw], scratch registers %[t0]..%[t5]) runs once for an
- * odd count, then unrolled twice in a counted loop (13 registers in all, so a frame pointer may
- * keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
+ * post-indexed loads advancing %[px] and %[pw], scratch registers %[t0]..%[t5]) runs through ASM
+ * (UTVM_CONV2D_Q15_ASM: six temporaries of the compiler's choice; UTVM_CONV2D_Q15_ASM_LDM: t2..t5
+ * are r8..r11, in the ascending order an LDM register list needs) once for steps & 1, twice for
+ * steps & 2, then unrolled four times in a counted loop (13 registers in all, so a frame pointer
+ * may keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
  * advanced past the step's weights). A statement macro, as the family skeletons. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N)                                               \
+  [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [pw] "+r"(PW), [n] "+r"(N), \
+      [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [t4] "=&r"(t4_), [t5] "=&r"(t5_)
 #define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, PW, A0, A1, B0, B1)                                              \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \
@@ -296,28 +301,36 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     int32_t t3_;                                                                                          \
     int32_t t4_;                                                                                          \
     int32_t t5_;                                                                                          \
-    __asm__(TEXT                                                                                          \
-            : [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [pw] "+r"(PW),    \
-              [n] "+r"(N), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_),            \
-              [t4] "=&r"(t4_), [t5] "=&r"(t5_)                                                             \
-            :                                                                                             \
-            : "cc", "memory");                                                                            \
+    __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
   } while (0)
-#define UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                            \
+#define UTVM_CONV2D_Q15_ASM_LDM(TEXT, N, PX, PW, A0, A1, B0, B1)                                          \
+  do {                                                                                                    \
+    int32_t t0_;                                                                                          \
+    int32_t t1_;                                                                                          \
+    register int32_t t2_ __asm__("r8");                                                                   \
+    register int32_t t3_ __asm__("r9");                                                                   \
+    register int32_t t4_ __asm__("r10");                                                                  \
+    register int32_t t5_ __asm__("r11");                                                                  \
+    __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
+  } while (0)
+#define UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                       \
   do {                                                                                                    \
     const int32_t* px_ = (q);                                                                             \
     const int32_t* pw_ = (w);                                                                             \
-    int32_t n_ = (steps) >> 1;                                                                            \
+    int32_t n_ = (steps) >> 2;                                                                            \
     int32_t a0_ = *(pa0);                                                                                 \
     int32_t a1_ = *(pa1);                                                                                 \
     int32_t b0_ = *(pb0);                                                                                 \
     int32_t b1_ = *(pb1);                                                                                 \
     if (((steps) & 1) != 0) {                                                                             \
-      UTVM_CONV2D_Q15_ASM(STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                        \
+      ASM(STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                        \
+    }                                                                                                     \
+    if (((steps) & 2) != 0) {                                                                             \
+      ASM(STEP STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                   \
     }                                                                                                     \
     if (n_ != 0) {                                                                                        \
-      UTVM_CONV2D_Q15_ASM("1:\n\t" STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, pw_, a0_, a1_, b0_, \
-                          b1_);                                                                           \
+      ASM("1:\n\t" STEP STEP STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, pw_, a0_, \
+                          a1_, b0_, b1_);                                                                 \
     }                                                                                                     \
     *(pa0) = a0_;                                                                                         \
     *(pa1) = a1_;                                                                                         \
@@ -326,7 +339,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     (next) = pw_;                                                                                         \
   } while (0)
 #else
-#define UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                       \
+#define UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                  \
   do {                                                                                                \
     int32_t k_;                                                                                       \
     (next) = (w);                                                                                     \
@@ -338,11 +351,11 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 
 /* NAME: the sums of a channel pair with STEP / CSTEP (UTVM_CONV2D_Q15_SUMS), returning the next
  * channel pair's weights. */
-#define UTVM_CONV2D_Q15_SUMS_FN(NAME, STEP, CSTEP)                                                            \
+#define UTVM_CONV2D_Q15_SUMS_FN(NAME, ASM, STEP, CSTEP)                                                            \
   static UTVM_DSP_INLINE const int32_t* NAME(const int32_t* q, const int32_t* w, int32_t steps, int32_t* a0, \
                                              int32_t* a1, int32_t* b0, int32_t* b1) {                        \
     const int32_t* next;                                                                                     \
-    UTVM_CONV2D_Q15_SUMS(STEP, CSTEP, q, w, steps, a0, a1, b0, b1, next);                                    \
+    UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, a0, a1, b0, b1, next);                                   \
     return next;                                                                                             \
   }
 
@@ -377,8 +390,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 /* A kernel's sums (PREFIX##_sums), pair (PREFIX##_pair: every channel of a pixel pair, then the
  * requantization) and its mode-specialized copies (PREFIX##_pair_full/_fast/_any) from its STEP
  * and CSTEP (UTVM_CONV2D_Q15_SUMS). */
-#define UTVM_CONV2D_Q15_KERNEL(PREFIX, STEP, CSTEP)                                                              \
-  UTVM_CONV2D_Q15_SUMS_FN(PREFIX##_sums, STEP, CSTEP)                                                            \
+#define UTVM_CONV2D_Q15_KERNEL(PREFIX, ASM, STEP, CSTEP)                                                              \
+  UTVM_CONV2D_Q15_SUMS_FN(PREFIX##_sums, ASM, STEP, CSTEP)                                                           \
   static UTVM_DSP_INLINE void PREFIX##_pair(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w, \
                                             const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya,   \
                                             int8_t* yb, int32_t mode) {                                         \
@@ -399,32 +412,34 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
   UTVM_CONV2D_Q15_MODE(UTVM_DSP_HOT, PAIR, _fast, UTVM_DSP_RQ_FAST)   \
   UTVM_CONV2D_Q15_MODE(UTVM_DSP_NOINLINE, PAIR, _any, UTVM_DSP_RQ_ANY)
 
-/* The entry point's body from output pixel PIX0 on: the scratch laid out (the q15 windows 4-byte
- * aligned, the pair's sums, the staging bytes), then per pixel pair its windows and PAIR##_<mode>. */
-#define UTVM_CONV2D_Q15_RUN(PAIR, p, in, w, bias, rq, scratch, out, PIX0)                              \
-  do {                                                                                                 \
-    const int32_t out_c_ = (p)->g.out_c;                                                               \
-    const int32_t total_ = (p)->g.batches * (p)->g.out_h * (p)->g.out_w;                               \
-    uint8_t* const raw_ = (uint8_t*)(scratch);                                                         \
-    int32_t* const q_ = (int32_t*)(void*)&raw_[(4u - ((uintptr_t)raw_ & 3u)) & 3u];                    \
-    int32_t* const acc_ = &q_[(p)->depth4];                                                            \
-    int8_t* const stage_ = (int8_t*)(void*)&acc_[2 * (out_c_ + 1)];                                    \
-    int32_t pix_ = (PIX0);                                                                             \
-    while (pix_ < total_) {                                                                            \
-      pix_ = utvm_conv2d_q15_windows((p), (in), pix_, total_, q_, stage_);                             \
-      {                                                                                                \
-        int8_t* const ya_ = &(out)[pix_ * out_c_];                                                     \
-        int8_t* const yb_ = &(out)[utvm_min_i32(pix_ + 1, total_ - 1) * out_c_];                       \
-        if ((p)->rq_mode == UTVM_DSP_RQ_FULL) {                                                        \
-          PAIR##_full((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                     \
-        } else if ((p)->rq_mode == UTVM_DSP_RQ_FAST) {                                                 \
-          PAIR##_fast((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                     \
-        } else {                                                                                       \
-          PAIR##_any((p), q_, (w), (bias), (rq), acc_, ya_, yb_);                                      \
-        }                                                                                              \
-      }                                                                                                \
-      pix_ += 2;                                                                                       \
-    }                                                                                                  \
-  } while (0)
+/* A pair function (PAIR##_full / _fast / _any above). */
+typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w,
+                                        const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya,
+                                        int8_t* yb);
+
+/* PAIR's copy for p's requantization mode. */
+#define UTVM_CONV2D_Q15_PICK(PAIR, p)                                 \
+  (((p)->rq_mode == UTVM_DSP_RQ_FULL)   ? PAIR##_full                 \
+   : ((p)->rq_mode == UTVM_DSP_RQ_FAST) ? PAIR##_fast                 \
+                                        : PAIR##_any)
+
+/* The entry point's body from output pixel pix0 on: the scratch laid out (the q15 windows 4-byte
+ * aligned, the pair's sums, the staging bytes), then per pixel pair its windows and pair. */
+static void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, const utvm_conv2d_q15_params* p, const int8_t* in,
+                                const int32_t* w, const int32_t* bias, const int32_t* rq, void* scratch,
+                                int8_t* out, int32_t pix0) {
+  const int32_t out_c = p->g.out_c;
+  const int32_t total = p->g.batches * p->g.out_h * p->g.out_w;
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int32_t* const acc = &q[p->depth4];
+  int8_t* const stage = (int8_t*)(void*)&acc[2 * (out_c + 1)];
+  int32_t pix = pix0;
+  while (pix < total) {
+    pix = utvm_conv2d_q15_windows(p, in, pix, total, q, stage);
+    pair(p, q, w, bias, rq, acc, &out[pix * out_c], &out[utvm_min_i32(pix + 1, total - 1) * out_c]);
+    pix += 2;
+  }
+}
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_Q15_WINDOW_H_ */

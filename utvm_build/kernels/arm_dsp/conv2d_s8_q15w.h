@@ -32,19 +32,36 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_cstep(const int32_t* px, 
   return &pw[4];
 }
 
-/* One step (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): 4 window bytes of both pixels (t0, t1:
- * pixel a's two words; t2, t3: pixel b's) and both channels (t4, t5: channel 0's two lane words,
- * then channel 1's), 16 multiply-accumulates in 12 instructions, 26 per 32 unrolled; three
- * instructions a line. */
-#define UTVM_CONV2D_Q15W_STEP                                                                                      \
-  "ldrd %[t0], %[t1], [%[px]], #8\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a0], %[t0], %[t4], %[a0]\n\t"      \
-  "smlad %[a0], %[t1], %[t5], %[a0]\n\tldrd %[t2], %[t3], [%[px]], #8\n\tsmlad %[b0], %[t2], %[t4], %[b0]\n\t"    \
-  "smlad %[b0], %[t3], %[t5], %[b0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a1], %[t0], %[t4], %[a1]\n\t"    \
-  "smlad %[a1], %[t1], %[t5], %[a1]\n\tsmlad %[b1], %[t2], %[t4], %[b1]\n\tsmlad %[b1], %[t3], %[t5], %[b1]\n\t"
+/* One step (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS through UTVM_CONV2D_Q15_ASM_LDM): the 4
+ * input words of both pixels by one LDM (t2, t3: pixel a's even and odd lanes, t4, t5: pixel
+ * b's; 5 cycles on the Cortex-M4, two LDRD: 6), then per channel its two lane words by a
+ * post-indexed LDRD (t0, t1) and 4 SMLAD: 16 multiply-accumulates in 11 instructions and 19
+ * cycles (four LDRD: 12 instructions, 20 cycles). Three instructions a line. */
+#define UTVM_CONV2D_Q15W_STEP                                                                                    \
+  "ldmia %[px]!, {%[t2], %[t3], %[t4], %[t5]}\n\tldrd %[t0], %[t1], [%[pw]], #8\n\t"                            \
+  "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a0], %[t3], %[t1], %[a0]\n\tsmlad %[b0], %[t4], %[t0], %[b0]\n\t" \
+  "smlad %[b0], %[t5], %[t1], %[b0]\n\tldrd %[t0], %[t1], [%[pw]], #8\n\tsmlad %[a1], %[t2], %[t0], %[a1]\n\t"   \
+  "smlad %[a1], %[t3], %[t1], %[a1]\n\tsmlad %[b1], %[t4], %[t0], %[b1]\n\tsmlad %[b1], %[t5], %[t1], %[b1]\n\t"
+
+/* The same step for the general windows (filters larger than 1x1, conv2d_s8_q15w below; through
+ * UTVM_CONV2D_Q15_ASM): the words loaded four at a time by single LDR, which the Cortex-M4
+ * pipelines (one cycle each after the first: 5 for four words), the pointers advanced by the
+ * post-indexed one of each group: the even lanes (t0, t1: channel 0's and 1's weight words; t2,
+ * t3: pixel a's and b's input words), 4 SMLAD, then the odd lanes the same way: 16 instructions
+ * and 18 cycles per 16 multiply-accumulates. The 1x1 layers keep the LDM form (11 instructions, 19
+ * cycles). Three instructions a line. */
+#define UTVM_CONV2D_Q15WR_STEP                                                                                  \
+  "ldr %[t1], [%[pw], #8]\n\tldr %[t0], [%[pw]], #16\n\tldr %[t3], [%[px], #8]\n\t"                         \
+  "ldr %[t2], [%[px]], #16\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\t"       \
+  "smlad %[b0], %[t3], %[t0], %[b0]\n\tsmlad %[b1], %[t3], %[t1], %[b1]\n\tldr %[t0], [%[pw], #-12]\n\t"      \
+  "ldr %[t1], [%[pw], #-4]\n\tldr %[t2], [%[px], #-12]\n\tldr %[t3], [%[px], #-4]\n\t"                       \
+  "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\t" \
+  "smlad %[b1], %[t3], %[t1], %[b1]\n\t"
 
 /* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
  * the fast ones): utvm_conv2d_q15w_pair_full / _fast / _any (conv2d_q15_window.h). */
-UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w_cstep)
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15_ASM_LDM, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w_cstep)
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15wr, UTVM_CONV2D_Q15_ASM, UTVM_CONV2D_Q15WR_STEP, utvm_conv2d_q15w_cstep)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (MobileNet's second pointwise layer):
  * per pixel its 8 inputs as four int16 lane words with the offset added, kept in registers, then
@@ -111,7 +128,11 @@ static void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* i
     utvm_conv2d_q15w_1x1c8_full(p, in, w, bias, rq, out);
     pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15w_pair, p, in, w, bias, rq, scratch, out, pix);
+  if ((g->filter_h * g->filter_w) == 1) {
+    utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p), p, in, w, bias, rq, scratch, out, pix);
+  } else {
+    utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15wr_pair, p), p, in, w, bias, rq, scratch, out, pix);
+  }
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_ */
