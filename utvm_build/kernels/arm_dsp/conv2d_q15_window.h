@@ -32,15 +32,47 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t
   dst[1] = utvm_dsp_odd_add(offs, v);
 }
 
-/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot. */
+/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot.
+ * With GCC and Clang four words per step in inline assembly: four single (possibly unaligned)
+ * LDR, 8 SXTAB16, eight STR, so that neighbouring loads and stores pipeline on the Cortex-M4 (about
+ * 6.5 cycles per word, the C loop 15 with its taken branch per word); then 0-3 words in C. */
 static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
   const int8_t* s = src;
   int32_t* o = d;
-  int32_t k;
-  for (k = 0; k < n4; ++k) {
+  int32_t k = n4;
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
+  int32_t n = n4 >> 2;
+  if (n != 0) {
+    int32_t v0;
+    int32_t v1;
+    int32_t v2;
+    int32_t v3;
+    int32_t e0;
+    int32_t e1;
+    int32_t e2;
+    int32_t e3;
+    __asm__(
+        "1:\n\t"
+        "ldr %[v1], [%[s], #4]\n\tldr %[v2], [%[s], #8]\n\tldr %[v3], [%[s], #12]\n\tldr %[v0], [%[s]], #16\n\t"
+        "sxtab16 %[e0], %[f], %[v0]\n\tsxtab16 %[v0], %[f], %[v0], ror #8\n\t"
+        "sxtab16 %[e1], %[f], %[v1]\n\tsxtab16 %[v1], %[f], %[v1], ror #8\n\t"
+        "sxtab16 %[e2], %[f], %[v2]\n\tsxtab16 %[v2], %[f], %[v2], ror #8\n\t"
+        "sxtab16 %[e3], %[f], %[v3]\n\tsxtab16 %[v3], %[f], %[v3], ror #8\n\t"
+        "str %[v0], [%[o], #4]\n\tstr %[e1], [%[o], #16]\n\tstr %[v1], [%[o], #20]\n\tstr %[e2], [%[o], #32]\n\t"
+        "str %[v2], [%[o], #36]\n\tstr %[e3], [%[o], #48]\n\tstr %[v3], [%[o], #52]\n\tstr %[e0], [%[o]], #64\n\t"
+        "subs %[n], %[n], #1\n\tbne 1b"
+        : [s] "+r"(s), [o] "+r"(o), [n] "+r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2), [v3] "=&r"(v3),
+          [e0] "=&r"(e0), [e1] "=&r"(e1), [e2] "=&r"(e2), [e3] "=&r"(e3)
+        : [f] "r"(offs)
+        : "cc", "memory");
+  }
+  k = n4 & 3;
+#endif
+  while (k > 0) {
     utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
     s = &s[4];
     o = &o[4];
+    --k;
   }
   return o;
 }
