@@ -24,6 +24,7 @@ typedef struct {
   int32_t act_max;
   int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
   int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+  int32_t strip_cols; /* conv2d_s8_q15w.h: the input columns of an output row's strip (0: pixel-pair windows) */
 } utvm_conv2d_q15_params;
 
 /* Four int8 (one word) as two words of int16 lanes with the offset added: even bytes, odd bytes. */
@@ -32,11 +33,29 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t
   dst[1] = utvm_dsp_odd_add(offs, v);
 }
 
-/* n4 words of 4 int8 from src into the q15 slot d (every 4th word pair); returns the next slot.
- * With GCC and Clang four words per step in inline assembly: four single (possibly unaligned)
- * LDR, 8 SXTAB16, eight STR, so that neighbouring loads and stores pipeline on the Cortex-M4 (about
- * 6.5 cycles per word, the C loop 15 with its taken branch per word); then 0-3 words in C. */
-static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d) {
+/* The loop of utvm_conv2d_q15_words in inline assembly (GCC, Clang): four words of 4 int8 per step
+ * (four single LDR, possibly unaligned), 8 SXTAB16, eight STR whose offsets STORES gives (the even
+ * word of word k at k x the slot stride, its odd word 4 bytes after; the last STR post-indexed past
+ * the step), so that neighbouring loads and stores pipeline on the Cortex-M4. */
+#define UTVM_CONV2D_Q15_WORDS_ASM(STORES)                                                                         \
+  __asm__("1:\n\t"                                                                                                \
+          "ldr %[v1], [%[s], #4]\n\tldr %[v2], [%[s], #8]\n\tldr %[v3], [%[s], #12]\n\tldr %[v0], [%[s]], #16\n\t" \
+          "sxtab16 %[e0], %[f], %[v0]\n\tsxtab16 %[v0], %[f], %[v0], ror #8\n\t"                                   \
+          "sxtab16 %[e1], %[f], %[v1]\n\tsxtab16 %[v1], %[f], %[v1], ror #8\n\t"                                   \
+          "sxtab16 %[e2], %[f], %[v2]\n\tsxtab16 %[v2], %[f], %[v2], ror #8\n\t"                                   \
+          "sxtab16 %[e3], %[f], %[v3]\n\tsxtab16 %[v3], %[f], %[v3], ror #8\n\t" STORES                            \
+          "subs %[n], %[n], #1\n\tbne 1b"                                                                          \
+          : [s] "+r"(s), [o] "+r"(o), [n] "+r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2), [v3] "=&r"(v3), \
+            [e0] "=&r"(e0), [e1] "=&r"(e1), [e2] "=&r"(e2), [e3] "=&r"(e3)                                       \
+          : [f] "r"(offs)                                                                                        \
+          : "cc", "memory")
+
+/* n4 words of 4 int8 from src into q15 slots from d on, slot words apart (4: every 4th word pair,
+ * the pixel-pair windows; 2: packed, the strips of conv2d_s8_q15w.h); returns the next slot. With
+ * GCC and Clang four words per step (UTVM_CONV2D_Q15_WORDS_ASM: about 6.5 cycles per word, the C
+ * loop 15 with its taken branch per word), then 0-3 words in C. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t n4, int32_t offs, int32_t* d,
+                                                         int32_t slot) {
   const int8_t* s = src;
   int32_t* o = d;
   int32_t k = n4;
@@ -51,40 +70,35 @@ static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_words(const int8_t* src, int32_t
     int32_t e1;
     int32_t e2;
     int32_t e3;
-    __asm__(
-        "1:\n\t"
-        "ldr %[v1], [%[s], #4]\n\tldr %[v2], [%[s], #8]\n\tldr %[v3], [%[s], #12]\n\tldr %[v0], [%[s]], #16\n\t"
-        "sxtab16 %[e0], %[f], %[v0]\n\tsxtab16 %[v0], %[f], %[v0], ror #8\n\t"
-        "sxtab16 %[e1], %[f], %[v1]\n\tsxtab16 %[v1], %[f], %[v1], ror #8\n\t"
-        "sxtab16 %[e2], %[f], %[v2]\n\tsxtab16 %[v2], %[f], %[v2], ror #8\n\t"
-        "sxtab16 %[e3], %[f], %[v3]\n\tsxtab16 %[v3], %[f], %[v3], ror #8\n\t"
-        "str %[v0], [%[o], #4]\n\tstr %[e1], [%[o], #16]\n\tstr %[v1], [%[o], #20]\n\tstr %[e2], [%[o], #32]\n\t"
-        "str %[v2], [%[o], #36]\n\tstr %[e3], [%[o], #48]\n\tstr %[v3], [%[o], #52]\n\tstr %[e0], [%[o]], #64\n\t"
-        "subs %[n], %[n], #1\n\tbne 1b"
-        : [s] "+r"(s), [o] "+r"(o), [n] "+r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2), [v3] "=&r"(v3),
-          [e0] "=&r"(e0), [e1] "=&r"(e1), [e2] "=&r"(e2), [e3] "=&r"(e3)
-        : [f] "r"(offs)
-        : "cc", "memory");
+    if (slot == 4) {
+      UTVM_CONV2D_Q15_WORDS_ASM(
+          "str %[v0], [%[o], #4]\n\tstr %[e1], [%[o], #16]\n\tstr %[v1], [%[o], #20]\n\tstr %[e2], [%[o], #32]\n\t"
+          "str %[v2], [%[o], #36]\n\tstr %[e3], [%[o], #48]\n\tstr %[v3], [%[o], #52]\n\tstr %[e0], [%[o]], #64\n\t");
+    } else {
+      UTVM_CONV2D_Q15_WORDS_ASM(
+          "str %[v0], [%[o], #4]\n\tstr %[e1], [%[o], #8]\n\tstr %[v1], [%[o], #12]\n\tstr %[e2], [%[o], #16]\n\t"
+          "str %[v2], [%[o], #20]\n\tstr %[e3], [%[o], #24]\n\tstr %[v3], [%[o], #28]\n\tstr %[e0], [%[o]], #32\n\t");
+    }
   }
   k = n4 & 3;
 #endif
   while (k > 0) {
     utvm_conv2d_q15_put(o, utvm_dsp_ld4(s), offs);
     s = &s[4];
-    o = &o[4];
+    o = &o[slot];
     --k;
   }
   return o;
 }
 
-/* n4 zero word pairs into the q15 slot d; returns the next slot. */
-static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d) {
+/* n4 zero word pairs into q15 slots from d on, slot words apart; returns the next slot. */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_zeros(int32_t n4, int32_t* d, int32_t slot) {
   int32_t* o = d;
   int32_t k;
   for (k = 0; k < n4; ++k) {
     o[0] = 0;
     o[1] = 0;
-    o = &o[4];
+    o = &o[slot];
   }
   return o;
 }
@@ -144,7 +158,7 @@ static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* 
  * the last word's load ends at the last row's end and starts after the first row's start
  * (seg >= 4, or a second row). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_direct(const int8_t* s0, int32_t seg, int32_t row_step, int32_t depth,
-                                                   int32_t offs, uint32_t zpw, int32_t* d) {
+                                                   int32_t offs, uint32_t zpw, int32_t* d, int32_t slot) {
   const int8_t* s = s0; /* the row of the next word's first byte */
   int32_t c = 0;         /* and its column */
   int32_t* o = d;
@@ -173,14 +187,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_direct(const int8_t* s0, int32_t seg
       }
     }
     utvm_conv2d_q15_put(o, (int32_t)v, offs);
-    o = &o[4];
+    o = &o[slot];
   }
 }
 
-/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into the q15
- * slot dst (2 words every 4 words: the other pixel of the pair owns the words between). */
+/* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into q15 slots
+ * from dst on, slot words apart (4: 2 words every 4 words, the other pixel of the pair owns the
+ * words between; 2: packed). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_params* p, const int8_t* in_b, int32_t iy0,
-                                   int32_t ix0, int32_t* dst, int8_t* stage) {
+                                                     int32_t ix0, int32_t* dst, int8_t* stage, int32_t slot) {
   const utvm_conv_geom* g = &p->g;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
@@ -198,12 +213,12 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
     for (ky = 0; ky < g->filter_h; ++ky) {
       const int32_t iy = iy0 + (ky * g->dilation_h);
       if ((iy < 0) || (iy >= g->in_h)) {
-        d = utvm_conv2d_q15_zeros(n4, d);
+        d = utvm_conv2d_q15_zeros(n4, d, slot);
       } else if (cols_in) {
-        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d);
+        d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix0) * g->in_c], n4, offs, d, slot);
       } else {
         (void)utvm_conv2d_q15_stage_row(g, in_b, iy, ix0, zp, stage);
-        d = utvm_conv2d_q15_words(stage, n4, offs, d);
+        d = utvm_conv2d_q15_words(stage, n4, offs, d, slot);
       }
     }
   } else if ((g->in_c & 3) == 0) {
@@ -214,9 +229,9 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       for (kx = 0; kx < g->filter_w; ++kx) {
         const int32_t ix = ix0 + (kx * g->dilation_w);
         if (utvm_conv_inside(g, iy, ix)) {
-          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d);
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], n4, offs, d, slot);
         } else {
-          d = utvm_conv2d_q15_zeros(n4, d);
+          d = utvm_conv2d_q15_zeros(n4, d, slot);
         }
       }
     }
@@ -229,8 +244,13 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       /* the whole window inside (most pixels), rows of 3 bytes or more: its words straight from
        * the input, no staging */
       const uint32_t zpb = (uint32_t)(uint8_t)zp;
-      utvm_conv2d_q15_direct(&in_b[((iy0 * g->in_w) + ix0) * g->in_c], seg, g->dilation_h * g->in_w * g->in_c,
-                             seg * g->filter_h, offs, zpb * 0x01010101u, d);
+      const int8_t* const s0 = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
+      const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
+      if (slot == 4) { /* (a copy per layout: its stride a constant) */
+        utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 4);
+      } else {
+        utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 2);
+      }
     } else {
       /* the window's bytes first, the input zero point for taps outside the image and for the
        * padding to depth4 (0 once offset) */
@@ -254,15 +274,22 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       for (k = (int32_t)(b - stage); k < p->depth4; ++k) {
         stage[k] = zp;
       }
-      (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d);
+      (void)utvm_conv2d_q15_words(stage, p->depth4 >> 2, offs, d, slot);
     }
   }
 }
 
+/* Where pixel b's window starts in the q15 scratch q: interleaved with pixel a's (slot 4), or
+ * after it (slot 2, packed). */
+static UTVM_DSP_INLINE int32_t* utvm_conv2d_q15_qb(const utvm_conv2d_q15_params* p, int32_t* q, int32_t slot) {
+  return (slot == 4) ? &q[2] : &q[p->depth4 >> 1];
+}
+
 /* The windows of the pixel pair starting at pix (of total output pixels; an odd last pixel with
- * the one before it) into the q15 scratch q; returns the pair's first pixel. */
+ * the one before it) into the q15 scratch q, slot words apart (utvm_conv2d_q15_window); returns
+ * the pair's first pixel. */
 static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_params* p, const int8_t* in, int32_t pix,
-                                                       int32_t total, int32_t* q, int8_t* stage) {
+                                                       int32_t total, int32_t* q, int8_t* stage, int32_t slot) {
   const utvm_conv_geom* g = &p->g;
   const int32_t per_image = g->out_h * g->out_w;
   const int32_t first = ((pix + 1) == total) ? utvm_max_i32(pix - 1, 0) : pix;
@@ -274,7 +301,7 @@ static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_par
     const int32_t oy = r / g->out_w;
     const int32_t ox = r - (oy * g->out_w);
     utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                           (ox * g->stride_w) - g->pad_w, &q[2 * k], stage);
+                           (ox * g->stride_w) - g->pad_w, (k == 0) ? q : utvm_conv2d_q15_qb(p, q, slot), stage, slot);
   }
   return first;
 }
@@ -321,11 +348,21 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
  * steps & 2, then unrolled four times in a counted loop (13 registers in all, so a frame pointer
  * may keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
  * advanced past the step's weights). A statement macro, as the family skeletons. */
+/* The C form (other compilers; a kernel whose assembly needs more registers than unoptimized
+ * GCC gives it). */
+#define UTVM_CONV2D_Q15_CSUMS(ASM, STEP, CSTEP, q, qb, w, steps, pa0, pa1, pb0, pb1, next) \
+  do {                                                                                 \
+    int32_t k_;                                                                        \
+    (next) = (w);                                                                      \
+    for (k_ = 0; k_ < (steps); ++k_) {                                                 \
+      (next) = CSTEP((q), (qb), k_, (next), (pa0), (pa1), (pb0), (pb1));               \
+    }                                                                                  \
+  } while (0)
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N)                                               \
   [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [pw] "+r"(PW), [n] "+r"(N), \
       [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [t4] "=&r"(t4_), [t5] "=&r"(t5_)
-#define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, PW, A0, A1, B0, B1)                                              \
+#define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                            \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \
     int32_t t1_;                                                                                          \
@@ -333,9 +370,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     int32_t t3_;                                                                                          \
     int32_t t4_;                                                                                          \
     int32_t t5_;                                                                                          \
+    (void)(QB); /* pixel b's words follow pixel a's */                                                    \
     __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
   } while (0)
-#define UTVM_CONV2D_Q15_ASM_LDM(TEXT, N, PX, PW, A0, A1, B0, B1)                                          \
+#define UTVM_CONV2D_Q15_ASM_LDM(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                        \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \
     int32_t t1_;                                                                                          \
@@ -343,11 +381,26 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     register int32_t t3_ __asm__("r9");                                                                   \
     register int32_t t4_ __asm__("r10");                                                                  \
     register int32_t t5_ __asm__("r11");                                                                  \
+    (void)(QB); /* pixel b's words follow pixel a's */                                                    \
     __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
   } while (0)
-#define UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                       \
+/* Pixel b's words from their own pointer QB (the strips of conv2d_s8_q15w.h), four temporaries. */
+#define UTVM_CONV2D_Q15_ASM_QB(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                       \
+  do {                                                                                                    \
+    int32_t t0_;                                                                                          \
+    int32_t t1_;                                                                                          \
+    int32_t t2_;                                                                                          \
+    int32_t t3_;                                                                                          \
+    __asm__(TEXT                                                                                          \
+            : [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [qb] "+r"(QB),    \
+              [pw] "+r"(PW), [n] "+r"(N), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_) \
+            :                                                                                             \
+            : "cc", "memory");                                                                            \
+  } while (0)
+#define UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, qb, w, steps, pa0, pa1, pb0, pb1, next)                   \
   do {                                                                                                    \
     const int32_t* px_ = (q);                                                                             \
+    const int32_t* qb_ = (qb);                                                                            \
     const int32_t* pw_ = (w);                                                                             \
     int32_t n_ = (steps) >> 2;                                                                            \
     int32_t a0_ = *(pa0);                                                                                 \
@@ -355,14 +408,14 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     int32_t b0_ = *(pb0);                                                                                 \
     int32_t b1_ = *(pb1);                                                                                 \
     if (((steps) & 1) != 0) {                                                                             \
-      ASM(STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                        \
+      ASM(STEP, n_, px_, qb_, pw_, a0_, a1_, b0_, b1_);                                        \
     }                                                                                                     \
     if (((steps) & 2) != 0) {                                                                             \
-      ASM(STEP STEP, n_, px_, pw_, a0_, a1_, b0_, b1_);                                   \
+      ASM(STEP STEP, n_, px_, qb_, pw_, a0_, a1_, b0_, b1_);                              \
     }                                                                                                     \
     if (n_ != 0) {                                                                                        \
-      ASM("1:\n\t" STEP STEP STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, pw_, a0_, \
-                          a1_, b0_, b1_);                                                                 \
+      ASM("1:\n\t" STEP STEP STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, qb_, pw_, a0_, \
+                          a1_, b0_, b1_);                                                           \
     }                                                                                                     \
     *(pa0) = a0_;                                                                                         \
     *(pa1) = a1_;                                                                                         \
@@ -371,23 +424,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     (next) = pw_;                                                                                         \
   } while (0)
 #else
-#define UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, pa0, pa1, pb0, pb1, next)                  \
-  do {                                                                                                \
-    int32_t k_;                                                                                       \
-    (next) = (w);                                                                                     \
-    for (k_ = 0; k_ < (steps); ++k_) {                                                                \
-      (next) = CSTEP(&(q)[4 * k_], (next), (pa0), (pa1), (pb0), (pb1));                               \
-    }                                                                                                 \
-  } while (0)
+#define UTVM_CONV2D_Q15_SUMS UTVM_CONV2D_Q15_CSUMS
 #endif
 
 /* NAME: the sums of a channel pair with STEP / CSTEP (UTVM_CONV2D_Q15_SUMS), returning the next
  * channel pair's weights. */
-#define UTVM_CONV2D_Q15_SUMS_FN(NAME, ASM, STEP, CSTEP)                                                            \
-  static UTVM_DSP_INLINE const int32_t* NAME(const int32_t* q, const int32_t* w, int32_t steps, int32_t* a0, \
+#define UTVM_CONV2D_Q15_SUMS_FN(NAME, SUMS, ASM, STEP, CSTEP)                                                           \
+  static UTVM_DSP_INLINE const int32_t* NAME(const int32_t* q, const int32_t* qb, const int32_t* w,         \
+                                             int32_t steps, int32_t* a0,                                     \
                                              int32_t* a1, int32_t* b0, int32_t* b1) {                        \
     const int32_t* next;                                                                                     \
-    UTVM_CONV2D_Q15_SUMS(ASM, STEP, CSTEP, q, w, steps, a0, a1, b0, b1, next);                                   \
+    SUMS(ASM, STEP, CSTEP, q, qb, w, steps, a0, a1, b0, b1, next);                                   \
     return next;                                                                                             \
   }
 
@@ -395,7 +442,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
  * SUMS(q, pw, steps, &a0, &a1, &b0, &b1) (the kernel's inner loop; returns the next pair's weights),
  * the sums into acc (channel c: acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya
  * and yb. An odd last channel: its pair's second channel is a copy, whose sums are not read. */
-#define UTVM_CONV2D_Q15_PAIR(SUMS, p, q, w, bias, rq, acc, ya, yb, mode) \
+#define UTVM_CONV2D_Q15_PAIR(SUMS, p, q, qb, w, bias, rq, acc, ya, yb, mode) \
   do {                                                                  \
     const int32_t out_c_ = (p)->g.out_c;                                \
     const int32_t steps_ = (p)->depth4 >> 2;                            \
@@ -408,7 +455,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
       int32_t a1_ = pb_[1];                                             \
       int32_t b0_ = a0_;                                                \
       int32_t b1_ = a1_;                                                \
-      pw_ = SUMS((q), pw_, steps_, &a0_, &a1_, &b0_, &b1_);             \
+      pw_ = SUMS((q), (qb), pw_, steps_, &a0_, &a1_, &b0_, &b1_);       \
       pacc_[0] = a0_;                                                   \
       pacc_[1] = b0_;                                                   \
       pacc_[2] = a1_;                                                   \
@@ -422,12 +469,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 /* A kernel's sums (PREFIX##_sums), pair (PREFIX##_pair: every channel of a pixel pair, then the
  * requantization) and its mode-specialized copies (PREFIX##_pair_full/_fast/_any) from its STEP
  * and CSTEP (UTVM_CONV2D_Q15_SUMS). */
-#define UTVM_CONV2D_Q15_KERNEL(PREFIX, ASM, STEP, CSTEP)                                                              \
-  UTVM_CONV2D_Q15_SUMS_FN(PREFIX##_sums, ASM, STEP, CSTEP)                                                           \
-  static UTVM_DSP_INLINE void PREFIX##_pair(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w, \
-                                            const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya,   \
-                                            int8_t* yb, int32_t mode) {                                         \
-    UTVM_CONV2D_Q15_PAIR(PREFIX##_sums, p, q, w, bias, rq, acc, ya, yb, mode);                                   \
+#define UTVM_CONV2D_Q15_KERNEL(PREFIX, SUMS, ASM, STEP, CSTEP)                                                              \
+  UTVM_CONV2D_Q15_SUMS_FN(PREFIX##_sums, SUMS, ASM, STEP, CSTEP)                                                           \
+  static UTVM_DSP_INLINE void PREFIX##_pair(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* qb, \
+                                            const int32_t* w, const int32_t* bias, const int32_t* rq,           \
+                                            int32_t* acc, int8_t* ya, int8_t* yb, int32_t mode) {               \
+    UTVM_CONV2D_Q15_PAIR(PREFIX##_sums, p, q, qb, w, bias, rq, acc, ya, yb, mode);                               \
   }                                                                                                             \
   UTVM_CONV2D_Q15_MODES(PREFIX##_pair)
 
@@ -435,9 +482,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
  * (GCC: -O2), PAIR##_any (statement-level skeleton of both q15 kernels; docs/kernel-guide.md, "One
  * loop skeleton per family": a function name cannot be parenthesized, MISRA rule 20.7 deviation). */
 #define UTVM_CONV2D_Q15_MODE(ATTR, PAIR, SUFFIX, MODE)                                                           \
-  static ATTR void PAIR##SUFFIX(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w,            \
-                                const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya, int8_t* yb) { \
-    PAIR(p, q, w, bias, rq, acc, ya, yb, MODE);                                                                  \
+  static ATTR void PAIR##SUFFIX(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* qb,           \
+                                const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc,         \
+                                int8_t* ya, int8_t* yb) {                                                       \
+    PAIR(p, q, qb, w, bias, rq, acc, ya, yb, MODE);                                                              \
   }
 #define UTVM_CONV2D_Q15_MODES(PAIR)                                   \
   UTVM_CONV2D_Q15_MODE(UTVM_DSP_HOT, PAIR, _full, UTVM_DSP_RQ_FULL)   \
@@ -445,9 +493,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
   UTVM_CONV2D_Q15_MODE(UTVM_DSP_NOINLINE, PAIR, _any, UTVM_DSP_RQ_ANY)
 
 /* A pair function (PAIR##_full / _fast / _any above). */
-typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* w,
-                                        const int32_t* bias, const int32_t* rq, int32_t* acc, int8_t* ya,
-                                        int8_t* yb);
+typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const int32_t* q, const int32_t* qb,
+                                        const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc,
+                                        int8_t* ya, int8_t* yb);
 
 /* PAIR's copy for p's requantization mode. */
 #define UTVM_CONV2D_Q15_PICK(PAIR, p)                                 \
@@ -456,10 +504,11 @@ typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const i
                                         : PAIR##_any)
 
 /* The entry point's body from output pixel pix0 on: the scratch laid out (the q15 windows 4-byte
- * aligned, the pair's sums, the staging bytes), then per pixel pair its windows and pair. */
-static void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, const utvm_conv2d_q15_params* p, const int8_t* in,
-                                const int32_t* w, const int32_t* bias, const int32_t* rq, void* scratch,
-                                int8_t* out, int32_t pix0) {
+ * aligned, slot words apart: utvm_conv2d_q15_window; the pair's sums, the staging bytes), then
+ * per pixel pair its windows and pair (pixel a's words from q, b's from utvm_conv2d_q15_qb). */
+static void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, int32_t slot, const utvm_conv2d_q15_params* p,
+                                const int8_t* in, const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                void* scratch, int8_t* out, int32_t pix0) {
   const int32_t out_c = p->g.out_c;
   const int32_t total = p->g.batches * p->g.out_h * p->g.out_w;
   uint8_t* const raw = (uint8_t*)scratch;
@@ -468,8 +517,8 @@ static void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, const utvm_conv2d_
   int8_t* const stage = (int8_t*)(void*)&acc[2 * (out_c + 1)];
   int32_t pix = pix0;
   while (pix < total) {
-    pix = utvm_conv2d_q15_windows(p, in, pix, total, q, stage);
-    pair(p, q, w, bias, rq, acc, &out[pix * out_c], &out[utvm_min_i32(pix + 1, total - 1) * out_c]);
+    pix = utvm_conv2d_q15_windows(p, in, pix, total, q, stage, slot);
+    pair(p, q, utvm_conv2d_q15_qb(p, q, slot), w, bias, rq, acc, &out[pix * out_c], &out[utvm_min_i32(pix + 1, total - 1) * out_c]);
     pix += 2;
   }
 }

@@ -63,8 +63,11 @@
 
 /* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
  * px[2..3]): 8 SMLAD; returns the next step's weights (the C form of UTVM_CONV2D_Q15_STEP). */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0,
-                                                           int32_t* a1, int32_t* b0, int32_t* b1) {
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* q, const int32_t* qb, int32_t k,
+                                                           const int32_t* pw, int32_t* a0, int32_t* a1, int32_t* b0,
+                                                           int32_t* b1) {
+  const int32_t* const px = &q[4 * k];
+  (void)qb; /* pixel b's words follow pixel a's */
   const int32_t xa_e = px[0];
   const int32_t xa_o = px[1];
   const int32_t xb_e = px[2];
@@ -88,7 +91,7 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, co
 
 /* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
  * the fast ones): utvm_conv2d_q15_pair_full / _fast / _any (conv2d_q15_window.h). */
-UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_ASM, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_SUMS, UTVM_CONV2D_Q15_ASM, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
  * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
@@ -154,7 +157,7 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
     utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
     pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15_pair, p), p, in, w, bias, rq, scratch, out, pix);
+  utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15_pair, p), 4, p, in, w, bias, rq, scratch, out, pix);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */
