@@ -438,33 +438,84 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     return next;                                                                                             \
   }
 
+/* UTVM_DSP_RQ_FULL: a channel pair's four sums requantized straight from their registers and
+ * stored (GCC and Clang, inline assembly; in C, GCC spilled the four sums and two channels'
+ * constants): per channel its (m, k, sh) by three single LDR, per sum the SMLAL form of
+ * dsp_s8.h utvm_dsp_rq3 (and, adds, adc, smlal, asr, ssat), both pixels' bytes by two
+ * neighbouring post-indexed STRB: about 9.5 cycles per output against about 16 through the sums'
+ * array (store, reload, a loop per channel). 12 registers; the sums are clobbered. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_CONV2D_Q15_RQ_ONE(X, Y)                                                                           \
+  "and %[t], %[" X "], #0x80000000\n\tadds %[t], %[t], #0x40000000\n\tadc %[h], %[k], %[" X "], asr #31\n\t" \
+  "smlal %[t], %[h], %[" X "], %[m]\n\tasr %[" Y "], %[h], %[sh]\n\tssat %[" Y "], #8, %[" Y "]\n\t"
+#define UTVM_CONV2D_Q15_RQ_CH(A, B)                                                                          \
+  "ldr %[k], [%[pr], #4]\n\tldr %[sh], [%[pr], #8]\n\tldr %[m], [%[pr]], #12\n\t" UTVM_CONV2D_Q15_RQ_ONE(A, A) \
+      UTVM_CONV2D_Q15_RQ_ONE(B, B) "strb %[" A "], [%[ya]], #1\n\tstrb %[" B "], [%[yb]], #1\n\t"
+#define UTVM_CONV2D_Q15_RQ_FULL_PAIR(A0, A1, B0, B1, PR, YA, YB)                                      \
+  do {                                                                                              \
+    int32_t m_;                                                                                     \
+    int32_t k_;                                                                                     \
+    int32_t sh_;                                                                                    \
+    int32_t t_;                                                                                     \
+    int32_t h_;                                                                                     \
+    __asm__(UTVM_CONV2D_Q15_RQ_CH("a0", "b0") UTVM_CONV2D_Q15_RQ_CH("a1", "b1")                      \
+            : [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [pr] "+r"(PR), [ya] "+r"(YA), \
+              [yb] "+r"(YB), [m] "=&r"(m_), [k] "=&r"(k_), [sh] "=&r"(sh_), [t] "=&r"(t_), [h] "=&r"(h_) \
+            :                                                                                       \
+            : "cc", "memory");                                                                      \
+  } while (0)
+#define UTVM_CONV2D_Q15_RQ_REGS 1
+#else
+#define UTVM_CONV2D_Q15_RQ_REGS 0
+#endif
+
 /* Every output channel of the pixel pair in the q15 scratch q: per channel pair, from its bias,
  * SUMS(q, pw, steps, &a0, &a1, &b0, &b1) (the kernel's inner loop; returns the next pair's weights),
- * the sums into acc (channel c: acc[2c] pixel a, acc[2c + 1] pixel b), then requantized into ya
- * and yb. An odd last channel: its pair's second channel is a copy, whose sums are not read. */
-#define UTVM_CONV2D_Q15_PAIR(SUMS, p, q, qb, w, bias, rq, acc, ya, yb, mode) \
-  do {                                                                  \
-    const int32_t out_c_ = (p)->g.out_c;                                \
-    const int32_t steps_ = (p)->depth4 >> 2;                            \
-    const int32_t* pw_ = (w);                                           \
-    const int32_t* pb_ = (bias);                                        \
-    int32_t* pacc_ = (acc);                                             \
-    int32_t c0_;                                                        \
-    for (c0_ = 0; c0_ < out_c_; c0_ += 2) {                             \
-      int32_t a0_ = pb_[0];                                             \
-      int32_t a1_ = pb_[1];                                             \
-      int32_t b0_ = a0_;                                                \
-      int32_t b1_ = a1_;                                                \
-      pw_ = SUMS((q), (qb), pw_, steps_, &a0_, &a1_, &b0_, &b1_);       \
-      pacc_[0] = a0_;                                                   \
-      pacc_[1] = b0_;                                                   \
-      pacc_[2] = a1_;                                                   \
-      pacc_[3] = b1_;                                                   \
-      pacc_ = &pacc_[4];                                                \
-      pb_ = &pb_[2];                                                    \
-    }                                                                   \
-    utvm_conv2d_q15_out((p), (acc), (rq), (ya), (yb), (mode));          \
+ * with UTVM_DSP_RQ_FULL requantized from the registers (UTVM_CONV2D_Q15_RQ_FULL_PAIR; an odd last
+ * channel's pair in C); otherwise the sums into acc (channel c: acc[2c] pixel a, acc[2c + 1] pixel
+ * b), then requantized into ya and yb. An odd last channel: its pair's second channel is a copy,
+ * whose sums are not read. */
+#define UTVM_CONV2D_Q15_PAIR(SUMS, p, q, qb, w, bias, rq, acc, ya, yb, mode)                             \
+  do {                                                                                                \
+    const int32_t out_c_ = (p)->g.out_c;                                                              \
+    const int32_t steps_ = (p)->depth4 >> 2;                                                          \
+    const bool regs_ = ((mode) == UTVM_DSP_RQ_FULL) && (UTVM_CONV2D_Q15_RQ_REGS != 0);                \
+    const int32_t* pw_ = (w);                                                                         \
+    const int32_t* pb_ = (bias);                                                                      \
+    const int32_t* pr_ = (rq);                                                                        \
+    int8_t* ya_ = (ya);                                                                               \
+    int8_t* yb_ = (yb);                                                                               \
+    int32_t* pacc_ = (acc);                                                                           \
+    int32_t c0_;                                                                                      \
+    for (c0_ = 0; c0_ < out_c_; c0_ += 2) {                                                           \
+      int32_t a0_ = pb_[0];                                                                           \
+      int32_t a1_ = pb_[1];                                                                           \
+      int32_t b0_ = a0_;                                                                              \
+      int32_t b1_ = a1_;                                                                              \
+      pw_ = SUMS((q), (qb), pw_, steps_, &a0_, &a1_, &b0_, &b1_);                                     \
+      if (regs_ && ((c0_ + 1) < out_c_)) {                                                            \
+        UTVM_CONV2D_Q15_RQ_FULL_PAIR_(a0_, a1_, b0_, b1_, pr_, ya_, yb_);                             \
+      } else if (regs_) { /* the odd last channel */                                                  \
+        ya_[0] = utvm_dsp_rq3(a0_, UTVM_DSP_RQ_FULL, pr_[0], pr_[1], pr_[2], 0, -128, 127);           \
+        yb_[0] = utvm_dsp_rq3(b0_, UTVM_DSP_RQ_FULL, pr_[0], pr_[1], pr_[2], 0, -128, 127);           \
+      } else {                                                                                        \
+        pacc_[0] = a0_;                                                                               \
+        pacc_[1] = b0_;                                                                               \
+        pacc_[2] = a1_;                                                                               \
+        pacc_[3] = b1_;                                                                               \
+        pacc_ = &pacc_[4];                                                                            \
+      }                                                                                               \
+      pb_ = &pb_[2];                                                                                  \
+    }                                                                                                 \
+    if (!regs_) {                                                                                     \
+      utvm_conv2d_q15_out((p), (acc), (rq), (ya), (yb), (mode));                                      \
+    }                                                                                                 \
   } while (0)
+#if UTVM_CONV2D_Q15_RQ_REGS
+#define UTVM_CONV2D_Q15_RQ_FULL_PAIR_ UTVM_CONV2D_Q15_RQ_FULL_PAIR
+#else
+#define UTVM_CONV2D_Q15_RQ_FULL_PAIR_(A0, A1, B0, B1, PR, YA, YB) /* (not reached: regs_ is false) */
+#endif
 
 /* A kernel's sums (PREFIX##_sums), pair (PREFIX##_pair: every channel of a pixel pair, then the
  * requantization) and its mode-specialized copies (PREFIX##_pair_full/_fast/_any) from its STEP
