@@ -191,6 +191,31 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_direct(const int8_t* s0, int32_t seg
   }
 }
 
+/* A 3x3x3 window inside the image (rows of 9 bytes, row_step apart from s0; RGB first layers) as
+ * its 7 words, straight-line: the words across two rows from two loads and a mask (every byte read
+ * lies in the window's rows or between them, as in utvm_conv2d_q15_direct; the last word's load
+ * ends at the window's last byte), the last word completed with the input zero point (zpw: in
+ * every byte); about 50 cycles against 350 through the general loop. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_3x3x3(const int8_t* s0, int32_t row_step, int32_t offs, uint32_t zpw,
+                                                  int32_t* d, int32_t slot) {
+  const int8_t* const r1 = &s0[row_step];
+  const int8_t* const r2 = &r1[row_step];
+  const uint32_t v0 = (uint32_t)utvm_dsp_ld4(s0);
+  const uint32_t v1 = (uint32_t)utvm_dsp_ld4(&s0[4]);
+  const uint32_t v2 = ((uint32_t)utvm_dsp_ld4(&s0[8]) & 0xFFu) | ((uint32_t)utvm_dsp_ld4(&r1[-1]) & 0xFFFFFF00u);
+  const uint32_t v3 = (uint32_t)utvm_dsp_ld4(&r1[3]);
+  const uint32_t v4 = ((uint32_t)utvm_dsp_ld4(&r1[7]) & 0xFFFFu) | ((uint32_t)utvm_dsp_ld4(&r2[-2]) & 0xFFFF0000u);
+  const uint32_t v5 = (uint32_t)utvm_dsp_ld4(&r2[2]);
+  const uint32_t v6 = ((uint32_t)utvm_dsp_ld4(&r2[5]) >> 8u) | (zpw & 0xFF000000u);
+  utvm_conv2d_q15_put(d, (int32_t)v0, offs);
+  utvm_conv2d_q15_put(&d[slot], (int32_t)v1, offs);
+  utvm_conv2d_q15_put(&d[2 * slot], (int32_t)v2, offs);
+  utvm_conv2d_q15_put(&d[3 * slot], (int32_t)v3, offs);
+  utvm_conv2d_q15_put(&d[4 * slot], (int32_t)v4, offs);
+  utvm_conv2d_q15_put(&d[5 * slot], (int32_t)v5, offs);
+  utvm_conv2d_q15_put(&d[6 * slot], (int32_t)v6, offs);
+}
+
 /* The window of the output pixel whose top left tap is (iy0, ix0) in image in_b, into q15 slots
  * from dst on, slot words apart (4: 2 words every 4 words, the other pixel of the pair owns the
  * words between; 2: packed). */
@@ -246,7 +271,13 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       const uint32_t zpb = (uint32_t)(uint8_t)zp;
       const int8_t* const s0 = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
       const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
-      if (slot == 4) { /* (a copy per layout: its stride a constant) */
+      if ((seg == 9) && (g->filter_h == 3)) { /* 3x3x3 (a copy per layout: its stride a constant) */
+        if (slot == 4) {
+          utvm_conv2d_q15_3x3x3(s0, row_step, offs, zpb * 0x01010101u, d, 4);
+        } else {
+          utvm_conv2d_q15_3x3x3(s0, row_step, offs, zpb * 0x01010101u, d, 2);
+        }
+      } else if (slot == 4) { /* (a copy per layout: its stride a constant) */
         utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 4);
       } else {
         utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 2);
