@@ -375,9 +375,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
  * weights. With GCC and Clang the kernel's STEP (assembly text: one step, 16 multiply-accumulates,
  * post-indexed loads advancing %[px] and %[pw], scratch registers %[t0]..%[t5]) runs through ASM
  * (UTVM_CONV2D_Q15_ASM: six temporaries of the compiler's choice; UTVM_CONV2D_Q15_ASM_LDM: t2..t5
- * are r8..r11, in the ascending order an LDM register list needs) once for steps & 1, twice for
- * steps & 2, then unrolled four times in a counted loop (13 registers in all, so a frame pointer
- * may keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
+ * are r8..r11, in the ascending order an LDM register list needs; UTVM_CONV2D_Q15_ASM_QB: pixel b's
+ * words from their own pointer), in one assembly block: once for steps & 1, twice for steps & 2
+ * (the bits shifted out of the count into the carry), then unrolled four times in a counted loop
+ * (13 registers at most, so a frame pointer may keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
  * advanced past the step's weights). A statement macro, as the family skeletons. */
 /* The C form (other compilers; a kernel whose assembly needs more registers than unoptimized
  * GCC gives it). */
@@ -433,21 +434,14 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     const int32_t* px_ = (q);                                                                             \
     const int32_t* qb_ = (qb);                                                                            \
     const int32_t* pw_ = (w);                                                                             \
-    int32_t n_ = (steps) >> 2;                                                                            \
+    int32_t n_ = (steps);                                                                                 \
     int32_t a0_ = *(pa0);                                                                                 \
     int32_t a1_ = *(pa1);                                                                                 \
     int32_t b0_ = *(pb0);                                                                                 \
     int32_t b1_ = *(pb1);                                                                                 \
-    if (((steps) & 1) != 0) {                                                                             \
-      ASM(STEP, n_, px_, qb_, pw_, a0_, a1_, b0_, b1_);                                        \
-    }                                                                                                     \
-    if (((steps) & 2) != 0) {                                                                             \
-      ASM(STEP STEP, n_, px_, qb_, pw_, a0_, a1_, b0_, b1_);                              \
-    }                                                                                                     \
-    if (n_ != 0) {                                                                                        \
-      ASM("1:\n\t" STEP STEP STEP STEP "subs %[n], %[n], #1\n\tbne 1b", n_, px_, qb_, pw_, a0_, \
-                          a1_, b0_, b1_);                                                           \
-    }                                                                                                     \
+    ASM("lsrs %[n], %[n], #1\n\tbcc 2f\n\t" STEP "2:\n\tlsrs %[n], %[n], #1\n\tbcc 3f\n\t" STEP STEP       \
+        "3:\n\tcmp %[n], #0\n\tbeq 4f\n\t1:\n\t" STEP STEP STEP STEP "subs %[n], %[n], #1\n\tbne 1b\n\t4:\n\t",   \
+        n_, px_, qb_, pw_, a0_, a1_, b0_, b1_);                                                           \
     *(pa0) = a0_;                                                                                         \
     *(pa1) = a1_;                                                                                         \
     *(pb0) = b0_;                                                                                         \
