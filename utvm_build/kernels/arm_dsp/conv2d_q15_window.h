@@ -125,10 +125,20 @@ static int8_t* utvm_conv2d_q15_stage_row(const utvm_conv_geom* g, const int8_t* 
   int8_t* o = b;
   int32_t kx;
   int32_t c;
-  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h) && (ix0 >= 0) && ((ix0 + g->filter_w) <= g->in_w)) {
-    /* the whole row inside: contiguous in the input */
+  if ((g->dilation_w == 1) && (iy >= 0) && (iy < g->in_h)) {
+    /* a row of contiguous taps: the input's part of it copied, zp on either side */
+    const int32_t lo = utvm_max_i32(-ix0, 0) * g->in_c;                    /* bytes before the image */
+    const int32_t hi = utvm_min_i32(g->in_w - ix0, g->filter_w) * g->in_c; /* end of the inside part */
     const int32_t seg = g->filter_w * g->in_c;
-    utvm_conv2d_q15_copy(&in_b[((iy * g->in_w) + ix0) * g->in_c], seg, o);
+    for (c = 0; c < lo; ++c) {
+      o[c] = zp;
+    }
+    if (hi > lo) {
+      utvm_conv2d_q15_copy(&in_b[(((iy * g->in_w) + ix0) * g->in_c) + lo], hi - lo, &o[lo]);
+    }
+    for (c = utvm_max_i32(hi, lo); c < seg; ++c) {
+      o[c] = zp;
+    }
     o = &o[seg];
   } else {
     for (kx = 0; kx < g->filter_w; ++kx) {
@@ -582,9 +592,10 @@ typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const i
 /* The entry point's body from output pixel pix0 on: the scratch laid out (the q15 windows 4-byte
  * aligned, slot words apart: utvm_conv2d_q15_window; the pair's sums, the staging bytes), then
  * per pixel pair its windows and pair (pixel a's words from q, b's from utvm_conv2d_q15_qb). */
-static void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, int32_t slot, const utvm_conv2d_q15_params* p,
-                                const int8_t* in, const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                void* scratch, int8_t* out, int32_t pix0) {
+static UTVM_DSP_INLINE void utvm_conv2d_q15_run(utvm_conv2d_q15_pair_fn pair, int32_t slot,
+                                                const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out,
+                                                int32_t pix0) {
   const int32_t out_c = p->g.out_c;
   const int32_t total = p->g.batches * p->g.out_h * p->g.out_w;
   uint8_t* const raw = (uint8_t*)scratch;
