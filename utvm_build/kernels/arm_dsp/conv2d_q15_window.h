@@ -281,13 +281,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15_window(const utvm_conv2d_q15_param
       const uint32_t zpb = (uint32_t)(uint8_t)zp;
       const int8_t* const s0 = &in_b[((iy0 * g->in_w) + ix0) * g->in_c];
       const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
-      if ((seg == 9) && (g->filter_h == 3)) { /* 3x3x3 (a copy per layout: its stride a constant) */
-        if (slot == 4) {
-          utvm_conv2d_q15_3x3x3(s0, row_step, offs, zpb * 0x01010101u, d, 4);
-        } else {
-          utvm_conv2d_q15_3x3x3(s0, row_step, offs, zpb * 0x01010101u, d, 2);
-        }
-      } else if (slot == 4) { /* (a copy per layout: its stride a constant) */
+      if (slot == 4) { /* (a copy per layout: its stride a constant; 3x3x3: utvm_conv2d_q15_windows) */
         utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 4);
       } else {
         utvm_conv2d_q15_direct(s0, seg, row_step, seg * g->filter_h, offs, zpb * 0x01010101u, d, 2);
@@ -334,6 +328,7 @@ static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_par
   const utvm_conv_geom* g = &p->g;
   const int32_t per_image = g->out_h * g->out_w;
   const int32_t first = ((pix + 1) == total) ? utvm_max_i32(pix - 1, 0) : pix;
+  const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
   int32_t k;
   for (k = 0; k < 2; ++k) {
     const int32_t i = utvm_min_i32(first + k, total - 1);
@@ -341,8 +336,20 @@ static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_par
     const int32_t r = i - (b * per_image);
     const int32_t oy = r / g->out_w;
     const int32_t ox = r - (oy * g->out_w);
-    utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                           (ox * g->stride_w) - g->pad_w, (k == 0) ? q : utvm_conv2d_q15_qb(p, q, slot), stage, slot);
+    const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
+    const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+    const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+    int32_t* const d = (k == 0) ? q : utvm_conv2d_q15_qb(p, q, slot);
+    if (rgb && (iy0 >= 0) && (ix0 >= 0) && ((iy0 + (2 * g->dilation_h)) < g->in_h) && ((ix0 + 3) <= g->in_w)) {
+      /* a 3x3x3 window inside the image: here, without the general window's call and set-up */
+      const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+      const int32_t offs = (int32_t)((off16 << 16u) | off16);
+      const uint32_t zpb = (uint32_t)(uint8_t)(-p->input_offset);
+      utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], g->dilation_h * g->in_w * 3, offs, zpb * 0x01010101u, d,
+                            slot);
+    } else {
+      utvm_conv2d_q15_window(p, in_b, iy0, ix0, d, stage, slot);
+    }
   }
   return first;
 }
