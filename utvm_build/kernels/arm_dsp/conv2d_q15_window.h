@@ -411,28 +411,24 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 #define UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N)                                               \
   [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [px] "+r"(PX), [pw] "+r"(PW), [n] "+r"(N), \
       [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [t4] "=&r"(t4_), [t5] "=&r"(t5_)
-#define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                            \
+/* The step's temporaries t2..t5: of the compiler's choice (FREE) or r8..r11 (REG). */
+#define UTVM_CONV2D_Q15_T_FREE(V, R) int32_t V
+#define UTVM_CONV2D_Q15_T_REG(V, R) register int32_t V __asm__(R)
+#define UTVM_CONV2D_Q15_ASM6(TEXT, N, PX, QB, PW, A0, A1, B0, B1, T)                                      \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \
     int32_t t1_;                                                                                          \
-    int32_t t2_;                                                                                          \
-    int32_t t3_;                                                                                          \
-    int32_t t4_;                                                                                          \
-    int32_t t5_;                                                                                          \
+    T(t2_, "r8");                                                                                         \
+    T(t3_, "r9");                                                                                         \
+    T(t4_, "r10");                                                                                        \
+    T(t5_, "r11");                                                                                        \
     (void)(QB); /* pixel b's words follow pixel a's */                                                    \
     __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
   } while (0)
-#define UTVM_CONV2D_Q15_ASM_LDM(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                        \
-  do {                                                                                                    \
-    int32_t t0_;                                                                                          \
-    int32_t t1_;                                                                                          \
-    register int32_t t2_ __asm__("r8");                                                                   \
-    register int32_t t3_ __asm__("r9");                                                                   \
-    register int32_t t4_ __asm__("r10");                                                                  \
-    register int32_t t5_ __asm__("r11");                                                                  \
-    (void)(QB); /* pixel b's words follow pixel a's */                                                    \
-    __asm__(TEXT : UTVM_CONV2D_Q15_ASM_OPS(A0, A1, B0, B1, PX, PW, N) : : "cc", "memory");                \
-  } while (0)
+#define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, QB, PW, A0, A1, B0, B1) \
+  UTVM_CONV2D_Q15_ASM6(TEXT, N, PX, QB, PW, A0, A1, B0, B1, UTVM_CONV2D_Q15_T_FREE)
+#define UTVM_CONV2D_Q15_ASM_LDM(TEXT, N, PX, QB, PW, A0, A1, B0, B1) \
+  UTVM_CONV2D_Q15_ASM6(TEXT, N, PX, QB, PW, A0, A1, B0, B1, UTVM_CONV2D_Q15_T_REG)
 /* Pixel b's words from their own pointer QB (the strips of conv2d_s8_q15w.h), four temporaries. */
 #define UTVM_CONV2D_Q15_ASM_QB(TEXT, N, PX, QB, PW, A0, A1, B0, B1)                                       \
   do {                                                                                                    \

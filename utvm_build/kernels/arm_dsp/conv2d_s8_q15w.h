@@ -104,32 +104,30 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int32_t* const acc = &q[p->strip_cols * colw];
-  int32_t b;
-  int32_t oy;
-  for (b = 0; b < g->batches; ++b) {
+  int32_t r;
+  for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
+    const int32_t b = r / g->out_h;
+    const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
     const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
-    for (oy = 0; oy < g->out_h; ++oy) {
-      const int32_t iy0 = (oy * g->stride_h) - g->pad_h;
-      int8_t* const row = &out[((b * g->out_h) + oy) * g->out_w * out_c];
-      int32_t* d = q;
-      int32_t j;
-      int32_t ox;
-      for (j = 0; j < p->strip_cols; ++j) {
-        const int32_t ix = j - g->pad_w;
-        int32_t ky;
-        for (ky = 0; ky < g->filter_h; ++ky) {
-          const int32_t iy = iy0 + (ky * g->dilation_h);
-          if (utvm_conv_inside(g, iy, ix)) {
-            d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], seg4, offs, d, 2);
-          } else {
-            d = utvm_conv2d_q15_zeros(seg4, d, 2);
-          }
+    int8_t* const row = &out[r * g->out_w * out_c];
+    int32_t* d = q;
+    int32_t j;
+    int32_t ox;
+    for (j = 0; j < p->strip_cols; ++j) {
+      const int32_t ix = j - g->pad_w;
+      int32_t ky;
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        const int32_t iy = iy0 + (ky * g->dilation_h);
+        if (utvm_conv_inside(g, iy, ix)) {
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], seg4, offs, d, 2);
+        } else {
+          d = utvm_conv2d_q15_zeros(seg4, d, 2);
         }
       }
-      for (ox = 0; ox < g->out_w; ox += 2) {
-        const int32_t oxb = utvm_min_i32(ox + 1, g->out_w - 1); /* an odd last pixel: with itself */
-        pair(p, &q[ox * step_b], &q[oxb * step_b], w, bias, rq, acc, &row[ox * out_c], &row[oxb * out_c]);
-      }
+    }
+    for (ox = 0; ox < g->out_w; ox += 2) {
+      const int32_t oxb = utvm_min_i32(ox + 1, g->out_w - 1); /* an odd last pixel: with itself */
+      pair(p, &q[ox * step_b], &q[oxb * step_b], w, bias, rq, acc, &row[ox * out_c], &row[oxb * out_c]);
     }
   }
 }
