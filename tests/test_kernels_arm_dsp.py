@@ -20,6 +20,7 @@ fix, never a wrong result.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -572,6 +573,11 @@ Q15_CONV = [
     ([1, 6, 6, 2], 3, (2, 3), (1, 1), (1, 1), "VALID", "NONE", 7, -2, "typical"),
     ([1, 8, 7, 1], 4, (4, 3), (1, 1), (1, 1), "SAME", "RELU", -60, -128, "typical"),
     ([1, 5, 3, 1], 3, (3, 3), (1, 1), (1, 1), "VALID", "NONE", 100, 3, "typical"),
+    # --optimize speed, filters larger than 1x1 on whole words: conv2d_s8_q15w.h's strips (odd output
+    # widths, batches, dilation_h, stride 2), and a strip over Q15_STRIP_MAX_BYTES (packed windows)
+    ([1, 9, 9, 8], 5, (3, 3), (1, 2), (2, 1), "SAME", "RELU", 9, -128, "typical"),
+    ([2, 5, 7, 4], 3, (3, 3), (1, 1), (1, 1), "VALID", "RELU6", -128, -5, "mixed"),
+    ([1, 3, 24, 64], 3, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 30, 4, "typical"),
 ]
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
@@ -814,6 +820,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV), src.count("utvm_conv2d_s8_q15w(")
     for mode in (0, 1, 2):
         assert f".rq_mode = {mode}" in src, mode
+    # both forms of the larger filters: strips (ops/conv.py q15_strip_cols) and packed pixel-pair windows
+    assert re.search(r"\.strip_cols = [1-9]", src) and ".strip_cols = 0" in src
     host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],
                                                capture_output=True, text=True, timeout=300).stdout)
     rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)

@@ -151,7 +151,9 @@ def _out_elements(call: KernelCall, op: Operator, g: Graph) -> int:
 
 
 def _q15_conv_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
-    return 5 * int(c.field("depth4")) + 12 + 8 * int(c.field("g")["out_c"])
+    geo = c.field("g")
+    strip = 2 * int(c.field("strip_cols")) * int(geo["filter_h"]) * int(geo["in_c"])
+    return max(5 * int(c.field("depth4")), strip) + 12 + 8 * int(geo["out_c"])
 
 
 _SCRATCH: dict[tuple[str, str], ScratchRule] = {
@@ -164,7 +166,8 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # DSP CONV_2D (kernels/arm_dsp/conv2d_s8_q15.h): the q15 windows of two pixels (4 bytes per
     # window byte), the sums of both pixels (8 bytes per output channel, an odd count rounded up),
     # a byte staging window, 4 bytes to align the int32 words
-    # (conv2d_s8_q15w.h, the int16-weight variant: the same windows)
+    # (conv2d_s8_q15w.h, the int16-weight variant: the same windows, or an output row's strip of
+    # input columns, 4 bytes per strip byte, ops/conv.py q15_strip_cols)
     ("utvm_conv2d_s8_q15", "arm_dsp"): _q15_conv_scratch,
     ("utvm_conv2d_s8_q15w", "arm_dsp"): _q15_conv_scratch,
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as

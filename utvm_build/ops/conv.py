@@ -298,6 +298,19 @@ def _depthwise_as_conv_filter(w: Tensor) -> Tensor:
 Q15_KERNEL = "utvm_conv2d_s8_q15"
 #: Largest window (bytes, rounded up to 4) it takes: its scratch is 5 bytes per window byte.
 Q15_MAX_DEPTH = 4096
+#: conv2d_s8_q15w.h's strips (an output row's input columns as packed q15 words): the largest strip
+#: (bytes of scratch) taken; larger rows keep the pixel-pair windows.
+Q15_STRIP_MAX_BYTES = 8192
+
+
+def q15_strip_cols(geo: _Geom) -> int:
+    """The input columns of conv2d_s8_q15w.h's strip for this layer (its window of whole q15 words per
+    column segment: in_c a multiple of 4, dilation_w 1, a filter larger than 1x1, the strip within
+    Q15_STRIP_MAX_BYTES), else 0 (the pixel-pair windows)."""
+    if geo.in_c % 4 or geo.dilation_w != 1 or geo.filter_h * geo.filter_w == 1:
+        return 0
+    cols = (geo.out_w - 1) * geo.stride_w + geo.filter_w
+    return cols if 2 * cols * geo.filter_h * geo.in_c <= Q15_STRIP_MAX_BYTES else 0
 
 
 def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray, shift: np.ndarray,
@@ -317,7 +330,11 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     depth4 = (depth + 3) // 4 * 4
     if depth4 > Q15_MAX_DEPTH:
         return None
-    rows = w.data.astype(np.int8).reshape(geo.out_c, depth)
+    strip_cols = q15_strip_cols(geo) if widen() and offers(Q15W_KERNEL, target) else 0
+    w8 = w.data.astype(np.int8).reshape(geo.out_c, geo.filter_h, geo.filter_w, geo.in_c)
+    if strip_cols:  # the strips' windows run column by column: [OC][KW][KH][IC]
+        w8 = w8.transpose(0, 2, 1, 3)
+    rows = np.ascontiguousarray(w8).reshape(geo.out_c, depth)
     if geo.out_c % 2:
         rows = np.concatenate([rows, rows[-1:]])
     rows = np.pad(rows, ((0, 0), (0, depth4 - depth)))
@@ -336,7 +353,8 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
-        "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
+        "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
+        "strip_cols": strip_cols})
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 

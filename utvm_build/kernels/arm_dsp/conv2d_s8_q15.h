@@ -35,31 +35,39 @@
 
 #include "conv2d_q15_window.h"
 
-/* One step of the pair loop (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): both weight words
- * (t0, t1), their four lanes (t2, t0, t3, t1), then pixel a's two words and pixel b's through t4,
- * t5; 15 instructions per 16 multiply-accumulates, 32 per 32 unrolled (GCC's C loop: 34, with two
- * pointer adds). */
-#define UTVM_CONV2D_Q15_STEP                       \
-  "ldrd %[t0], %[t1], [%[pw]], #8\n\t"             \
-  "sxtb16 %[t2], %[t0]\n\t"                        \
-  "sxtb16 %[t0], %[t0], ror #8\n\t"                \
-  "sxtb16 %[t3], %[t1]\n\t"                        \
-  "sxtb16 %[t1], %[t1], ror #8\n\t"                \
-  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
-  "smlad %[a0], %[t2], %[t4], %[a0]\n\t"           \
-  "smlad %[a0], %[t0], %[t5], %[a0]\n\t"           \
-  "smlad %[a1], %[t3], %[t4], %[a1]\n\t"           \
-  "smlad %[a1], %[t1], %[t5], %[a1]\n\t"           \
-  "ldrd %[t4], %[t5], [%[px]], #8\n\t"             \
-  "smlad %[b0], %[t2], %[t4], %[b0]\n\t"           \
-  "smlad %[b0], %[t0], %[t5], %[b0]\n\t"           \
-  "smlad %[b1], %[t3], %[t4], %[b1]\n\t"           \
-  "smlad %[b1], %[t1], %[t5], %[b1]\n\t"
+/* One step of the pair loop (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): both weight words (t1:
+ * channel 1's, t0: channel 0's) and both pixels' even-lane input words (t3: pixel b's, t2: pixel
+ * a's) by four single LDR (the Cortex-M4 pipelines neighbouring loads: 5 cycles, against 6 for
+ * two LDRD), the pointers advanced by the post-indexed one of each pair; the weights' even lanes
+ * (t4, t5), 4 SMLAD; the odd-lane input words into t2, t3, the weights' odd lanes in place, 4
+ * SMLAD: 20 cycles per 16 multiply-accumulates (three LDRD: 21). */
+#define UTVM_CONV2D_Q15_STEP                   \
+  "ldr %[t1], [%[pw], #4]\n\t"                 \
+  "ldr %[t0], [%[pw]], #8\n\t"                 \
+  "ldr %[t3], [%[px], #8]\n\t"                 \
+  "ldr %[t2], [%[px]], #16\n\t"                \
+  "sxtb16 %[t4], %[t0]\n\t"                    \
+  "sxtb16 %[t5], %[t1]\n\t"                    \
+  "smlad %[a0], %[t2], %[t4], %[a0]\n\t"       \
+  "smlad %[a1], %[t2], %[t5], %[a1]\n\t"       \
+  "smlad %[b0], %[t3], %[t4], %[b0]\n\t"       \
+  "smlad %[b1], %[t3], %[t5], %[b1]\n\t"       \
+  "ldr %[t2], [%[px], #-12]\n\t"               \
+  "ldr %[t3], [%[px], #-4]\n\t"                \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"            \
+  "sxtb16 %[t1], %[t1], ror #8\n\t"            \
+  "smlad %[a0], %[t2], %[t0], %[a0]\n\t"       \
+  "smlad %[a1], %[t2], %[t1], %[a1]\n\t"       \
+  "smlad %[b0], %[t3], %[t0], %[b0]\n\t"       \
+  "smlad %[b1], %[t3], %[t1], %[b1]\n\t"
 
 /* 4 window bytes of two channels (weight words pw[0], pw[1]) and two pixels (q15 words px[0..1],
  * px[2..3]): 8 SMLAD; returns the next step's weights (the C form of UTVM_CONV2D_Q15_STEP). */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, const int32_t* pw, int32_t* a0,
-                                                           int32_t* a1, int32_t* b0, int32_t* b1) {
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* q, const int32_t* qb, int32_t k,
+                                                           const int32_t* pw, int32_t* a0, int32_t* a1, int32_t* b0,
+                                                           int32_t* b1) {
+  const int32_t* const px = &q[4 * k];
+  (void)qb; /* pixel b's words follow pixel a's */
   const int32_t xa_e = px[0];
   const int32_t xa_o = px[1];
   const int32_t xb_e = px[2];
@@ -83,7 +91,7 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* px, co
 
 /* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
  * the fast ones): utvm_conv2d_q15_pair_full / _fast / _any (conv2d_q15_window.h). */
-UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_SUMS, UTVM_CONV2D_Q15_ASM, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
  * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
@@ -149,7 +157,7 @@ static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in
     utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
     pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15_pair, p, in, w, bias, rq, scratch, out, pix);
+  utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15_pair, p), 4, p, in, w, bias, rq, scratch, out, pix);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */

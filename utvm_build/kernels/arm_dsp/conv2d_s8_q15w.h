@@ -22,29 +22,115 @@
 
 #include "conv2d_q15_window.h"
 
-/* The C form of UTVM_CONV2D_Q15W_STEP: returns the next step's weights. */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_cstep(const int32_t* px, const int32_t* pw, int32_t* a0,
-                                                             int32_t* a1, int32_t* b0, int32_t* b1) {
-  *a0 = __smlad(px[1], pw[1], __smlad(px[0], pw[0], *a0));
-  *b0 = __smlad(px[3], pw[1], __smlad(px[2], pw[0], *b0));
-  *a1 = __smlad(px[1], pw[3], __smlad(px[0], pw[2], *a1));
-  *b1 = __smlad(px[3], pw[3], __smlad(px[2], pw[2], *b1));
+/* 4 window bytes of two channels (weight lane words pw[0..3]) and two pixels (lane words xa[0..1],
+ * xb[0..1]): 8 SMLAD; returns the next step's weights. */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_mac(const int32_t* xa, const int32_t* xb, const int32_t* pw,
+                                                           int32_t* a0, int32_t* a1, int32_t* b0, int32_t* b1) {
+  *a0 = __smlad(xa[1], pw[1], __smlad(xa[0], pw[0], *a0));
+  *b0 = __smlad(xb[1], pw[1], __smlad(xb[0], pw[0], *b0));
+  *a1 = __smlad(xa[1], pw[3], __smlad(xa[0], pw[2], *a1));
+  *b1 = __smlad(xb[1], pw[3], __smlad(xb[0], pw[2], *b1));
   return &pw[4];
 }
 
-/* One step (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): 4 window bytes of both pixels (t0, t1:
- * pixel a's two words; t2, t3: pixel b's) and both channels (t4, t5: channel 0's two lane words,
- * then channel 1's), 16 multiply-accumulates in 12 instructions, 26 per 32 unrolled; three
- * instructions a line. */
-#define UTVM_CONV2D_Q15W_STEP                                                                                      \
-  "ldrd %[t0], %[t1], [%[px]], #8\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a0], %[t0], %[t4], %[a0]\n\t"      \
-  "smlad %[a0], %[t1], %[t5], %[a0]\n\tldrd %[t2], %[t3], [%[px]], #8\n\tsmlad %[b0], %[t2], %[t4], %[b0]\n\t"    \
-  "smlad %[b0], %[t3], %[t5], %[b0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\tsmlad %[a1], %[t0], %[t4], %[a1]\n\t"    \
-  "smlad %[a1], %[t1], %[t5], %[a1]\n\tsmlad %[b1], %[t2], %[t4], %[b1]\n\tsmlad %[b1], %[t3], %[t5], %[b1]\n\t"
+/* The C forms of the steps below (step k of the pixel-pair windows q; of the strip windows q, qb). */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_cstep(const int32_t* q, const int32_t* qb, int32_t k,
+                                                             const int32_t* pw, int32_t* a0, int32_t* a1, int32_t* b0,
+                                                             int32_t* b1) {
+  (void)qb; /* pixel b's words follow pixel a's */
+  return utvm_conv2d_q15w_mac(&q[4 * k], &q[(4 * k) + 2], pw, a0, a1, b0, b1);
+}
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15w_cstep_strip(const int32_t* q, const int32_t* qb, int32_t k,
+                                                                   const int32_t* pw, int32_t* a0, int32_t* a1,
+                                                                   int32_t* b0, int32_t* b1) {
+  return utvm_conv2d_q15w_mac(&q[2 * k], &qb[2 * k], pw, a0, a1, b0, b1);
+}
+
+/* One step (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS through UTVM_CONV2D_Q15_ASM_LDM): the 4
+ * input words of both pixels by one LDM (t2, t3: pixel a's even and odd lanes, t4, t5: pixel
+ * b's; 5 cycles on the Cortex-M4, two LDRD: 6), then per channel its two lane words by a
+ * post-indexed LDRD (t0, t1) and 4 SMLAD: 16 multiply-accumulates in 11 instructions and 19
+ * cycles (four LDRD: 12 instructions, 20 cycles). Three instructions a line. */
+#define UTVM_CONV2D_Q15W_STEP                                                                                    \
+  "ldmia %[px]!, {%[t2], %[t3], %[t4], %[t5]}\n\tldrd %[t0], %[t1], [%[pw]], #8\n\t"                            \
+  "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a0], %[t3], %[t1], %[a0]\n\tsmlad %[b0], %[t4], %[t0], %[b0]\n\t" \
+  "smlad %[b0], %[t5], %[t1], %[b0]\n\tldrd %[t0], %[t1], [%[pw]], #8\n\tsmlad %[a1], %[t2], %[t0], %[a1]\n\t"   \
+  "smlad %[a1], %[t3], %[t1], %[a1]\n\tsmlad %[b1], %[t4], %[t0], %[b1]\n\tsmlad %[b1], %[t5], %[t1], %[b1]\n\t"
+
+/* The step of filters larger than 1x1 (through UTVM_CONV2D_Q15_ASM_QB): the windows packed, pixel
+ * a's from px, pixel b's from qb (the strips below, or the pixel-pair windows with slot 2). The
+ * words loaded four at a time by single LDR, which the Cortex-M4 pipelines (one cycle each after
+ * the first: 5 for four words), the pointers advanced by the post-indexed one of each: the even
+ * lanes (t0, t1: channel 0's and 1's weight words; t2, t3: pixel a's and b's input words), 4
+ * SMLAD, then the odd lanes the same way: 16 instructions and 18 cycles per 16 multiply-accumulates
+ * (the LDM form above: 11 and 19; the 1x1 layers keep it, fewer instructions where there are many
+ * channels). Three instructions a line. */
+#define UTVM_CONV2D_Q15WS_STEP                                                                                  \
+  "ldr %[t1], [%[pw], #8]\n\tldr %[t0], [%[pw]], #16\n\tldr %[t3], [%[qb]], #8\n\t"                          \
+  "ldr %[t2], [%[px]], #8\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\t"        \
+  "smlad %[b0], %[t3], %[t0], %[b0]\n\tsmlad %[b1], %[t3], %[t1], %[b1]\n\tldr %[t0], [%[pw], #-12]\n\t"      \
+  "ldr %[t1], [%[pw], #-4]\n\tldr %[t2], [%[px], #-4]\n\tldr %[t3], [%[qb], #-4]\n\t"                        \
+  "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\t" \
+  "smlad %[b1], %[t3], %[t1], %[b1]\n\t"
 
 /* The channel-pair sums, the pixel pair's outputs, a copy per requantization mode (GCC: -O2 for
  * the fast ones): utvm_conv2d_q15w_pair_full / _fast / _any (conv2d_q15_window.h). */
-UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w_cstep)
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15w, UTVM_CONV2D_Q15_SUMS, UTVM_CONV2D_Q15_ASM_LDM, UTVM_CONV2D_Q15W_STEP, utvm_conv2d_q15w_cstep)
+/* (unoptimized GCC cannot give the two-pointer step its 12 registers: the C step there) */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#define UTVM_CONV2D_Q15WS_SUMS UTVM_CONV2D_Q15_CSUMS
+#else
+#define UTVM_CONV2D_Q15WS_SUMS UTVM_CONV2D_Q15_SUMS
+#endif
+UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15ws, UTVM_CONV2D_Q15WS_SUMS, UTVM_CONV2D_Q15_ASM_QB, UTVM_CONV2D_Q15WS_STEP, utvm_conv2d_q15w_cstep_strip)
+
+/* Filters larger than 1x1 on input channels of whole words, dilation_w 1 (p->strip_cols set by
+ * ops/conv.py, which lays the weights out as [OC][KW][KH][IC] for it): per output row one strip of
+ * the input columns its windows cover, column by column each column's filter_h segments of in_c
+ * bytes as packed q15 words (0 outside the image), so that an output pixel's window is one run of
+ * words (the window of the pixel stride_w columns on starts stride_w columns later) and every input
+ * byte is converted filter_h times per output row instead of once per window it is in (filter_h x
+ * filter_w times); then the pixel pairs of the row straight from the strip. */
+static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_conv2d_q15_params* p, const int8_t* in,
+                                    const int32_t* w, const int32_t* bias, const int32_t* rq, void* scratch,
+                                    int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const int32_t seg4 = g->in_c >> 2;               /* words of 4 bytes per column segment */
+  const int32_t colw = 2 * seg4 * g->filter_h;     /* q15 words per strip column */
+  const int32_t step_b = g->stride_w * colw;       /* from a window to the next pixel's */
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int32_t* const acc = &q[p->strip_cols * colw];
+  int32_t r;
+  for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
+    const int32_t b = r / g->out_h;
+    const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
+    const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+    int8_t* const row = &out[r * g->out_w * out_c];
+    int32_t* d = q;
+    int32_t j;
+    int32_t ox;
+    for (j = 0; j < p->strip_cols; ++j) {
+      const int32_t ix = j - g->pad_w;
+      int32_t ky;
+      for (ky = 0; ky < g->filter_h; ++ky) {
+        const int32_t iy = iy0 + (ky * g->dilation_h);
+        if (utvm_conv_inside(g, iy, ix)) {
+          d = utvm_conv2d_q15_words(&in_b[((iy * g->in_w) + ix) * g->in_c], seg4, offs, d, 2);
+        } else {
+          d = utvm_conv2d_q15_zeros(seg4, d, 2);
+        }
+      }
+    }
+    for (ox = 0; ox < g->out_w; ox += 2) {
+      const int32_t oxb = utvm_min_i32(ox + 1, g->out_w - 1); /* an odd last pixel: with itself */
+      pair(p, &q[ox * step_b], &q[oxb * step_b], w, bias, rq, acc, &row[ox * out_c], &row[oxb * out_c]);
+    }
+  }
+}
 
 /* 1x1 filters with 8 input channels, stride 1, no padding (MobileNet's second pointwise layer):
  * per pixel its 8 inputs as four int16 lane words with the offset added, kept in registers, then
@@ -111,7 +197,18 @@ static void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* i
     utvm_conv2d_q15w_1x1c8_full(p, in, w, bias, rq, out);
     pix = g->batches * g->out_h * g->out_w; /* done */
   }
-  UTVM_CONV2D_Q15_RUN(utvm_conv2d_q15w_pair, p, in, w, bias, rq, scratch, out, pix);
+  /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
+  utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
+  int32_t slot = 2;
+  if ((g->filter_h * g->filter_w) == 1) {
+    pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p);
+    slot = 4;
+  }
+  if (p->strip_cols > 0) {
+    utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
+  } else {
+    utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, pix);
+  }
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_ */
