@@ -327,6 +327,13 @@ def _ops_file(g: Graph, prefix: str, banner: str, ops: list[OpFunction], kernels
              f'#include "{prefix}_internal.h"']
     shared = link.shared if link is not None else {}
     includes = ['#include "kernels/common.h"'] + [f'#include "kernels/{k}.h"' for k in sorted(kernels)]
+    selects: dict[str, set[int]] = {}
+    for ctx in ops:
+        for macro, values in ctx.selects.items():
+            selects.setdefault(macro, set()).update(values)
+    if selects:   # only the loop copies these calls pick are compiled (ops/call.py, Params.selects)
+        includes = [f"#define {macro} {sum(1 << v for v in values):#x}u  /* values {sorted(values)} */"
+                    for macro, values in sorted(selects.items())] + includes
     if shared:   # the headers give the parameter types; the shared functions' code is the group's
         includes = [*UNUSED_FUNCTION_PRAGMAS[0], *includes, *UNUSED_FUNCTION_PRAGMAS[1], "",
                     f"/* Kernel functions compiled once for the group {link.group} (src/{link.prefix}_kernels.c). */",

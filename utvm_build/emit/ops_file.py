@@ -36,6 +36,8 @@ class OpFunction:
     body: list[str] = field(default_factory=list)
     #: Kernel headers (``kernels/<name>.h``) and their variants for this target.
     kernels: dict[str, str] = field(default_factory=dict)
+    #: Per macro of ``Params.selects``, the values this function's calls use.
+    selects: dict[str, set[int]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -105,6 +107,9 @@ class _Renderer:
     def _params(self, p: Params) -> str:
         """``static const <ctype> op<i>_<hint> = {.field = value, ...};`` at block scope."""
         name = self._unique(f"op{self.op.index}_{p.hint}")
+        if p.selects is not None:
+            key, macro = p.selects
+            self.fn.selects.setdefault(macro, set()).add(int(p.fields[key]))
         items = [f"  .{key} = {_field(value, 1)}" for key, value in p.fields.items()]
         self.fn.statics.append(f"static const {p.ctype} {name} = {{\n" + ",\n".join(items) + "\n};")
         return name

@@ -53,6 +53,10 @@ class Params:
     ctype: str
     fields: dict[str, FieldValue]
     hint: str = "params"
+    #: (field, macro): the kernel compiles one copy of a loop per value of this field and picks one
+    #: at run time; the generated file defines ``macro`` as the set of values its calls use (bit
+    #: ``1 << value``) before the kernel headers, so that only those copies are compiled.
+    selects: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -354,7 +354,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
-        "strip_cols": strip_cols})
+        "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 

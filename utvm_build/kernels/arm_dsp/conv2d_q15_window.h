@@ -586,11 +586,25 @@ typedef void (*utvm_conv2d_q15_pair_fn)(const utvm_conv2d_q15_params* p, const i
                                         const int32_t* w, const int32_t* bias, const int32_t* rq, int32_t* acc,
                                         int8_t* ya, int8_t* yb);
 
-/* PAIR's copy for p's requantization mode. */
-#define UTVM_CONV2D_Q15_PICK(PAIR, p)                                 \
-  (((p)->rq_mode == UTVM_DSP_RQ_FULL)   ? PAIR##_full                 \
-   : ((p)->rq_mode == UTVM_DSP_RQ_FAST) ? PAIR##_fast                 \
-                                        : PAIR##_any)
+/* The requantization modes the including file's calls use, bit 1 << mode each: the generated
+ * operator file defines it before the kernels (ops/call.py, Params.selects), so that only the pair
+ * copies its layers pick are compiled (the others are referenced in a branch the compiler folds
+ * away: GCC and Clang emit no code for them); every mode when it is not defined. */
+#ifndef UTVM_CONV2D_Q15_RQ_MODES
+#define UTVM_CONV2D_Q15_RQ_MODES 7u
+#endif
+#define UTVM_CONV2D_Q15_USES(MODE) ((UTVM_CONV2D_Q15_RQ_MODES & (1u << (uint32_t)(MODE))) != 0u)
+
+/* PAIR's copy for p's requantization mode, among the modes compiled in (UTVM_CONV2D_Q15_RQ_MODES). */
+#define UTVM_CONV2D_Q15_PICK(PAIR, p)                                                                        \
+  ((UTVM_CONV2D_Q15_USES(UTVM_DSP_RQ_FULL) &&                                                                \
+    (((p)->rq_mode == UTVM_DSP_RQ_FULL) ||                                                                   \
+     !(UTVM_CONV2D_Q15_USES(UTVM_DSP_RQ_FAST) || UTVM_CONV2D_Q15_USES(UTVM_DSP_RQ_ANY))))                    \
+       ? PAIR##_full                                                                                         \
+   : (UTVM_CONV2D_Q15_USES(UTVM_DSP_RQ_FAST) &&                                                              \
+      (((p)->rq_mode == UTVM_DSP_RQ_FAST) || !UTVM_CONV2D_Q15_USES(UTVM_DSP_RQ_ANY)))                        \
+       ? PAIR##_fast                                                                                         \
+       : PAIR##_any)
 
 /* The entry point's body from output pixel pix0 on: the scratch laid out (the q15 windows 4-byte
  * aligned, slot words apart: utvm_conv2d_q15_window; the pair's sums, the staging bytes), then
