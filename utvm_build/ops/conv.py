@@ -332,6 +332,15 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
         packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
         fn = Q15W_KERNEL
+        if conv_q15_1x1_layer(geo, mode) and offers(Q15W1_KERNEL, target):
+            # per channel pair its two biases, its weight lanes and its two requantization triplets
+            pairs = geo.out_c // 2
+            stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq.reshape(pairs, 6)], axis=1)
+            p = Params("utvm_conv2d_q15_params", {
+                "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+                "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
+            return call(Q15W1_KERNEL, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
+                        Scratch("void"), Out(0))
     else:
         packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     p = Params("utvm_conv2d_q15_params", {
@@ -343,6 +352,16 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
 
 #: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
 Q15W_KERNEL = "utvm_conv2d_s8_q15w"
+#: Its 1x1 kernel (kernels/arm_dsp/conv2d_s8_q15w_1x1.h): biases, weights and requantization per
+#: channel pair in one stream.
+Q15W1_KERNEL = "utvm_conv2d_s8_q15w_1x1"
+
+
+def conv_q15_1x1_layer(geo: _Geom, mode: int) -> bool:
+    """Does a widened layer take Q15W1_KERNEL? 1x1 without padding, input channels a multiple of 16
+    or 8, an even number of output channels, the full int8 output range (UTVM_DSP_RQ_FULL = 2)."""
+    return ((geo.filter_h, geo.filter_w, geo.pad_h, geo.pad_w) == (1, 1, 0, 0)
+            and (geo.in_c % 16 == 0 or geo.in_c == 8) and geo.out_c % 2 == 0 and mode == 2)
 #: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
 #: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
 WIDEN_BUDGET = 0.35
