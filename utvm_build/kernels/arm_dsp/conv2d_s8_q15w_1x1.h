@@ -114,10 +114,11 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w1_inputs(const int8_t* xa, const int
         : "cc", "memory");                                                                                     \
   } while (0)
 
-/* in_c a multiple of 16: loops of 4 steps; in_c = 8: two steps */
-#define UTVM_CONV2D_Q15W1_LOOP                                                                           \
-  "1:\n\t" UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP \
-  "subs %[n], %[n], #1\n\tbne 1b\n\t"
+/* in_c a multiple of 32: loops of 8 steps; of 16: loops of 4 steps; in_c = 8: two steps */
+#define UTVM_CONV2D_Q15W1_STEP4 \
+  UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP
+#define UTVM_CONV2D_Q15W1_LOOP8 "1:\n\t" UTVM_CONV2D_Q15W1_STEP4 UTVM_CONV2D_Q15W1_STEP4 "subs %[n], %[n], #1\n\tbne 1b\n\t"
+#define UTVM_CONV2D_Q15W1_LOOP4 "1:\n\t" UTVM_CONV2D_Q15W1_STEP4 "subs %[n], %[n], #1\n\tbne 1b\n\t"
 #define UTVM_CONV2D_Q15W1_TWO UTVM_CONV2D_Q15W1_STEP UTVM_CONV2D_Q15W1_STEP
 #endif
 
@@ -158,24 +159,36 @@ static UTVM_DSP_HOT void utvm_conv2d_s8_q15w_1x1(const utvm_conv2d_q15_params* p
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  /* stride 1 (the input's pixels are the output's): no division per pixel */
+  const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
   int32_t pix;
   for (pix = 0; pix < total; pix += 2) {
     const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix; /* an odd last pixel: itself */
     const int32_t* pw = w;
     int8_t* ya = &out[pix * out_c];
     int32_t k;
-    utvm_conv2d_q15w1_inputs(utvm_conv2d_q15w1_src(g, in, pix), utvm_conv2d_q15w1_src(g, in, pix_b), steps, offs,
-                             q);
+    if (dense) {
+      utvm_conv2d_q15w1_inputs(&in[pix * g->in_c], &in[pix_b * g->in_c], steps, offs, q);
+    } else {
+      utvm_conv2d_q15w1_inputs(utvm_conv2d_q15w1_src(g, in, pix), utvm_conv2d_q15w1_src(g, in, pix_b), steps, offs,
+                               q);
+    }
 #if defined(UTVM_CONV2D_Q15W1_ASM)
     {
       int32_t* qm = q;
-      const int32_t iters = steps >> 2;
       const int32_t ys = (pix_b - pix) * out_c;
-      if ((steps & 3) == 0) {
+      if ((steps & 7) == 0) {
+        const int32_t iters = steps >> 3;
         for (k = 0; k < pairs; ++k) {
-          UTVM_CONV2D_Q15W1_PAIR(UTVM_CONV2D_Q15W1_LOOP, pw, qm, iters, ya, ys);
+          UTVM_CONV2D_Q15W1_PAIR(UTVM_CONV2D_Q15W1_LOOP8, pw, qm, iters, ya, ys);
+        }
+      } else if ((steps & 3) == 0) {
+        const int32_t iters = steps >> 2;
+        for (k = 0; k < pairs; ++k) {
+          UTVM_CONV2D_Q15W1_PAIR(UTVM_CONV2D_Q15W1_LOOP4, pw, qm, iters, ya, ys);
         }
       } else {
+        const int32_t iters = 0;
         for (k = 0; k < pairs; ++k) {
           UTVM_CONV2D_Q15W1_PAIR(UTVM_CONV2D_Q15W1_TWO, pw, qm, iters, ya, ys);
         }
