@@ -106,6 +106,10 @@ def _q15_conv_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
     return 5 * int(c.field("depth4")) + 12 + 8 * int(c.field("g")["out_c"])
 
 
+def _q15_1x1_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
+    return 4 * int(c.field("g")["in_c"]) + 4
+
+
 _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # MEAN: one int32 accumulator per output element
     ("utvm_mean_s8", "generic"): lambda c, op, g: 4 * int(c.field("out_size")),
@@ -119,8 +123,9 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # (conv2d_s8_q15w.h, the int16-weight variant: the same windows)
     ("utvm_conv2d_s8_q15", "arm_dsp"): _q15_conv_scratch,
     ("utvm_conv2d_s8_q15w", "arm_dsp"): _q15_conv_scratch,
-    # its 1x1 kernel (conv2d_s8_q15w_1x1.h): the q15 inputs of a pixel pair, 4 bytes to align
-    ("utvm_conv2d_s8_q15w_1x1", "arm_dsp"): lambda c, op, g: 4 * int(c.field("g")["in_c"]) + 4,
+    # their 1x1 kernels (conv2d_s8_q15_1x1.h): the q15 inputs of a pixel pair, 4 bytes to align
+    ("utvm_conv2d_s8_q15_1x1", "arm_dsp"): _q15_1x1_scratch,
+    ("utvm_conv2d_s8_q15w_1x1", "arm_dsp"): _q15_1x1_scratch,
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as
     # four planes of int16 (8 bytes per position), 4 bytes to align, 2 x stride_w bytes for the
     # pixel pointers of the 3x3 loop after its last step

@@ -332,29 +332,27 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
         packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
         fn = Q15W_KERNEL
-        if conv_q15_1x1_layer(geo, mode) and offers(Q15W1_KERNEL, target):
-            # per channel pair its two biases, its weight lanes and its two requantization triplets
-            pairs = geo.out_c // 2
-            stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq.reshape(pairs, 6)], axis=1)
-            p = Params("utvm_conv2d_q15_params", {
-                "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
-                "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
-            return call(Q15W1_KERNEL, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
-                        Scratch("void"), Out(0))
     else:
         packed = np.ascontiguousarray(words).view("<i4").reshape(-1).astype(np.int32)
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode})
+    fn1 = Q15_1X1_KERNELS[fn]
+    if conv_q15_1x1_layer(geo, mode) and offers(fn1, target):
+        # per channel pair its two biases, its weights and its two requantization triplets
+        pairs = geo.out_c // 2
+        stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq.reshape(pairs, 6)], axis=1)
+        return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
+                    Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 
 
 #: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
 Q15W_KERNEL = "utvm_conv2d_s8_q15w"
-#: Its 1x1 kernel (kernels/arm_dsp/conv2d_s8_q15w_1x1.h): biases, weights and requantization per
+#: Their 1x1 kernels (kernels/arm_dsp/conv2d_s8_q15_1x1.h): biases, weights and requantization per
 #: channel pair in one stream.
-Q15W1_KERNEL = "utvm_conv2d_s8_q15w_1x1"
+Q15_1X1_KERNELS = {Q15_KERNEL: "utvm_conv2d_s8_q15_1x1", Q15W_KERNEL: "utvm_conv2d_s8_q15w_1x1"}
 
 
 def conv_q15_1x1_layer(geo: _Geom, mode: int) -> bool:
