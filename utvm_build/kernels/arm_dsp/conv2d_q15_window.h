@@ -282,12 +282,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
 
 /* The sums of a channel pair over the window pair in q (steps of 4 window bytes of both pixels)
  * into *pa0..*pb1 (channel 0 and 1 of pixel a, then of pixel b), next: the next channel pair's
- * weights. With GCC and Clang the kernel's STEP (assembly text: one step, 16 multiply-accumulates,
+ * weights. With GCC the kernel's STEP (assembly text: one step, 16 multiply-accumulates,
  * post-indexed loads advancing %[px] and %[pw], scratch registers %[t0]..%[t5]) runs once for an
  * odd count, then unrolled twice in a counted loop (13 registers in all, so a frame pointer may
  * keep r7); other compilers call CSTEP(px, pw, &a0, &a1, &b0, &b1) per step (it returns pw
- * advanced past the step's weights). A statement macro, as the family skeletons. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
+ * advanced past the step's weights). Clang takes CSTEP too: at -O2 and -O3 its register allocator
+ * gave up on the 13 operands ("inline assembly requires more registers than available") when the
+ * kernel has a single caller whose constant parameters it propagates (a model with one widened
+ * 3x3 layer; VWW once its 1x1 layers took conv2d_s8_q15w_1x1.h). A statement macro, as the family
+ * skeletons. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_Q15_ASM(TEXT, N, PX, PW, A0, A1, B0, B1)                                              \
   do {                                                                                                    \
     int32_t t0_;                                                                                          \
