@@ -10,8 +10,8 @@
  * same. Per pixel pair: both pixels' inputs as int16 lanes with the offset added into scratch
  * (conv2d_q15_window.h's layout of a pair: per 4 input bytes pixel a's two lane words, then pixel
  * b's); then per pair of output channels, under GCC with optimization one inline assembly block
- * (UTVM_CONV2D_Q15_1X1_PAIR):
- * - the bias by one LDRD from the channel pair's data;
+ * (UTVM_CONV2D_Q15_1X1_PAIRS_ASM):
+ * - the biases by a run of loads from the channel pair's data;
  * - the sums, per 4 input bytes: the 4 input words and channel c's weights by one run of single
  *   post-indexed loads, then channel c + 1's; widened (UTVM_CONV2D_Q15W_1X1_STEP): 6 loads (7
  *   cycles), 4 SMLAD, one LDRD, 4 SMLAD, 18 cycles per 16 multiply-accumulates (4 LDRD: 20); int8
@@ -99,9 +99,11 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   "add %[t5], %[x1], %[" X "], asr #31\n\tsmlal %[t4], %[t5], %[" X "], %[x0]\n\t"                 \
   "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
 
-/* The channel pair's bias, its sums (SUMS: assembly text; the loop count in t6), requantization
- * and 4 output bytes (pixel a at *ya, advanced by 2; pixel b ys bytes after it). */
-#define UTVM_CONV2D_Q15_1X1_PAIR(SUMS, PW, Q, ITERS, QEND, YA, YS)                                                   \
+/* Every channel pair of a pixel pair (PAIRS of them, a memory operand counted down): its bias,
+ * its sums (SUMS: assembly text; the loop count in t6), requantization and 4 output bytes (pixel
+ * a at *ya, advanced by 2; pixel b ys bytes after it). The loads of a pair's start are one run
+ * (the scratch, the loop count, both biases), and so are the stores of its end with the count. */
+#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                                 \
   do {                                                                                                         \
     register int32_t x0_ __asm__("r8");                                                                        \
     register int32_t x1_ __asm__("r9");                                                                        \
@@ -116,16 +118,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
     int32_t t5_;                                                                                               \
     int32_t t6_;                                                                                               \
     __asm__ volatile(                                                                                          \
-        "ldrd %[a0], %[a1], [%[pw]], #8\n\tldr %[px], %[q]\n\tldr %[t6], %[iters]\n\t"                         \
+        "0:\n\tldr %[px], %[q]\n\tldr %[t6], %[iters]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"   \
         "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"               \
         UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"    \
         UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                              \
         "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[t4], %[t4], %[px]\n\t"                                    \
         "strb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\tstrb %[b0], [%[t4]]\n\tstrb %[b1], [%[t4], #1]\n\t" \
-        "str %[px], %[ya]"                                                                                     \
+        "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b"             \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_), \
           [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
-          [x3] "=&r"(x3_), [ya] "+m"(YA)                                                                       \
+          [x3] "=&r"(x3_), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                      \
         : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                                       \
         : "cc", "memory");                                                                                     \
   } while (0)
@@ -142,26 +144,20 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 
 /* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
  * int8) and the two steps' text N2: loops of 8 or 4 steps, or two steps (in_c = 8). */
-#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, PAIRS, PW, Q, STEPS, QEND, YA, YS)             \
-  do {                                                                                  \
-    int32_t k_;                                                                         \
-    int32_t iters_;                                                                     \
-    if (((STEPS) & 7) == 0) {                                                           \
-      iters_ = (STEPS) >> 3;                                                            \
-      for (k_ = 0; k_ < (PAIRS); ++k_) {                                                \
-        UTVM_CONV2D_Q15_1X1_PAIR(L(N4 N4), PW, Q, iters_, QEND, YA, YS);                \
-      }                                                                                 \
-    } else if (((STEPS) & 3) == 0) {                                                    \
-      iters_ = (STEPS) >> 2;                                                            \
-      for (k_ = 0; k_ < (PAIRS); ++k_) {                                                \
-        UTVM_CONV2D_Q15_1X1_PAIR(L(N4), PW, Q, iters_, QEND, YA, YS);                   \
-      }                                                                                 \
-    } else {                                                                            \
-      iters_ = 0;                                                                       \
-      for (k_ = 0; k_ < (PAIRS); ++k_) {                                                \
-        UTVM_CONV2D_Q15_1X1_PAIR(N2, PW, Q, iters_, QEND, YA, YS);                      \
-      }                                                                                 \
-    }                                                                                   \
+#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, PAIRS, PW, Q, STEPS, QEND, YA, YS)        \
+  do {                                                                             \
+    int32_t k_ = (PAIRS);                                                          \
+    int32_t iters_;                                                                \
+    if (((STEPS) & 7) == 0) {                                                      \
+      iters_ = (STEPS) >> 3;                                                       \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
+    } else if (((STEPS) & 3) == 0) {                                               \
+      iters_ = (STEPS) >> 2;                                                       \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
+    } else {                                                                       \
+      iters_ = 0;                                                                  \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(N2, k_, PW, Q, iters_, QEND, YA, YS);          \
+    }                                                                              \
   } while (0)
 #endif
 
