@@ -49,19 +49,39 @@ static UTVM_DSP_INLINE const int8_t* utvm_conv2d_q15_1x1_src(const utvm_conv_geo
   return &in[(((((b * g->in_h) + (oy * g->stride_h)) * g->in_w) + (ox * g->stride_w)) * g->in_c)];
 }
 
-/* The lane words of pixels xa and xb (steps of 4 input bytes) into q, the pair's layout. */
+/* The lane words of pixels xa and xb (steps of 4 input bytes, an even count) into q, the pair's
+ * layout; two steps at a time, the loads, then the extensions, then the stores (runs of loads and
+ * of stores: the estimate counts the ones after the first 1 cycle). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const int8_t* xb, int32_t steps, int32_t offs,
                                                        int32_t* q) {
   const int8_t* sa = xa;
   const int8_t* sb = xb;
   int32_t* o = q;
   int32_t k;
-  for (k = 0; k < steps; ++k) {
-    utvm_conv2d_q15_put(o, utvm_dsp_ld4(sa), offs);
-    utvm_conv2d_q15_put(&o[2], utvm_dsp_ld4(sb), offs);
-    sa = &sa[4];
-    sb = &sb[4];
-    o = &o[4];
+  for (k = 0; k < steps; k += 2) {
+    const int32_t va0 = utvm_dsp_ld4(sa);
+    const int32_t va1 = utvm_dsp_ld4(&sa[4]);
+    const int32_t vb0 = utvm_dsp_ld4(sb);
+    const int32_t vb1 = utvm_dsp_ld4(&sb[4]);
+    const int32_t ea0 = __sxtab16(offs, va0);
+    const int32_t oa0 = utvm_dsp_odd_add(offs, va0);
+    const int32_t eb0 = __sxtab16(offs, vb0);
+    const int32_t ob0 = utvm_dsp_odd_add(offs, vb0);
+    const int32_t ea1 = __sxtab16(offs, va1);
+    const int32_t oa1 = utvm_dsp_odd_add(offs, va1);
+    const int32_t eb1 = __sxtab16(offs, vb1);
+    const int32_t ob1 = utvm_dsp_odd_add(offs, vb1);
+    o[0] = ea0;
+    o[1] = oa0;
+    o[2] = eb0;
+    o[3] = ob0;
+    o[4] = ea1;
+    o[5] = oa1;
+    o[6] = eb1;
+    o[7] = ob1;
+    sa = &sa[8];
+    sb = &sb[8];
+    o = &o[8];
   }
 }
 
@@ -143,12 +163,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 #define UTVM_CONV2D_Q15_1X1_LOOP(N) "1:\n\t" N "ldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\tbne 1b\n\t"
 
 /* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
- * int8) and the two steps' text N2: loops of 8 or 4 steps, or two steps (in_c = 8). */
-#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, PAIRS, PW, Q, STEPS, QEND, YA, YS)        \
+ * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
+ * (in_c = 8). */
+#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, U16, PAIRS, PW, Q, STEPS, QEND, YA, YS)   \
   do {                                                                             \
     int32_t k_ = (PAIRS);                                                          \
     int32_t iters_;                                                                \
-    if (((STEPS) & 7) == 0) {                                                      \
+    if (((U16) != 0) && (((STEPS) & 15) == 0)) {                                   \
+      iters_ = (STEPS) >> 4;                                                       \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
+    } else if (((STEPS) & 7) == 0) {                                               \
       iters_ = (STEPS) >> 3;                                                       \
       UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
     } else if (((STEPS) & 3) == 0) {                                               \
@@ -232,11 +256,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       if (widened) {
         UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
-                                  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, pairs, pw, qm, steps, qend, ya,
-                                  ys);
+                                  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
+                                  ya, ys);
       } else {
         UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15_1X1_LOOP, UTVM_CONV2D_Q15_1X1_STEP4,
-                                  UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP, pairs, pw, qm, steps, qend, ya, ys);
+                                  UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP, 0, pairs, pw, qm, steps, qend, ya,
+                                  ys);
       }
     }
 #else
