@@ -557,7 +557,7 @@ Q15_CONV = [
     ([1, 3, 4, 36], 4, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 9, -128, "typical"),
     ([1, 6, 5, 7], 3, (2, 2), (1, 1), (2, 1), "SAME", "NONE", -128, 127, "typical"),
     ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
-    # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
+    # 1x1 with 8 input channels, full int8 range (conv2d_q15_1x1.h: odd out_c, batches, stride (2, 1))
     ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
     ([1, 4, 4, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, -128, "typical"),
     ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
@@ -572,11 +572,11 @@ Q15_CONV = [
     ([1, 6, 6, 2], 3, (2, 3), (1, 1), (1, 1), "VALID", "NONE", 7, -2, "typical"),
     ([1, 8, 7, 1], 4, (4, 3), (1, 1), (1, 1), "SAME", "RELU", -60, -128, "typical"),
     ([1, 5, 3, 1], 3, (3, 3), (1, 1), (1, 1), "VALID", "NONE", 100, 3, "typical"),
-    # 1x1 (conv2d_s8_q15_1x1.h when _takes_1x1): input channels 16 (loops of 4 steps), 32 and 64
+    # 1x1 (conv2d_q15_1x1.h when _takes_1x1): input channels 16 (loops of 4 steps), 32 and 64
     # (8 steps), 48 and 80 (4-step loops, 3 and 5 of them), 8 (two steps); odd pixel counts, a single
     # pixel, batches, strides 2 and (2, 1) (pixels by division), input zero points -128 and 127,
-    # shift -22 (the folding limit) in every channel; fewer than 16 output pixels keep int8 weights
-    # under --optimize balanced, the others are widened
+    # shift -22 (the folding limit) in every channel, odd numbers of output channels (7; 1: no pair);
+    # fewer than 16 output pixels keep int8 weights under --optimize balanced, the others are widened
     ([1, 5, 7, 16], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "typical"),
     ([2, 5, 5, 32], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", 127, -128, "typical"),
     ([1, 3, 5, 64], 10, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 3, -128, "typical"),
@@ -585,23 +585,25 @@ Q15_CONV = [
     ([1, 5, 3, 80], 8, (1, 1), (2, 1), (1, 1), "VALID", "RELU", -1, -128, "typical"),
     ([1, 1, 1, 16], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 0, -128, "typical"),
     ([1, 4, 6, 32], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "shift 22/23"),
+    ([1, 3, 6, 16], 7, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 2, -128, "typical"),
+    ([1, 4, 3, 16], 1, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 9, -128, "typical"),
     # 1x1 that keep the general kernel: a clamp inside int8 (RELU6 with zero point 5, RELU with zero
-    # point 3), a multiplier above one (shift +1), an odd number of output channels
+    # point 3), a multiplier above one (shift +1), 12 input channels
     ([1, 4, 4, 16], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU6", -5, 5, "typical"),
     ([1, 4, 4, 32], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, 3, "typical"),
     ([1, 4, 4, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "above one"),
-    ([1, 3, 6, 16], 7, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 2, -128, "typical"),
+    ([1, 3, 5, 12], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 4, -128, "typical"),
 ]
 
 
 def _takes_1x1(case: tuple) -> bool:
-    """Does a Q15_CONV case take conv2d_s8_q15_1x1.h (ops/conv.py conv_q15_1x1_layer)? 1x1, input
-    channels a multiple of 16 or 8, even output channels, the full int8 range with every shift in
-    -22..-2 (no activation, or RELU to zero point -128; multipliers 2^-11..2^-7 or 2^-21.5)."""
+    """Does a Q15_CONV case take conv2d_q15_1x1.h (ops/conv.py conv_q15_1x1_layer)? 1x1, input
+    channels a multiple of 16 or 8, the full int8 range with every shift in -22..-2 (no activation,
+    or RELU to zero point -128; multipliers 2^-11..2^-7 or 2^-21.5)."""
     shape, out_c, filt, _, _, _, act, _, zp_out, regime = case
     ic = shape[3]
     full = act == "NONE" or (act, zp_out) == ("RELU", -128)
-    return (filt == (1, 1) and (ic % 16 == 0 or ic == 8) and out_c % 2 == 0 and full
+    return (filt == (1, 1) and (ic % 16 == 0 or ic == 8) and full
             and (regime == "typical" or (regime == "shift 22/23" and out_c <= 4)))
 
 
@@ -808,8 +810,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
         for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
-        if m.name == "q15_conv":  # the 1x1 cases with int8 weights
-            assert meta["kernel_variants"].get("conv2d_s8_q15_1x1") == "arm_dsp", meta["kernel_variants"]
+        if m.name == "q15_conv":  # the 1x1 cases with int8 weights (conv2d_s8_q15.h, conv2d_q15_1x1.h)
+            assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
             assert src.count("utvm_conv2d_s8_q15_1x1(") == n1x1, (src.count("utvm_conv2d_s8_q15_1x1("), n1x1)
         host_meta = model_metadata(tmp_path / "host", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
@@ -822,10 +824,10 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
-    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the 1x1
-    # 8-channel ones through its utvm_conv2d_q15w_1x1c8_full; the _takes_1x1 ones through
-    # conv2d_s8_q15_1x1.h's assembly); then --optimize balanced at -O0 (the 1x1 kernels' C form, with
-    # int8 weights in the layers of fewer than 16 pixels): the same outputs as the generic host build
+    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the
+    # _takes_1x1 ones through conv2d_q15_1x1.h's assembly); then --optimize balanced at -O0 (the 1x1
+    # kernels' C form, with int8 weights in the layers of fewer than 16 pixels): the same outputs as
+    # the generic host build
     conv = models[0]
     host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],
                                                capture_output=True, text=True, timeout=300).stdout)
@@ -833,7 +835,7 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         build([conv], CORES["m4"], opt, tmp_path / out_dir, target="cortex-m4", codegen_args=f"--optimize {mode_arg}")
         meta = model_metadata(tmp_path / out_dir, conv)
         assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
-        assert meta["kernel_variants"].get("conv2d_s8_q15w_1x1") == "arm_dsp", meta["kernel_variants"]
+        assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / out_dir).rglob("*q15_conv*/src/*.c"))
         calls = {k: src.count(f"{k}(") for k in ("utvm_conv2d_s8_q15w", "utvm_conv2d_s8_q15w_1x1",
                                                   "utvm_conv2d_s8_q15_1x1", "utvm_conv2d_s8_q15")}
@@ -842,7 +844,7 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert calls["utvm_conv2d_s8_q15w_1x1"] == n1x1 and calls["utvm_conv2d_s8_q15_1x1"] == 0, calls
             assert calls["utvm_conv2d_s8_q15w"] == len(Q15_CONV) - n1x1, calls
         else:  # both 1x1 kernels (1x1 layers of fewer than 16 output pixels keep int8 weights)
-            assert meta["kernel_variants"].get("conv2d_s8_q15_1x1") == "arm_dsp", meta["kernel_variants"]
+            assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
             assert calls["utvm_conv2d_s8_q15w_1x1"] > 0 and calls["utvm_conv2d_s8_q15_1x1"] > 0, calls
             assert calls["utvm_conv2d_s8_q15w_1x1"] + calls["utvm_conv2d_s8_q15_1x1"] == n1x1, calls
         for mode in (0, 1, 2):

@@ -1,28 +1,28 @@
 /* utvm-build kernels, DSP extension: CONV_2D int8 with 1x1 filters (pointwise layers), tuned for
  * the Cortex-M4's estimated cycles (benchmarks/cycles.py: a single load 2 cycles, 1 right after
- * another single load or store, LDRD 3, LDM 1 + N, a taken branch 3, SMLAD 1): what the two entry
- * points share, utvm_conv2d_s8_q15w_1x1 (conv2d_s8_q15w_1x1.h: int16 pre-widened weights,
- * --optimize) and utvm_conv2d_s8_q15_1x1 (conv2d_s8_q15_1x1.h: int8 weights).
+ * another single load or store, LDRD 3, LDM 1 + N, a taken branch 3, SMLAD 1): the layer's loops
+ * behind utvm_conv2d_s8_q15w_1x1 (conv2d_s8_q15w.h: int16 pre-widened weights, --optimize) and
+ * utvm_conv2d_s8_q15_1x1 (conv2d_s8_q15.h: int8 weights).
  *
  * ops/conv.py calls them instead of utvm_conv2d_s8_q15w / utvm_conv2d_s8_q15 for a 1x1 filter
- * without padding (any stride), input channels a multiple of 16 or 8, an even number of output
- * channels and the full int8 output range (UTVM_DSP_RQ_FULL); conv_q15_1x1_layer there says the
- * same. Per pixel pair: both pixels' inputs as int16 lanes with the offset added into scratch
- * (conv2d_q15_window.h's layout of a pair: per 4 input bytes pixel a's two lane words, then pixel
- * b's); then per pair of output channels, under GCC with optimization one inline assembly block
- * (UTVM_CONV2D_Q15_1X1_PAIRS_ASM):
+ * without padding (any stride), input channels a multiple of 16 or 8 and the full int8 output
+ * range (UTVM_DSP_RQ_FULL); conv_q15_1x1_layer there says the same. Per pixel pair: both pixels'
+ * inputs as int16 lanes with the offset added into scratch (conv2d_q15_window.h's layout of a
+ * pair: per 4 input bytes pixel a's two lane words, then pixel b's); then the pairs of output
+ * channels, under GCC with optimization in one inline assembly block (UTVM_CONV2D_Q15_1X1_PAIRS_ASM):
  * - the biases by a run of loads from the channel pair's data;
  * - the sums, per 4 input bytes: the 4 input words and channel c's weights by one run of single
  *   post-indexed loads, then channel c + 1's; widened (UTVM_CONV2D_Q15W_1X1_STEP): 6 loads (7
  *   cycles), 4 SMLAD, one LDRD, 4 SMLAD, 18 cycles per 16 multiply-accumulates (4 LDRD: 20); int8
  *   (UTVM_CONV2D_Q15_1X1_STEP): 6 loads (7 cycles), 2 x (2 SXTB16, 4 SMLAD), 19 cycles (3 LDRD:
- *   21); 4 or 8 steps per loop iteration;
+ *   21); 16 (widened), 8 or 4 steps per loop iteration;
  * - the four sums requantized from the registers (no sums in scratch): each channel's triplet by
  *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum; the 4 output bytes by a run of 4 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers),
- * nine GCC's (r7 may stay the frame pointer); the pixel pair's scratch, the loop count and the
- * output pointers are memory operands. Other compilers and -O0: the same arithmetic in C.
- * An odd last pixel is paired with itself (its outputs written twice, equal).
+ * nine GCC's (r7 may stay the frame pointer); the pixel pair's scratch, the loop and pair counts
+ * and the output pointer are memory operands. Other compilers and -O0: the same arithmetic in C.
+ * An odd last pixel is paired with itself (its outputs written twice, equal); an odd last channel
+ * is its pair's first (the generator pairs it with a copy), computed in C.
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
  * int32 words: the two biases, then per 4 input bytes channel c's weights and channel c + 1's
@@ -125,15 +125,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * (the scratch, the loop count, both biases), and so are the stores of its end with the count. */
 #define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                                 \
   do {                                                                                                         \
-    register int32_t x0_ __asm__("r8");                                                                        \
-    register int32_t x1_ __asm__("r9");                                                                        \
-    register int32_t x2_ __asm__("r10");                                                                       \
-    register int32_t x3_ __asm__("r11");                                                                       \
+    UTVM_DSP_R8_R11(x0_, x1_, x2_, x3_);                                                                       \
+    const int32_t* px_;                                                                                        \
     int32_t a0_;                                                                                               \
     int32_t a1_;                                                                                               \
     int32_t b0_;                                                                                               \
     int32_t b1_;                                                                                               \
-    const int32_t* px_;                                                                                        \
     int32_t t4_;                                                                                               \
     int32_t t5_;                                                                                               \
     int32_t t6_;                                                                                               \
@@ -185,10 +182,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   } while (0)
 #endif
 
-/* The channel pairs of one pixel pair in C (other compilers, -O0): the same data and arithmetic;
- * returns the next pair's data. */
+/* One channel pair of a pixel pair in C (other compilers, -O0; an odd last channel, n_out = 1):
+ * the same data and arithmetic; returns the next pair's data. */
 static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_pair_c(const int32_t* q, const int32_t* w, int32_t steps,
-                                                                 bool widened, int8_t* ya, int8_t* yb) {
+                                                                 bool widened, int32_t n_out, int8_t* ya, int8_t* yb) {
   const int32_t* pw = &w[2];
   const int32_t* px = q;
   int32_t a0 = w[0];
@@ -219,8 +216,10 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_pair_c(const int32_t* 
   }
   ya[0] = utvm_dsp_rq3(a0, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
   yb[0] = utvm_dsp_rq3(b0, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
-  ya[1] = utvm_dsp_rq3(a1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
-  yb[1] = utvm_dsp_rq3(b1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
+  if (n_out == 2) {
+    ya[1] = utvm_dsp_rq3(a1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
+    yb[1] = utvm_dsp_rq3(b1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
+  }
   return &pw[6];
 }
 
@@ -254,7 +253,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       int32_t* qm = q;
       const int32_t* qend = &q[4 * steps];
       const int32_t ys = (pix_b - pix) * out_c;
-      if (widened) {
+      if (pairs == 0) {
+        /* one output channel: below */
+      } else if (widened) {
         UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
                                   UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
                                   ya, ys);
@@ -266,13 +267,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     }
 #else
     {
-      int8_t* yb = &out[pix_b * out_c];
       int32_t k;
       for (k = 0; k < pairs; ++k) {
-        pw = utvm_conv2d_q15_1x1_pair_c(q, pw, steps, widened, &ya[2 * k], &yb[2 * k]);
+        pw = utvm_conv2d_q15_1x1_pair_c(q, pw, steps, widened, 2, ya, &ya[(pix_b - pix) * out_c]);
+        ya = &ya[2];
       }
     }
 #endif
+    if ((out_c & 1) != 0) { /* the last channel: its pair's second channel is a copy */
+      (void)utvm_conv2d_q15_1x1_pair_c(q, pw, steps, widened, 1, ya, &ya[(pix_b - pix) * out_c]);
+    }
   }
 }
 
