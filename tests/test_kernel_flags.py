@@ -2,8 +2,9 @@
 
 Four hot loops are GCC inline assembly with a C twin (docs/kernel-guide.md, "Inline assembly and
 compiler flags"); which one a build gets depends on the compiler, the level and the frame pointer.
-KWS (DS-CNN) built for Cortex-M4 carries the DSP conv step, the 1x1 channel pairs and the FULLY_CONNECTED block loop, for
-Cortex-M55 the Helium conv block: its generated C is compiled with arm-none-eabi-gcc and clang at
+KWS (DS-CNN) built for Cortex-M4 carries the DSP conv step, the 1x1 channel pairs and the
+FULLY_CONNECTED block loop, for Cortex-M55 the Helium conv block: its generated C is compiled with
+arm-none-eabi-gcc and clang at
 -O0 .. -O3, and with the frame pointer kept plus UTVM_NO_INLINE_ASM (the documented switch).
 """
 
