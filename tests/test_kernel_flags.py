@@ -1,9 +1,10 @@
 """The target kernels compile under every optimisation level a firmware build uses.
 
-Three hot loops are GCC inline assembly with a C twin (docs/kernel-guide.md, "Inline assembly and
+Four hot loops are GCC inline assembly with a C twin (docs/kernel-guide.md, "Inline assembly and
 compiler flags"); which one a build gets depends on the compiler, the level and the frame pointer.
-KWS (DS-CNN) built for Cortex-M4 carries the DSP conv step and the FULLY_CONNECTED block loop, for
-Cortex-M55 the Helium conv block: its generated C is compiled with arm-none-eabi-gcc and clang at
+KWS (DS-CNN) built for Cortex-M4 carries the DSP conv step, the 1x1 channel pairs and the
+FULLY_CONNECTED block loop, for Cortex-M55 the Helium conv block: its generated C is compiled with
+arm-none-eabi-gcc and clang at
 -O0 .. -O3, and with the frame pointer kept plus UTVM_NO_INLINE_ASM (the documented switch).
 """
 
@@ -52,7 +53,7 @@ def test_kws_target_kernels_compile_at_every_level(target: str, tmp_path: Path) 
     gen = tmp_path / "gen"
     compile_model(model, gen, CompileOptions(target=target))
     kernels = {p.name for p in (gen / "src" / "kernels").iterdir()}
-    asm = {"cortex-m4": {"conv2d_q15_window.h", "fully_connected_s8_blk4.h"},
+    asm = {"cortex-m4": {"conv2d_q15_window.h", "conv2d_q15_1x1.h", "fully_connected_s8_blk4.h"},
            "cortex-m55": {"conv2d_s8_mve.h"}}[target]
     assert asm <= kernels, f"KWS no longer carries {sorted(asm - kernels)}: pick a model that does"
     sources = json.loads((gen / "metadata.json").read_text())["sources"]

@@ -558,7 +558,7 @@ Q15_CONV = [
     ([1, 3, 4, 36], 4, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 9, -128, "typical"),
     ([1, 6, 5, 7], 3, (2, 2), (1, 1), (2, 1), "SAME", "NONE", -128, 127, "typical"),
     ([2, 5, 5, 3], 4, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 0, -128, "typical"),
-    # 1x1 with 8 input channels, full int8 range: one output channel at a time (odd out_c, batches)
+    # 1x1 with 8 input channels, full int8 range (conv2d_q15_1x1.h: odd out_c, batches, stride (2, 1))
     ([2, 3, 5, 8], 7, (1, 1), (1, 1), (1, 1), "SAME", "RELU", 127, -128, "typical"),
     ([1, 4, 4, 8], 16, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, -128, "typical"),
     ([1, 5, 6, 8], 5, (1, 1), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
@@ -578,7 +578,41 @@ Q15_CONV = [
     ([1, 9, 9, 8], 5, (3, 3), (1, 2), (2, 1), "SAME", "RELU", 9, -128, "typical"),
     ([2, 5, 7, 4], 3, (3, 3), (1, 1), (1, 1), "VALID", "RELU6", -128, -5, "mixed"),
     ([1, 3, 24, 64], 3, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 30, 4, "typical"),
+    # 1x1 (conv2d_q15_1x1.h when _takes_1x1): input channels 16 (loops of 4 steps), 32 and 64
+    # (8 steps), 48 and 80 (4-step loops, 3 and 5 of them), 8 (two steps); odd pixel counts, a single
+    # pixel, batches, strides 2 and (2, 1) (pixels by division), input zero points -128 and 127,
+    # shift -22 (the folding limit) in every channel, odd numbers of output channels (7; 1: no pair);
+    # fewer than 16 output pixels keep int8 weights under --optimize balanced, the others are widened
+    ([1, 5, 7, 16], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "typical"),
+    ([2, 5, 5, 32], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", 127, -128, "typical"),
+    ([1, 3, 5, 64], 10, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 3, -128, "typical"),
+    ([1, 4, 5, 48], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -20, -128, "typical"),
+    ([1, 7, 3, 8], 12, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 60, -128, "typical"),
+    ([1, 5, 3, 80], 8, (1, 1), (2, 1), (1, 1), "VALID", "RELU", -1, -128, "typical"),
+    ([1, 1, 1, 16], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 0, -128, "typical"),
+    ([1, 4, 6, 32], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "shift 22/23"),
+    ([1, 3, 6, 16], 7, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 2, -128, "typical"),
+    ([1, 4, 3, 16], 1, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 9, -128, "typical"),
+    # 1x1 that keep the general kernel: a clamp inside int8 (RELU6 with zero point 5, RELU with zero
+    # point 3), a multiplier above one (shift +1), 12 input channels
+    ([1, 4, 4, 16], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU6", -5, 5, "typical"),
+    ([1, 4, 4, 32], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, 3, "typical"),
+    ([1, 4, 4, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "above one"),
+    ([1, 3, 5, 12], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 4, -128, "typical"),
 ]
+
+
+def _takes_1x1(case: tuple) -> bool:
+    """Does a Q15_CONV case take conv2d_q15_1x1.h (ops/conv.py conv_q15_1x1_layer)? 1x1, input
+    channels a multiple of 16 or 8, the full int8 range with every shift in -22..-2 (no activation,
+    or RELU to zero point -128; multipliers 2^-11..2^-7 or 2^-21.5)."""
+    shape, out_c, filt, _, _, _, act, _, zp_out, regime = case
+    ic = shape[3]
+    full = act == "NONE" or (act, zp_out) == ("RELU", -128)
+    return (filt == (1, 1) and (ic % 16 == 0 or ic == 8) and full
+            and (regime == "typical" or (regime == "shift 22/23" and out_c <= 4)))
+
+
 Q15_DW = [
     ([1, 7, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -128, 5, "typical"),
     ([1, 9, 8, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 127, -128, "typical"),
@@ -777,6 +811,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     from benchmarks.models import BenchModel
     from benchmarks.runner import CORES, build, model_metadata, parse_program_output
 
+    n1x1 = sum(_takes_1x1(c) for c in Q15_CONV)
+    assert n1x1 >= 9, n1x1
     models = []
     for name, cases, seed in (("q15_conv", Q15_CONV, 13), ("q15_dw", Q15_DW, 14)):
         path = tmp_path / f"{name}.tflite"
@@ -798,6 +834,9 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
         for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
+        if m.name == "q15_conv":  # the 1x1 cases with int8 weights (conv2d_s8_q15.h, conv2d_q15_1x1.h)
+            assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
+            assert src.count("utvm_conv2d_s8_q15_1x1(") == n1x1, (src.count("utvm_conv2d_s8_q15_1x1("), n1x1)
         host_meta = model_metadata(tmp_path / "host", m)
         host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{m.name}")],
                                                    capture_output=True, text=True, timeout=300).stdout)
@@ -809,23 +848,35 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
-    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the 1x1
-    # 8-channel ones through its utvm_conv2d_q15w_1x1c8_full), the same outputs as the generic host build
+    # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the
+    # _takes_1x1 ones through conv2d_q15_1x1.h's assembly); then --optimize balanced at -O0 (the 1x1
+    # kernels' C form, with int8 weights in the layers of fewer than 16 pixels): the same outputs as
+    # the generic host build
     conv = models[0]
-    build([conv], CORES["m4"], "Os", tmp_path / "m4w", target="cortex-m4", codegen_args="--optimize speed")
-    meta = model_metadata(tmp_path / "m4w", conv)
-    assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
-    assert "conv2d_s8_q15" not in meta["kernel_variants"], meta["kernel_variants"]
-    src = "\n".join(p.read_text() for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*.c"))
-    assert src.count("utvm_conv2d_s8_q15w(") == len(Q15_CONV), src.count("utvm_conv2d_s8_q15w(")
-    for mode in (0, 1, 2):
-        assert f".rq_mode = {mode}" in src, mode
-    # both forms of the larger filters: strips (ops/conv.py q15_strip_cols) and packed pixel-pair windows
-    assert re.search(r"\.strip_cols = [1-9]", src) and ".strip_cols = 0" in src
     host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{conv.name}")],
                                                capture_output=True, text=True, timeout=300).stdout)
-    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
-    target = parse_program_output(out)
-    assert rc == 0 and target.rc == 0, out[-2000:]
-    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
-    assert ok and how == "identical", f"--optimize speed: cortex-m4 vs host: {how}"
+    for opt, mode_arg, out_dir in (("Os", "speed", "m4w"), ("O0", "balanced", "m4b")):
+        build([conv], CORES["m4"], opt, tmp_path / out_dir, target="cortex-m4", codegen_args=f"--optimize {mode_arg}")
+        meta = model_metadata(tmp_path / out_dir, conv)
+        assert meta["kernel_variants"].get("conv2d_s8_q15w") == "arm_dsp", meta["kernel_variants"]
+        assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
+        src = "\n".join(p.read_text() for p in (tmp_path / out_dir).rglob("*q15_conv*/src/*.c"))
+        calls = {k: src.count(f"{k}(") for k in ("utvm_conv2d_s8_q15w", "utvm_conv2d_s8_q15w_1x1",
+                                                  "utvm_conv2d_s8_q15_1x1", "utvm_conv2d_s8_q15")}
+        if mode_arg == "speed":
+            assert "conv2d_s8_q15" not in meta["kernel_variants"], meta["kernel_variants"]
+            assert calls["utvm_conv2d_s8_q15w_1x1"] == n1x1 and calls["utvm_conv2d_s8_q15_1x1"] == 0, calls
+            assert calls["utvm_conv2d_s8_q15w"] == len(Q15_CONV) - n1x1, calls
+            # both forms of the larger filters: strips (ops/conv.py q15_strip_cols) and packed windows
+            assert re.search(r"\.strip_cols = [1-9]", src) and ".strip_cols = 0" in src
+        else:  # both 1x1 kernels (1x1 layers of fewer than 16 output pixels keep int8 weights)
+            assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
+            assert calls["utvm_conv2d_s8_q15w_1x1"] > 0 and calls["utvm_conv2d_s8_q15_1x1"] > 0, calls
+            assert calls["utvm_conv2d_s8_q15w_1x1"] + calls["utvm_conv2d_s8_q15_1x1"] == n1x1, calls
+        for mode in (0, 1, 2):
+            assert f".rq_mode = {mode}" in src, mode
+        rc, out = _qemu(tmp_path / out_dir / f"bench_{conv.name}.elf", tmp_path)
+        target = parse_program_output(out)
+        assert rc == 0 and target.rc == 0, out[-2000:]
+        ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+        assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"

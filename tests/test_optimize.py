@@ -50,6 +50,21 @@ def test_modes_choose_the_weight_layout(tmp_path):
     assert files[0] == files[1]
 
 
+def test_stripes_keep_their_layer_mode(tmp_path):
+    """--memory min runs KWS's convolutions in stripes (passes/patches.py), each stripe an operator
+    prepared again: it keeps its layer's --optimize choice (balanced widens every KWS layer)."""
+    sys.path.append(str(ROOT))  # benchmarks/ is not an installed package
+    from benchmarks import mlperf_tiny
+
+    model = tmp_path / "kws.tflite"
+    model.write_bytes(mlperf_tiny.MODELS["kws_dscnn"]())
+    for mode, kernel in (("balanced", "conv2d_s8_q15w"), ("size", "conv2d_s8_q15")):
+        res = compile_model(model, tmp_path / mode, CompileOptions(target="cortex-m4", memory="min", optimize=mode))
+        stripes = [r["kernels"] for r in res.metadata["operators"] if r["op"] == "CONV_2D" and "patch" in r]
+        assert len(stripes) >= 2, res.metadata["operators"]
+        assert all(ks == [kernel] for ks in stripes), (mode, stripes)
+
+
 def test_balanced_plan_spends_its_budget_on_the_most_pixels_first(monkeypatch):
     g = lower(DIGITS.read_bytes())
     cands = {op.index: conv.widen_candidate(g, op) for op in g.operators if conv.widen_candidate(g, op)}

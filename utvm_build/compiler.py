@@ -17,7 +17,7 @@ from .graph import ITEM_SIZE, Graph, Operator
 from .kernel_table import scratch_bytes
 from .ops import handler_for
 from .ops.call import Prepared
-from .ops.conv import balanced_plan
+from .ops.conv import PATCH_OPTION, balanced_plan
 from .options import CompileOptions
 from .passes import run_passes
 from .passes.concat_slices import write_into_slices
@@ -198,12 +198,15 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     before = plan_model(g, scratch, opts.workspace_align, io_in_workspace=opts.io == "workspace").workspace_bytes \
         if rewrite else 0
     rewrites = {}
+    # an operator prepared again below (a convolution taking a PAD, the stripes of one) keeps its
+    # --optimize mode (the stripes: their operator's, e.g. widened weights)
+    modes = layer_optimize(g, opts.optimize) if rewrite else {}
     if rewrite:   # pads, slices, then the operators' order: which input dies where depends on it
         rewrites["fused_pads"] = fuse_pads(g)
         for f in rewrites["fused_pads"]:   # the PAD is gone, its convolution takes the padding
             prepared.pop(f["operator"]), scratch.pop(f["operator"], None)
             conv = next(op for op in g.operators if op.index == f["into"])
-            with operator_context(conv, g):
+            with operator_context(conv, g), optimizing(modes.get(conv.index, "size")):
                 prepared[conv.index] = handler_for(conv.op).prepare(conv, g, opts.target)
             scratch[conv.index] = op_scratch_bytes(conv, g, prepared[conv.index], opts.target)
         rewrites["concat_slices"] = write_into_slices(g, lambda h: ordered_workspace(
@@ -219,7 +222,8 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
     if patches is not None and patches.segments:   # the stripes' own kernel calls and scratch
         for op in g.operators:
             if op.index not in prepared:
-                with operator_context(op, g):
+                of = op.options.get(PATCH_OPTION, {}).get("of", op.index)
+                with operator_context(op, g), optimizing(modes.get(of, "size")):
                     prepared[op.index] = handler_for(op.op).prepare(op, g, opts.target)
                 scratch[op.index] = op_scratch_bytes(op, g, prepared[op.index], opts.target)
         opts = with_safe_workspace_align(opts, g, scratch)

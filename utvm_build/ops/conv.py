@@ -355,12 +355,31 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"))
+    fn1 = Q15_1X1_KERNELS[fn]
+    if conv_q15_1x1_layer(geo, mode) and offers(fn1, target):
+        # per channel pair its two biases, its weights and its two requantization triplets (an odd
+        # last channel paired with a copy of itself, as the weights and the bias are)
+        pairs = (geo.out_c + 1) // 2
+        rq2 = np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq
+        stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq2.reshape(pairs, 6)], axis=1)
+        return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
+                    Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 
 
 #: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).
 Q15W_KERNEL = "utvm_conv2d_s8_q15w"
+#: Their 1x1 entry points (kernels/arm_dsp/conv2d_q15_1x1.h): biases, weights and requantization per
+#: channel pair in one stream.
+Q15_1X1_KERNELS = {Q15_KERNEL: "utvm_conv2d_s8_q15_1x1", Q15W_KERNEL: "utvm_conv2d_s8_q15w_1x1"}
+
+
+def conv_q15_1x1_layer(geo: _Geom, mode: int) -> bool:
+    """Does a layer take its Q15_1X1_KERNELS kernel? 1x1 without padding, input channels a multiple
+    of 16 or 8, the full int8 output range (UTVM_DSP_RQ_FULL = 2)."""
+    return ((geo.filter_h, geo.filter_w, geo.pad_h, geo.pad_w) == (1, 1, 0, 0)
+            and (geo.in_c % 16 == 0 or geo.in_c == 8) and mode == 2)
 #: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
 #: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
 WIDEN_BUDGET = 0.35

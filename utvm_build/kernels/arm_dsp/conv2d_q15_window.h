@@ -354,15 +354,6 @@ static UTVM_DSP_INLINE int32_t utvm_conv2d_q15_windows(const utvm_conv2d_q15_par
   return first;
 }
 
-/* 1x1 filters with 8 input channels, stride 1, no padding, the full int8 output range: both kernels
- * have a path of their own for it (ops/conv.py _q15_1x1c8 says the same). */
-static UTVM_DSP_INLINE bool utvm_conv2d_q15_is_1x1c8(const utvm_conv2d_q15_params* p) {
-  const utvm_conv_geom* g = &p->g;
-  return (g->filter_h == 1) && (g->filter_w == 1) && (g->stride_h == 1) && (g->stride_w == 1) && (g->pad_h == 0) &&
-         (g->pad_w == 0) && (g->in_c == 8) && (g->in_h == g->out_h) && (g->in_w == g->out_w) &&
-         (p->rq_mode == UTVM_DSP_RQ_FULL);
-}
-
 /* The sums of a pixel pair (channel c: acc[2c] pixel a, acc[2c + 1] pixel b) requantized into
  * ya and yb. */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p, const int32_t* acc,

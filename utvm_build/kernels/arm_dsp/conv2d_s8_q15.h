@@ -33,7 +33,7 @@
 #error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
 #endif
 
-#include "conv2d_q15_window.h"
+#include "conv2d_q15_1x1.h" /* (and conv2d_q15_window.h) */
 
 /* One step of the pair loop (conv2d_q15_window.h UTVM_CONV2D_Q15_SUMS): both weight words (t1:
  * channel 1's, t0: channel 0's) and both pixels' even-lane input words (t3: pixel b's, t2: pixel
@@ -93,71 +93,19 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_step(const int32_t* q, con
  * the fast ones): utvm_conv2d_q15_pair_full / _fast / _any (conv2d_q15_window.h). */
 UTVM_CONV2D_Q15_KERNEL(utvm_conv2d_q15, UTVM_CONV2D_Q15_SUMS, UTVM_CONV2D_Q15_ASM, UTVM_CONV2D_Q15_STEP, utvm_conv2d_q15_step)
 
-/* 1x1 filters with 8 input channels, stride 1, no padding (e.g. MobileNet's second pointwise
- * layer): few multiply-accumulates per output, so one output channel at a time over every pixel,
- * its 8 weights as four int16 lane words in registers, the input converted on the fly (two words
- * per pixel, SXTAB16 with the offset): about 20 instructions per output instead of the pair
- * loop's per-channel-pair and per-window overhead. Taken with UTVM_DSP_RQ_FULL only (one copy
- * of the loop: flash). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1c8(const utvm_conv2d_q15_params* p, const int8_t* in,
-                                                  const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                  int8_t* out, int32_t mode) {
-  const utvm_conv_geom* g = &p->g;
-  const int32_t n = g->batches * g->out_h * g->out_w;
-  const int32_t out_c = g->out_c;
-  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
-  const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const int32_t zp = p->output_offset;
-  const int32_t lo = p->act_min;
-  const int32_t hi = p->act_max;
-  int32_t c;
-  int32_t i;
-  for (c = 0; c < out_c; ++c) {
-    /* channel c's two weight words: per channel pair, per 4 bytes, the word of each channel */
-    const int32_t* pw = &w[((c / 2) * 4) + (c & 1)];
-    const int32_t we0 = utvm_dsp_even(pw[0]);
-    const int32_t wo0 = utvm_dsp_odd(pw[0]);
-    const int32_t we1 = utvm_dsp_even(pw[2]);
-    const int32_t wo1 = utvm_dsp_odd(pw[2]);
-    const int32_t b = bias[c];
-    const int32_t m = rq[3 * c];
-    const int32_t k = rq[(3 * c) + 1];
-    const int32_t sh = rq[(3 * c) + 2];
-    const int8_t* px = in;
-    int8_t* const py = &out[c];
-    int32_t yo = 0; /* an offset: no pointer past the output is formed */
-    for (i = 0; i < n; ++i) {
-      const int32_t v0 = utvm_dsp_ld4(px);
-      const int32_t v1 = utvm_dsp_ld4(&px[4]);
-      int32_t acc = __smlad(__sxtab16(offs, v0), we0, b);
-      acc = __smlad(utvm_dsp_odd_add(offs, v0), wo0, acc);
-      acc = __smlad(__sxtab16(offs, v1), we1, acc);
-      acc = __smlad(utvm_dsp_odd_add(offs, v1), wo1, acc);
-      py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
-      yo += out_c;
-      if ((i + 1) < n) {
-        px = &px[8];
-      }
-    }
-  }
-}
-
-static UTVM_DSP_HOT void utvm_conv2d_q15_1x1c8_full(const utvm_conv2d_q15_params* p, const int8_t* in,
-    const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* out) {
-  utvm_conv2d_q15_1x1c8(p, in, w, bias, rq, out, UTVM_DSP_RQ_FULL);
+/* 1x1 layers (ops/conv.py conv_q15_1x1_layer): w, the channel pairs' data with int8 weights
+ * (conv2d_q15_1x1.h); scratch: 4 * in_c + 4 bytes. UTVM_DSP_ENTRY: a model may use only one of this
+ * file's two entry points. */
+static UTVM_DSP_HOT_ENTRY void utvm_conv2d_s8_q15_1x1(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                      const int32_t* w, void* scratch, int8_t* out) {
+  utvm_conv2d_q15_1x1_run(p, in, w, scratch, out, false);
 }
 
 /* scratch: at least 5 * depth4 + 8 * out_c + 12 bytes (any alignment); rq: 3 int32 per channel
  * (dsp_s8.h utvm_dsp_rq3). */
-static void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                               const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  int32_t pix = 0;
-  if (utvm_conv2d_q15_is_1x1c8(p)) { /* (the other requantization modes: the pair loop below) */
-    utvm_conv2d_q15_1x1c8_full(p, in, w, bias, rq, out);
-    pix = g->batches * g->out_h * g->out_w; /* done */
-  }
-  utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15_pair, p), 4, p, in, w, bias, rq, scratch, out, pix);
+static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                                              const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+  utvm_conv2d_q15_run(UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15_pair, p), 4, p, in, w, bias, rq, scratch, out, 0);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15_H_ */

@@ -20,7 +20,7 @@
 #error "utvm-build: these kernels were generated for a DSP target (--target cortex-m4/m7/m33/m55) but compiled without the DSP extension; use --target generic"
 #endif
 
-#include "conv2d_q15_window.h"
+#include "conv2d_q15_1x1.h" /* (and conv2d_q15_window.h) */
 
 /* 4 window bytes of two channels (weight lane words pw[0..3]) and two pixels (lane words xa[0..1],
  * xb[0..1]): 8 SMLAD; returns the next step's weights. */
@@ -132,71 +132,10 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   }
 }
 
-/* 1x1 filters with 8 input channels, stride 1, no padding (MobileNet's second pointwise layer):
- * per pixel its 8 inputs as four int16 lane words with the offset added, kept in registers, then
- * every channel pair from its 8 weight lane words, 8 SMLAD and the two requantizations (25
- * instructions per output on VWW, half of them the requantization; conv2d_s8_q15.h's path, which
- * extends its weights once per channel and the input once per output, 28). UTVM_DSP_RQ_FULL only,
- * as there. */
-static UTVM_DSP_HOT void utvm_conv2d_q15w_1x1c8_full(const utvm_conv2d_q15_params* p, const int8_t* in,
-                                                     const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                     int8_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  const int32_t n = g->batches * g->out_h * g->out_w;
-  const int32_t out_c = g->out_c;
-  const int32_t pairs = out_c >> 1;
-  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
-  const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const int8_t* px = in;
-  int8_t* py = out;
-  int32_t i;
-  for (i = 0; i < n; ++i) {
-    const int32_t v0 = utvm_dsp_ld4(px);
-    const int32_t v1 = utvm_dsp_ld4(&px[4]);
-    const int32_t xe0 = __sxtab16(offs, v0);
-    const int32_t xo0 = utvm_dsp_odd_add(offs, v0);
-    const int32_t xe1 = __sxtab16(offs, v1);
-    const int32_t xo1 = utvm_dsp_odd_add(offs, v1);
-    const int32_t* pw = w;
-    const int32_t* pb = bias;
-    const int32_t* pr = rq;
-    int32_t k;
-    for (k = 0; k < pairs; ++k) {
-      int32_t a0 = __smlad(xe0, pw[0], pb[0]);
-      int32_t a1 = __smlad(xe0, pw[2], pb[1]);
-      a0 = __smlad(xo0, pw[1], a0);
-      a1 = __smlad(xo0, pw[3], a1);
-      a0 = __smlad(xe1, pw[4], a0);
-      a1 = __smlad(xe1, pw[6], a1);
-      a0 = __smlad(xo1, pw[5], a0);
-      a1 = __smlad(xo1, pw[7], a1);
-      py[2 * k] = utvm_dsp_rq3(a0, UTVM_DSP_RQ_FULL, pr[0], pr[1], pr[2], 0, -128, 127);
-      py[(2 * k) + 1] = utvm_dsp_rq3(a1, UTVM_DSP_RQ_FULL, pr[3], pr[4], pr[5], 0, -128, 127);
-      pw = &pw[8];
-      pb = &pb[2];
-      pr = &pr[6];
-    }
-    if ((out_c & 1) != 0) { /* the last channel: its pair's second channel is a copy */
-      int32_t a0 = __smlad(xe0, pw[0], pb[0]);
-      a0 = __smlad(xo0, pw[1], a0);
-      a0 = __smlad(xe1, pw[4], a0);
-      a0 = __smlad(xo1, pw[5], a0);
-      py[out_c - 1] = utvm_dsp_rq3(a0, UTVM_DSP_RQ_FULL, pr[0], pr[1], pr[2], 0, -128, 127);
-    }
-    px = &px[8];
-    py = &py[out_c];
-  }
-}
-
 /* scratch and rq: as utvm_conv2d_s8_q15. */
-static void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                                               const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
-  int32_t pix = 0;
-  if (utvm_conv2d_q15_is_1x1c8(p)) {
-    utvm_conv2d_q15w_1x1c8_full(p, in, w, bias, rq, out);
-    pix = g->batches * g->out_h * g->out_w; /* done */
-  }
   /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
   utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
   int32_t slot = 2;
@@ -207,8 +146,16 @@ static void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* i
   if (p->strip_cols > 0) {
     utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
   } else {
-    utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, pix);
+    utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
   }
+}
+
+/* 1x1 layers (ops/conv.py conv_q15_1x1_layer): w, the channel pairs' data with int16 lane weights
+ * (conv2d_q15_1x1.h); scratch: 4 * in_c + 4 bytes. UTVM_DSP_ENTRY: a model may use only one of this
+ * file's two entry points. */
+static UTVM_DSP_HOT_ENTRY void utvm_conv2d_s8_q15w_1x1(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                       const int32_t* w, void* scratch, int8_t* out) {
+  utvm_conv2d_q15_1x1_run(p, in, w, scratch, out, true);
 }
 
 #endif /* UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_ */

@@ -42,6 +42,26 @@
 #define UTVM_DSP_HOT UTVM_DSP_NOINLINE
 #define UTVM_DSP_HOT_SCHED UTVM_DSP_NOINLINE
 #endif
+/* A kernel file with two entry points of which a model may use one (conv2d_s8_q15.h and
+ * conv2d_s8_q15w.h: the general kernel and its 1x1 one): no unused-function warning for the other. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UTVM_DSP_ENTRY __attribute__((unused))
+#define UTVM_DSP_HOT_ENTRY __attribute__((noinline, optimize("O2", "no-schedule-insns"), unused))
+#elif defined(__clang__)
+#define UTVM_DSP_ENTRY __attribute__((unused))
+#define UTVM_DSP_HOT_ENTRY __attribute__((noinline, unused))
+#else
+#define UTVM_DSP_ENTRY
+#define UTVM_DSP_HOT_ENTRY
+#endif
+
+/* Four int32 locals N0..N3 held in r8..r11 (GCC inline assembly: the register list of an LDM must
+ * be ascending, so its operands are named registers). */
+#define UTVM_DSP_R8_R11(N0, N1, N2, N3) \
+  register int32_t N0 __asm__("r8");     \
+  register int32_t N1 __asm__("r9");     \
+  register int32_t N2 __asm__("r10");    \
+  register int32_t N3 __asm__("r11")
 
 static UTVM_DSP_INLINE int32_t utvm_dsp_ld4(const int8_t* p) {
   uint32_t v;

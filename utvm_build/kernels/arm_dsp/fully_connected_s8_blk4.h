@@ -121,10 +121,7 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_step(int32_t xe, int32_t xo, int32_t w0
 #define UTVM_FC_BLK4_XR UTVM_FC_BLK4_X_RAW
 #define UTVM_FC_BLK4_STEPS(n, xp, wp, s0, s1, s2, s3, X)                                                    \
   do {                                                                                                     \
-    register int32_t w0_ __asm__("r8");                                                                    \
-    register int32_t w1_ __asm__("r9");                                                                    \
-    register int32_t w2_ __asm__("r10");                                                                   \
-    register int32_t w3_ __asm__("r11");                                                                   \
+    UTVM_DSP_R8_R11(w0_, w1_, w2_, w3_);                                                                   \
     int32_t xe_;                                                                                           \
     int32_t xo_;                                                                                           \
     int32_t t_;                                                                                            \
