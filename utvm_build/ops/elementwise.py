@@ -19,6 +19,7 @@ import numpy as np
 from ..graph import Graph, Operator, Tensor
 from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
 from ..selection import offers
+from .add_s8_lin import fit_linear_add, reference_table
 from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_scale, fail, out_tensor, register, tensor
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
@@ -232,6 +233,13 @@ class AddSub(_Binary):
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
         if x1.dtype == "int8" and same_shape and _has_kernel(ADD_MVE_KERNEL, target):
             return self.prepared(op, g, call(ADD_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
+        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LIN_KERNEL, target):
+            ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp, (lo, hi))
+            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi)
+            if lin is not None:
+                ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
+                return self.prepared(op, g, call(ADD_LIN_KERNEL, p, Const("table", lin.table, "int32_t"), Lit(lin.c),
+                                                 Lit(out.size), *ins, Out(0)))
         if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
@@ -243,6 +251,9 @@ class AddSub(_Binary):
 
 #: The DSP targets' same-shape int8 ADD/SUB (kernels/arm_dsp/add_s8_lut.h): the input rescales tabulated.
 ADD_LUT_KERNEL = "utvm_add_s8_lut"
+#: The DSP targets' same-shape int8 ADD/SUB in the linear form (kernels/arm_dsp/add_s8_lut.h, ops/add_s8_lin.py):
+#: one input through a multiply, the other through one table, exact on every pair (else the two tables).
+ADD_LIN_KERNEL = "utvm_add_s8_lin"
 #: The Helium targets' same-shape int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h), before the DSP tables.
 ADD_MVE_KERNEL = "utvm_add_s8_mve"
 
