@@ -834,8 +834,9 @@ LIN_ADD = [
 ]
 
 
-def _lin_case(case: tuple) -> tuple[dict, object]:
-    """The generator's parameters (ops/elementwise.py AddSub.prepare) and fit for one LIN_ADD case."""
+def _lin_case(case: tuple, bias: int = 128) -> tuple[dict, object]:
+    """The generator's parameters (ops/elementwise.py AddSub.prepare) and fit for one LIN_ADD case
+    (bias 128: arm_dsp's table, 0: arm_mve's)."""
     from utvm_build.ops.add_s8_lin import fit_linear_add, reference_table
     from utvm_build.ops.elementwise import AddSub, quantize_multiplier_lt1
     from utvm_build.quant import activation_range_quantized
@@ -851,7 +852,7 @@ def _lin_case(case: tuple) -> tuple[dict, object]:
          "input2_offset": -z2, "input2_multiplier": m2, "input2_shift": e2, "output_offset": zo,
          "output_multiplier": mo, "output_shift": eo, "act_min": lo, "act_max": hi}
     ref = reference_table((-z1, -z2), (m1, m2, mo), (e1, e2, eo), zo, (lo, hi))
-    return p, (ref, fit_linear_add(ref, (s1, s2), so, op == "SUB", lo, hi))
+    return p, (ref, fit_linear_add(ref, (s1, s2), so, op == "SUB", lo, hi, bias))
 
 
 def test_add_lin_reference_table_is_tflite_arithmetic() -> None:
@@ -877,7 +878,7 @@ LIN_MAIN = r"""
 #include <stdint.h>
 #include <string.h>
 #include "add_s8.h"
-#include "arm_dsp/add_s8_lut.h"
+#include LIN_HEADER
 #include "semihosting.h"
 #include "lin_cases.h"
 
@@ -902,9 +903,9 @@ static unsigned long run(const lin_case* t, int32_t off, int32_t n) {
   utvm_add_s8(&t->p, &sh, &in1[off], &in2[off], &want[off]);
   memset(got, 0x5A, sizeof got);
   if (t->linear == 0) {
-    utvm_add_s8_lin(&t->p, t->table, t->c, n, &in1[off], &in2[off], &got[off]);
+    LIN_FN(&t->p, t->table, t->c, n, &in1[off], &in2[off], &got[off]);
   } else {
-    utvm_add_s8_lin(&t->p, t->table, t->c, n, &in2[off], &in1[off], &got[off]);
+    LIN_FN(&t->p, t->table, t->c, n, &in2[off], &in1[off], &got[off]);
   }
   for (k = 0; k < n; ++k) bad += (got[off + k] != want[off + k]);
   for (k = off + n; k < N + 8; ++k) bad += (got[k] != 0x5A);
@@ -938,26 +939,35 @@ int main(void) {
 """
 
 
-def test_add_lin_every_pair_on_qemu(tools, tmp_path: Path) -> None:
-    """utvm_add_s8_lin with the generator's (c, table) against the generic utvm_add_s8 on QEMU M4:
-    every pair of int8 values, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3 (unaligned words,
-    tails of 1..7), nothing written past the end, both loops (full range, clamped)."""
+def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias: int, machine: str) -> None:
+    """Builds LIN_MAIN for ``fn`` (from ``header``, tables with ``bias``) at -Os and -O2 and runs it on
+    QEMU ``machine``: every LIN_ADD case that fits must give the generic kernel's bytes."""
     rows = []
     for case in LIN_ADD:
-        p, (_, lin) = _lin_case(case)
+        p, (_, lin) = _lin_case(case, bias)
         if lin is None:
             continue
         fields = ", ".join(f".{k} = {v}" for k, v in p.items())
         table = ", ".join(str(int(v)) for v in lin.table)
         rows.append(f"  {{{{{fields}}}, {lin.linear}, {lin.c}, {{{table}}}}}")
+    assert len(rows) == len(LIN_ADD) - 1
     (tmp_path / "lin_cases.h").write_text(
         "typedef struct { utvm_add_q_params p; int32_t linear; int32_t c; int32_t table[256]; } lin_case;\n"
         "static const lin_case cases[] = {\n" + ",\n".join(rows) + "\n};\n")
     (tmp_path / "main.c").write_text(LIN_MAIN)
+    ld = CORTEX_M / ("mps2-an386.ld" if machine == "mps2-an386" else "mps3-an547.ld")
     for opt in ("-Os", "-O2"):
-        r = _cc([*M4_FLAGS, opt, *STRICT, "-I", str(tmp_path), "-I", str(KERNELS), "-I", str(CORTEX_M), "main.c",
-                 str(CORTEX_M / "startup.c"), str(CORTEX_M / "semihosting.c"), "-nostartfiles", "--specs=nano.specs",
-                 "-Wl,--gc-sections", f"-L{CORTEX_M}", f"-T{CORTEX_M / 'mps2-an386.ld'}", "-o", "lin.elf"], tmp_path)
+        r = _cc([*flags, opt, *STRICT, f'-DLIN_HEADER="{header}"', f"-DLIN_FN={fn}", "-I", str(tmp_path),
+                 "-I", str(KERNELS), "-I", str(CORTEX_M), "main.c", str(CORTEX_M / "startup.c"),
+                 str(CORTEX_M / "semihosting.c"), "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
+                 f"-L{CORTEX_M}", f"-T{ld}", "-o", "lin.elf"], tmp_path)
         assert r.returncode == 0, r.stderr
-        rc, out = _qemu(tmp_path / "lin.elf", tmp_path)
+        rc, out = _qemu(tmp_path / "lin.elf", tmp_path, machine=machine)
         assert rc == 0 and f"cases {len(rows)} bad 0" in out, (opt, out[-2000:])
+
+
+def test_add_lin_every_pair_on_qemu(tools, tmp_path: Path) -> None:
+    """utvm_add_s8_lin with the generator's (c, table) against the generic utvm_add_s8 on QEMU M4:
+    every pair of int8 values, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3 (unaligned words,
+    tails of 1..7), nothing written past the end, both loops (full range, clamped)."""
+    lin_every_pair(tmp_path, M4_FLAGS, "arm_dsp/add_s8_lut.h", "utvm_add_s8_lin", 128, "mps2-an386")

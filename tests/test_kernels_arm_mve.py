@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu  # noqa: E402
+from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu, lin_every_pair  # noqa: E402
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 KERNELS = REPO / "utvm_build" / "kernels"
@@ -472,6 +472,9 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
         kernels[name] = kernel
     _check_on_qemu(tmp_path, models, kernels, reference_check=True)
+    # ADD / SUB: the linear form where it fits, the reference arithmetic on 4 lanes elsewhere
+    src = "\n".join(p.read_text() for p in (tmp_path / "m55").rglob("*mve_add*/src/*.c"))
+    assert src.count("utvm_add_s8_lin_mve(") >= 5 and src.count("utvm_add_s8_mve(") >= 2, src
 
 
 def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
@@ -484,3 +487,11 @@ def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
     names = [n for n in model_names() if n in wanted]
     assert names, "no benchmark models"
     _check_on_qemu(tmp_path, get_models(names, tmp_path))
+
+
+def test_add_lin_mve_every_pair_on_qemu(tools, tmp_path: Path) -> None:
+    """add_s8_mve.h utvm_add_s8_lin_mve (the linear form: VMULH and a gather) with the generator's
+    (c, table) against the generic utvm_add_s8 on QEMU M55: every pair of int8 values of the DSP
+    test's LIN_ADD cases, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3, nothing written past
+    the end."""
+    lin_every_pair(tmp_path, M55_FLAGS, "arm_mve/add_s8_mve.h", "utvm_add_s8_lin_mve", 0, MACHINE)

@@ -100,21 +100,23 @@ def _fit(ref: np.ndarray, lo: int, hi: int, c: int) -> np.ndarray | None:
 
 
 def fit_linear_add(ref: np.ndarray, scales: tuple[float, float], output_scale: float, sub: bool, lo: int,
-                   hi: int) -> LinearAdd | None:
-    """(c, u) for ``ref`` (reference_table's layout), the larger-scale input linear first; None if none fits."""
+                   hi: int, bias: int = 128) -> LinearAdd | None:
+    """(c, u) for ``ref`` (reference_table's layout), the larger-scale input linear first; None if none fits.
+    bias: what the table adds to each result (128: arm_dsp's USAT16 form; 0: arm_mve's, which clamps the
+    int32 lanes to [lo, hi] and stores their low bytes)."""
     order = (0, 1) if scales[0] >= scales[1] else (1, 0)
     for lin in order:
-        r = (ref if lin == 0 else ref.T) + 128  # [linear value, tabulated value], biased to 0..255
+        r = (ref if lin == 0 else ref.T) + bias  # [linear value, tabulated value]
         real = scales[lin] / output_scale * (-1.0 if sub and lin == 1 else 1.0)
         c0 = int(round(real * (1 << 24)))
         for d in range(_SPAN):
             for c in (c0 + d, c0 - d) if d else (c0,):
                 if not -(1 << 31) < c < (1 << 31):
                     continue
-                u = _fit(r, lo + 128, hi + 128, c)
+                u = _fit(r, lo + bias, hi + bias, c)
                 if u is None:
                     continue
-                got, overflow = _kernel(c, u, lo + 128, hi + 128)
+                got, overflow = _kernel(c, u, lo + bias, hi + bias)
                 if overflow or not np.array_equal(got, r):
                     continue
                 table = np.roll(u, -128).astype(np.int32)  # index: the byte as unsigned

@@ -231,14 +231,16 @@ class AddSub(_Binary):
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
-        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_MVE_KERNEL, target):
-            return self.prepared(op, g, call(ADD_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
-        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LIN_KERNEL, target):
+        for kernel, bias in ((ADD_LIN_MVE_KERNEL, 0), (ADD_MVE_KERNEL, None), (ADD_LIN_KERNEL, 128)):
+            if not (x1.dtype == "int8" and same_shape and _has_kernel(kernel, target)):
+                continue
+            if bias is None:
+                return self.prepared(op, g, call(kernel, p, Lit(out.size), In(0), In(1), Out(0)))
             ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp, (lo, hi))
-            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi)
+            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi, bias)
             if lin is not None:
                 ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
-                return self.prepared(op, g, call(ADD_LIN_KERNEL, p, Const("table", lin.table, "int32_t"), Lit(lin.c),
+                return self.prepared(op, g, call(kernel, p, Const("table", lin.table, "int32_t"), Lit(lin.c),
                                                  Lit(out.size), *ins, Out(0)))
         if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
@@ -254,6 +256,8 @@ ADD_LUT_KERNEL = "utvm_add_s8_lut"
 #: The DSP targets' same-shape int8 ADD/SUB in the linear form (kernels/arm_dsp/add_s8_lut.h, ops/add_s8_lin.py):
 #: one input through a multiply, the other through one table, exact on every pair (else the two tables).
 ADD_LIN_KERNEL = "utvm_add_s8_lin"
+#: The Helium targets' same-shape int8 ADD/SUB in the linear form (kernels/arm_mve/add_s8_mve.h), first.
+ADD_LIN_MVE_KERNEL = "utvm_add_s8_lin_mve"
 #: The Helium targets' same-shape int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h), before the DSP tables.
 ADD_MVE_KERNEL = "utvm_add_s8_mve"
 
