@@ -247,7 +247,19 @@ class AddSub(_Binary):
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
             return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
                                              Const("table2", t2, "int32_t"), Lit(out.size), In(0), In(1), Out(0)))
-        s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
+        fields = _shape_fields(x1, x2, out)
+        if x1.dtype == "int8" and fields["broadcast"] and _has_kernel(ADD_LIN_MVE_BC_KERNEL, target):
+            ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp, (lo, hi))
+            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi, 0)
+            if lin is not None:
+                ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
+                swapped = fields if lin.linear == 0 else {**fields, "stride1": fields["stride2"],
+                                                          "stride2": fields["stride1"]}
+                return self.prepared(op, g, call(ADD_LIN_MVE_BC_KERNEL, p, Params("utvm_ew_shape", swapped, "shape"),
+                                                 Const("table", lin.table, "int32_t"), Lit(lin.c), *ins, Out(0)))
+        s = Params("utvm_ew_shape", fields, "shape")
+        if x1.dtype == "int8" and fields["broadcast"] and _has_kernel(ADD_MVE_BC_KERNEL, target):
+            return self.prepared(op, g, call(ADD_MVE_BC_KERNEL, p, s, In(0), In(1), Out(0)))
         return self.prepared(op, g, call(f"utvm_add_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
@@ -260,6 +272,10 @@ ADD_LIN_KERNEL = "utvm_add_s8_lin"
 ADD_LIN_MVE_KERNEL = "utvm_add_s8_lin_mve"
 #: The Helium targets' same-shape int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h), before the DSP tables.
 ADD_MVE_KERNEL = "utvm_add_s8_mve"
+#: The Helium targets' broadcasting int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h): the linear form where it
+#: fits, else the reference arithmetic on 4 lanes; rows of the innermost dimension.
+ADD_LIN_MVE_BC_KERNEL = "utvm_add_s8_lin_mve_bc"
+ADD_MVE_BC_KERNEL = "utvm_add_s8_mve_bc"
 
 
 def _has_kernel(fn: str, target: str) -> bool:
@@ -322,8 +338,12 @@ class Mul(_Binary):
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
         if x1.dtype == "int8" and same_shape and _has_kernel(MUL_MVE_KERNEL, target):
             return self.prepared(op, g, call(MUL_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
+        if x1.dtype == "int8" and s.fields["broadcast"] and _has_kernel(MUL_MVE_BC_KERNEL, target):
+            return self.prepared(op, g, call(MUL_MVE_BC_KERNEL, p, s, In(0), In(1), Out(0)))
         return self.prepared(op, g, call(f"utvm_mul_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
 #: The Helium targets' same-shape int8 MUL (kernels/arm_mve/mul_s8_mve.h).
 MUL_MVE_KERNEL = "utvm_mul_s8_mve"
+#: The Helium targets' broadcasting int8 MUL (kernels/arm_mve/mul_s8_mve.h): rows of the innermost dimension.
+MUL_MVE_BC_KERNEL = "utvm_mul_s8_mve_bc"

@@ -49,6 +49,21 @@ static UTVM_MVE_INLINE int32x4_t utvm_add_mve_four(const utvm_add_mve_k* c, int3
   return vminq_s32(vmaxq_s32(v, lo), hi);
 }
 
+static UTVM_MVE_INLINE void utvm_add_mve_setup(utvm_add_mve_k* c, const utvm_add_q_params* p) {
+  c->o1 = p->input1_offset * ((int32_t)1 << p->left_shift);
+  c->o2 = p->input2_offset * ((int32_t)1 << p->left_shift);
+  c->m1 = p->input1_multiplier;
+  c->m2 = p->input2_multiplier;
+  c->mo = p->output_multiplier;
+  c->r1 = p->input1_shift;
+  c->r2 = p->input2_shift;
+  c->ro = p->output_shift;
+  c->f1 = (c->r1 < 0) ? 1 : 0;
+  c->f2 = (c->r2 < 0) ? 1 : 0;
+  c->fo = (c->ro < 0) ? 1 : 0;
+  c->zp = p->output_offset;
+}
+
 /* n elements; p: as utvm_add_s8 (shifts <= 0, left_shift 20). Per 4 elements: two widening
  * loads, (x + offset) * 2^20 as one VMLAS each (x * 2^20 + offset * 2^20), three rescales of 4
  * instructions, the sum, the zero point, the clamp, one narrowing store; the last 1..3
@@ -60,18 +75,7 @@ static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, 
   const int32x4_t lo = vdupq_n_s32(p->act_min);
   const int32x4_t hi = vdupq_n_s32(p->act_max);
   int32_t k;
-  c.o1 = p->input1_offset * ((int32_t)1 << p->left_shift);
-  c.o2 = p->input2_offset * ((int32_t)1 << p->left_shift);
-  c.m1 = p->input1_multiplier;
-  c.m2 = p->input2_multiplier;
-  c.mo = p->output_multiplier;
-  c.r1 = p->input1_shift;
-  c.r2 = p->input2_shift;
-  c.ro = p->output_shift;
-  c.f1 = (c.r1 < 0) ? 1 : 0;
-  c.f2 = (c.r2 < 0) ? 1 : 0;
-  c.fo = (c.ro < 0) ? 1 : 0;
-  c.zp = p->output_offset;
+  utvm_add_mve_setup(&c, p);
   for (k = n >> 2; k > 0; --k) {
     vstrbq_s32(out, utvm_add_mve_four(&c, vldrbq_s32(in1), vldrbq_s32(in2), pw, lo, hi));
     in1 += 4;
@@ -81,6 +85,68 @@ static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, 
   if ((n & 3) != 0) {
     const mve_pred16_t pr = vctp32q((uint32_t)(n & 3));
     vstrbq_p_s32(out, utvm_add_mve_four(&c, vldrbq_z_s32(in1, pr), vldrbq_z_s32(in2, pr), pw, lo, hi), pr);
+  }
+}
+
+/* A row of n elements of a broadcast: in1 advances by s1 (0 or 1) per element, in2 by s2. With one
+ * input repeated (stride 0) its rescaled value is computed once for the row; the other takes the
+ * place of input 1 (c's scalars swapped: the sum is symmetric). */
+static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_k* c, const int8_t* in1, int32_t s1, const int8_t* in2,
+                                             int32_t s2, int8_t* out, int32_t n, int32x4_t pw, int32x4_t lo,
+                                             int32x4_t hi) {
+  utvm_add_mve_k v = *c;
+  const int8_t* vec = in1;
+  int32_t x;
+  int32x4_t s;
+  int32_t k;
+  if ((s1 != 0) && (s2 != 0)) {
+    for (k = 0; k < n; k += 4) {
+      const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+      vstrbq_p_s32(&out[k], utvm_add_mve_four(c, vldrbq_z_s32(&in1[k], pr), vldrbq_z_s32(&in2[k], pr), pw, lo, hi), pr);
+    }
+    return;
+  }
+  x = (int32_t)in2[0];
+  if (s1 == 0) { /* input 1 is the repeated one: input 2 in its place */
+    vec = in2;
+    x = (int32_t)in1[0];
+    v.o1 = c->o2;
+    v.m1 = c->m2;
+    v.r1 = c->r2;
+    v.f1 = c->f2;
+    v.o2 = c->o1;
+    v.m2 = c->m1;
+    v.r2 = c->r1;
+    v.f2 = c->f1;
+  }
+  s = utvm_add_mve_rescale(vmlasq_n_s32(vdupq_n_s32(x), pw, v.o2), v.m2, v.r2, v.f2);
+  for (k = 0; k < n; k += 4) {
+    const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+    const int32x4_t s1v = utvm_add_mve_rescale(vmlasq_n_s32(vldrbq_z_s32(&vec[k], pr), pw, v.o1), v.m1, v.r1, v.f1);
+    const int32x4_t r = vaddq_n_s32(utvm_add_mve_rescale(vaddq_s32(s1v, s), v.mo, v.ro, v.fo), v.zp);
+    vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(r, lo), hi), pr);
+  }
+}
+
+/* Broadcasting operands (any shape utvm_add_s8 takes): rows of the innermost dimension, the
+ * odometer of elementwise.h between rows. */
+static UTVM_MVE_HOT void utvm_add_s8_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
+                                            const int8_t* in2, int8_t* out) {
+  utvm_add_mve_k c;
+  const int32x4_t pw = vdupq_n_s32((int32_t)1 << p->left_shift);
+  const int32x4_t lo = vdupq_n_s32(p->act_min);
+  const int32x4_t hi = vdupq_n_s32(p->act_max);
+  const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
+  const int32_t rows = utvm_ew_rows(sh);
+  utvm_ew_iter it;
+  int32_t r;
+  utvm_add_mve_setup(&c, p);
+  utvm_ew_iter_init(&it);
+  for (r = 0; r < rows; ++r) {
+    utvm_add_mve_row(&c, &in1[it.o1], sh->stride1[UTVM_EW_MAX_DIMS - 1], &in2[it.o2],
+                     sh->stride2[UTVM_EW_MAX_DIMS - 1], out, n, pw, lo, hi);
+    out = &out[n];
+    utvm_ew_iter_next(sh, &it);
   }
 }
 
@@ -116,6 +182,47 @@ static UTVM_MVE_HOT void utvm_add_s8_lin_mve(const utvm_add_q_params* p, const i
     const mve_pred16_t pr = vctp32q((uint32_t)(n & 3));
     const int32x4_t t = vldrwq_gather_shifted_offset_z_s32(u, vldrbq_z_u32(tb, pr), pr);
     vstrbq_p_s32(out, utvm_add_lin_mve_four(vldrbq_z_s32(lin, pr), t, cv, lo, hi), pr);
+  }
+}
+
+/* Broadcasting operands in the linear form: sh's stride1 / stride2 are lin's / tab's (the generator
+ * swaps them with the operands). Per row of the innermost dimension: both advancing, the loop above;
+ * tab repeated, its table value once per row (then VMULH, VADD per 4); lin repeated, its product once
+ * per row (then the gather, VADD per 4). */
+static UTVM_MVE_HOT void utvm_add_s8_lin_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u,
+                                                int32_t c, const int8_t* lin, const int8_t* tab, int8_t* out) {
+  const int32x4_t cv = vdupq_n_s32(c);
+  const int32x4_t lo = vdupq_n_s32(p->act_min);
+  const int32x4_t hi = vdupq_n_s32(p->act_max);
+  const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
+  const int32_t rows = utvm_ew_rows(sh);
+  const int32_t sl = sh->stride1[UTVM_EW_MAX_DIMS - 1];
+  const int32_t st = sh->stride2[UTVM_EW_MAX_DIMS - 1];
+  utvm_ew_iter it;
+  int32_t r;
+  int32_t k;
+  utvm_ew_iter_init(&it);
+  for (r = 0; r < rows; ++r) {
+    const int8_t* a = &lin[it.o1];
+    const uint8_t* b = (const uint8_t*)&tab[it.o2];
+    if ((sl != 0) && (st != 0)) {
+      utvm_add_s8_lin_mve(p, u, c, n, a, (const int8_t*)b, out);
+    } else if (sl != 0) {
+      const int32x4_t t = vdupq_n_s32(u[b[0]]);
+      for (k = 0; k < n; k += 4) {
+        const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+        vstrbq_p_s32(&out[k], utvm_add_lin_mve_four(vldrbq_z_s32(&a[k], pr), t, cv, lo, hi), pr);
+      }
+    } else {
+      const int32x4_t h = vmulhq_s32(vdupq_n_s32((int32_t)((uint32_t)(int32_t)a[0] << 24u)), cv);
+      for (k = 0; k < n; k += 4) {
+        const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+        const int32x4_t x = vaddq_s32(h, vldrwq_gather_shifted_offset_z_s32(u, vldrbq_z_u32(&b[k], pr), pr));
+        vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(vshrq_n_s32(x, 16), lo), hi), pr);
+      }
+    }
+    out = &out[n];
+    utvm_ew_iter_next(sh, &it);
   }
 }
 
