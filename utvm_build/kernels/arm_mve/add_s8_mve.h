@@ -88,13 +88,37 @@ static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, 
   }
 }
 
-/* A row of n elements of a broadcast: in1 advances by s1 (0 or 1) per element, in2 by s2. With one
- * input repeated (stride 0) its rescaled value is computed once for the row; the other takes the
- * place of input 1 (c's scalars swapped: the sum is symmetric). */
-static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_k* c, const int8_t* in1, int32_t s1, const int8_t* in2,
-                                             int32_t s2, int8_t* out, int32_t n, int32x4_t pw, int32x4_t lo,
-                                             int32x4_t hi) {
-  utvm_add_mve_k v = *c;
+/* What the rows of a broadcast share, for both forms: the clamp bounds; the reference arithmetic's
+ * scalars k and 2^20 (pw); the linear form's parameters, table u and c (also as a vector, cv). */
+typedef struct {
+  utvm_add_mve_k k;
+  const utvm_add_q_params* p;
+  const int32_t* u;
+  int32_t c;
+  int32x4_t pw;
+  int32x4_t cv;
+  int32x4_t lo;
+  int32x4_t hi;
+} utvm_add_mve_rows;
+
+static UTVM_MVE_INLINE void utvm_add_mve_rows_init(utvm_add_mve_rows* w, const utvm_add_q_params* p, const int32_t* u,
+                                                   int32_t c) {
+  utvm_add_mve_setup(&w->k, p);
+  w->p = p;
+  w->u = u;
+  w->c = c;
+  w->pw = vdupq_n_s32((int32_t)1 << p->left_shift);
+  w->cv = vdupq_n_s32(c);
+  w->lo = vdupq_n_s32(p->act_min);
+  w->hi = vdupq_n_s32(p->act_max);
+}
+
+/* A row of n elements of a broadcast (elementwise.h UTVM_EW_ROWS): in1 advances by s1 (0 or 1) per
+ * element, in2 by s2. With one input repeated (stride 0) its rescaled value is computed once for the
+ * row; the other takes the place of input 1 (the scalars swapped: the sum is symmetric). */
+static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_rows* w, const int8_t* in1, int32_t s1,
+                                             const int8_t* in2, int32_t s2, int8_t* out, int32_t n) {
+  utvm_add_mve_k v = w->k;
   const int8_t* vec = in1;
   int32_t x;
   int32x4_t s;
@@ -102,7 +126,8 @@ static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_k* c, const int8
   if ((s1 != 0) && (s2 != 0)) {
     for (k = 0; k < n; k += 4) {
       const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
-      vstrbq_p_s32(&out[k], utvm_add_mve_four(c, vldrbq_z_s32(&in1[k], pr), vldrbq_z_s32(&in2[k], pr), pw, lo, hi), pr);
+      vstrbq_p_s32(&out[k], utvm_add_mve_four(&v, vldrbq_z_s32(&in1[k], pr), vldrbq_z_s32(&in2[k], pr), w->pw, w->lo,
+                                              w->hi), pr);
     }
     return;
   }
@@ -110,44 +135,30 @@ static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_k* c, const int8
   if (s1 == 0) { /* input 1 is the repeated one: input 2 in its place */
     vec = in2;
     x = (int32_t)in1[0];
-    v.o1 = c->o2;
-    v.m1 = c->m2;
-    v.r1 = c->r2;
-    v.f1 = c->f2;
-    v.o2 = c->o1;
-    v.m2 = c->m1;
-    v.r2 = c->r1;
-    v.f2 = c->f1;
+    v.o1 = w->k.o2;
+    v.m1 = w->k.m2;
+    v.r1 = w->k.r2;
+    v.f1 = w->k.f2;
+    v.o2 = w->k.o1;
+    v.m2 = w->k.m1;
+    v.r2 = w->k.r1;
+    v.f2 = w->k.f1;
   }
-  s = utvm_add_mve_rescale(vmlasq_n_s32(vdupq_n_s32(x), pw, v.o2), v.m2, v.r2, v.f2);
+  s = utvm_add_mve_rescale(vmlasq_n_s32(vdupq_n_s32(x), w->pw, v.o2), v.m2, v.r2, v.f2);
   for (k = 0; k < n; k += 4) {
     const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
-    const int32x4_t s1v = utvm_add_mve_rescale(vmlasq_n_s32(vldrbq_z_s32(&vec[k], pr), pw, v.o1), v.m1, v.r1, v.f1);
+    const int32x4_t s1v = utvm_add_mve_rescale(vmlasq_n_s32(vldrbq_z_s32(&vec[k], pr), w->pw, v.o1), v.m1, v.r1, v.f1);
     const int32x4_t r = vaddq_n_s32(utvm_add_mve_rescale(vaddq_s32(s1v, s), v.mo, v.ro, v.fo), v.zp);
-    vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(r, lo), hi), pr);
+    vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(r, w->lo), w->hi), pr);
   }
 }
 
-/* Broadcasting operands (any shape utvm_add_s8 takes): rows of the innermost dimension, the
- * odometer of elementwise.h between rows. */
+/* Broadcasting operands (any shape utvm_add_s8 takes). */
 static UTVM_MVE_HOT void utvm_add_s8_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
                                             const int8_t* in2, int8_t* out) {
-  utvm_add_mve_k c;
-  const int32x4_t pw = vdupq_n_s32((int32_t)1 << p->left_shift);
-  const int32x4_t lo = vdupq_n_s32(p->act_min);
-  const int32x4_t hi = vdupq_n_s32(p->act_max);
-  const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
-  const int32_t rows = utvm_ew_rows(sh);
-  utvm_ew_iter it;
-  int32_t r;
-  utvm_add_mve_setup(&c, p);
-  utvm_ew_iter_init(&it);
-  for (r = 0; r < rows; ++r) {
-    utvm_add_mve_row(&c, &in1[it.o1], sh->stride1[UTVM_EW_MAX_DIMS - 1], &in2[it.o2],
-                     sh->stride2[UTVM_EW_MAX_DIMS - 1], out, n, pw, lo, hi);
-    out = &out[n];
-    utvm_ew_iter_next(sh, &it);
-  }
+  utvm_add_mve_rows w;
+  utvm_add_mve_rows_init(&w, p, NULL, 0);
+  UTVM_EW_ROWS(sh, in1, in2, out, utvm_add_mve_row, &w);
 }
 
 /* The linear form (ops/add_s8_lin.py; arm_dsp/add_s8_lut.h utvm_add_s8_lin has the derivation): for
@@ -185,45 +196,37 @@ static UTVM_MVE_HOT void utvm_add_s8_lin_mve(const utvm_add_q_params* p, const i
   }
 }
 
-/* Broadcasting operands in the linear form: sh's stride1 / stride2 are lin's / tab's (the generator
- * swaps them with the operands). Per row of the innermost dimension: both advancing, the loop above;
- * tab repeated, its table value once per row (then VMULH, VADD per 4); lin repeated, its product once
+/* The linear form's broadcast rows (elementwise.h UTVM_EW_ROWS, with sh's stride1 / stride2 those of
+ * lin / tab: the generator swaps them with the operands): both advancing, the loop above; tab
+ * repeated, its table value once per row (then VMULH, VADD per 4); lin repeated, its product once
  * per row (then the gather, VADD per 4). */
+static UTVM_MVE_INLINE void utvm_add_lin_mve_row(const utvm_add_mve_rows* w, const int8_t* a, int32_t sl,
+                                                 const int8_t* tab, int32_t st, int8_t* out, int32_t n) {
+  const uint8_t* b = (const uint8_t*)tab;
+  int32_t k;
+  if ((sl != 0) && (st != 0)) {
+    utvm_add_s8_lin_mve(w->p, w->u, w->c, n, a, tab, out);
+  } else if (sl != 0) {
+    const int32x4_t t = vdupq_n_s32(w->u[b[0]]);
+    for (k = 0; k < n; k += 4) {
+      const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+      vstrbq_p_s32(&out[k], utvm_add_lin_mve_four(vldrbq_z_s32(&a[k], pr), t, w->cv, w->lo, w->hi), pr);
+    }
+  } else {
+    const int32x4_t h = vmulhq_s32(vdupq_n_s32((int32_t)((uint32_t)(int32_t)a[0] << 24u)), w->cv);
+    for (k = 0; k < n; k += 4) {
+      const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
+      const int32x4_t x = vaddq_s32(h, vldrwq_gather_shifted_offset_z_s32(w->u, vldrbq_z_u32(&b[k], pr), pr));
+      vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(vshrq_n_s32(x, 16), w->lo), w->hi), pr);
+    }
+  }
+}
+
 static UTVM_MVE_HOT void utvm_add_s8_lin_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u,
                                                 int32_t c, const int8_t* lin, const int8_t* tab, int8_t* out) {
-  const int32x4_t cv = vdupq_n_s32(c);
-  const int32x4_t lo = vdupq_n_s32(p->act_min);
-  const int32x4_t hi = vdupq_n_s32(p->act_max);
-  const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
-  const int32_t rows = utvm_ew_rows(sh);
-  const int32_t sl = sh->stride1[UTVM_EW_MAX_DIMS - 1];
-  const int32_t st = sh->stride2[UTVM_EW_MAX_DIMS - 1];
-  utvm_ew_iter it;
-  int32_t r;
-  int32_t k;
-  utvm_ew_iter_init(&it);
-  for (r = 0; r < rows; ++r) {
-    const int8_t* a = &lin[it.o1];
-    const uint8_t* b = (const uint8_t*)&tab[it.o2];
-    if ((sl != 0) && (st != 0)) {
-      utvm_add_s8_lin_mve(p, u, c, n, a, (const int8_t*)b, out);
-    } else if (sl != 0) {
-      const int32x4_t t = vdupq_n_s32(u[b[0]]);
-      for (k = 0; k < n; k += 4) {
-        const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
-        vstrbq_p_s32(&out[k], utvm_add_lin_mve_four(vldrbq_z_s32(&a[k], pr), t, cv, lo, hi), pr);
-      }
-    } else {
-      const int32x4_t h = vmulhq_s32(vdupq_n_s32((int32_t)((uint32_t)(int32_t)a[0] << 24u)), cv);
-      for (k = 0; k < n; k += 4) {
-        const mve_pred16_t pr = vctp32q((uint32_t)(n - k));
-        const int32x4_t x = vaddq_s32(h, vldrwq_gather_shifted_offset_z_s32(u, vldrbq_z_u32(&b[k], pr), pr));
-        vstrbq_p_s32(&out[k], vminq_s32(vmaxq_s32(vshrq_n_s32(x, 16), lo), hi), pr);
-      }
-    }
-    out = &out[n];
-    utvm_ew_iter_next(sh, &it);
-  }
+  utvm_add_mve_rows w;
+  utvm_add_mve_rows_init(&w, p, u, c);
+  UTVM_EW_ROWS(sh, lin, tab, out, utvm_add_lin_mve_row, &w);
 }
 
 #endif /* UTVM_KERNELS_ARM_MVE_ADD_S8_MVE_H_ */

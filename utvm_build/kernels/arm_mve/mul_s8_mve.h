@@ -45,38 +45,31 @@ static UTVM_MVE_HOT void utvm_mul_s8_mve(const utvm_mul_q_params* p, int32_t n, 
   }
 }
 
-/* Broadcasting operands (any shape utvm_mul_s8 takes): rows of the innermost dimension (the odometer
- * of elementwise.h between rows); an input repeated along the row (stride 0) is one VDUP per row. */
-static UTVM_MVE_HOT void utvm_mul_s8_mve_bc(const utvm_mul_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
-                                            const int8_t* in2, int8_t* out) {
+/* A row of a broadcast (elementwise.h UTVM_EW_ROWS): both inputs advancing, the loop above; an input
+ * repeated along the row (stride 0) is one VDUP for the row. */
+static UTVM_MVE_INLINE void utvm_mul_mve_row(const utvm_mul_q_params* p, const int8_t* a, int32_t s1, const int8_t* b,
+                                             int32_t s2, int8_t* out, int32_t n) {
   const int32x4_t m = vdupq_n_s32(p->output_multiplier);
   const int32x4_t rsh = vdupq_n_s32(p->output_shift);
-  const int32_t n = sh->dims[UTVM_EW_MAX_DIMS - 1];
-  const int32_t rows = utvm_ew_rows(sh);
-  const int32_t s1 = sh->stride1[UTVM_EW_MAX_DIMS - 1];
-  const int32_t s2 = sh->stride2[UTVM_EW_MAX_DIMS - 1];
-  utvm_ew_iter it;
-  int32_t r;
   int32_t k;
-  utvm_ew_iter_init(&it);
-  for (r = 0; r < rows; ++r) {
-    const int8_t* a = &in1[it.o1];
-    const int8_t* b = &in2[it.o2];
-    if ((s1 != 0) && (s2 != 0)) {
-      utvm_mul_s8_mve(p, n, a, b, out);
-    } else {
-      const int16x8_t one = vdupq_n_s16((int16_t)((s1 != 0) ? b[0] : a[0]));
-      const int8_t* vec = (s1 != 0) ? a : b;
-      for (k = 0; k < n; k += 8) {
-        const mve_pred16_t pr = vctp16q((uint32_t)(n - k));
-        const int16x8_t x = vldrbq_z_s16(&vec[k], pr);
-        const int16x8_t y = (s1 != 0) ? utvm_mul_mve_eight(p, x, one, m, rsh) : utvm_mul_mve_eight(p, one, x, m, rsh);
-        vstrbq_p_s16(&out[k], y, pr);
-      }
+  if ((s1 != 0) && (s2 != 0)) {
+    utvm_mul_s8_mve(p, n, a, b, out);
+  } else {
+    const int16x8_t one = vdupq_n_s16((int16_t)((s1 != 0) ? b[0] : a[0]));
+    const int8_t* vec = (s1 != 0) ? a : b;
+    for (k = 0; k < n; k += 8) {
+      const mve_pred16_t pr = vctp16q((uint32_t)(n - k));
+      const int16x8_t x = vldrbq_z_s16(&vec[k], pr);
+      const int16x8_t y = (s1 != 0) ? utvm_mul_mve_eight(p, x, one, m, rsh) : utvm_mul_mve_eight(p, one, x, m, rsh);
+      vstrbq_p_s16(&out[k], y, pr);
     }
-    out = &out[n];
-    utvm_ew_iter_next(sh, &it);
   }
+}
+
+/* Broadcasting operands (any shape utvm_mul_s8 takes). */
+static UTVM_MVE_HOT void utvm_mul_s8_mve_bc(const utvm_mul_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
+                                            const int8_t* in2, int8_t* out) {
+  UTVM_EW_ROWS(sh, in1, in2, out, utvm_mul_mve_row, p);
 }
 
 #endif /* UTVM_KERNELS_ARM_MVE_MUL_S8_MVE_H_ */
