@@ -56,9 +56,11 @@ static UTVM_DSP_NOINLINE void utvm_add_s8_lut_rq_clamp(const utvm_add_q_params* 
   utvm_add_s8_lut_rq(p, t1, t2, n, in1, in2, out, false);
 }
 
-/* n elements; p: output_multiplier, output_shift (<= 0), output_offset, act_min, act_max. */
-static void utvm_add_s8_lut(const utvm_add_q_params* p, const int32_t* t1, const int32_t* t2, int32_t n,
-                            const int8_t* in1, const int8_t* in2, int8_t* out) {
+/* n elements; p: output_multiplier, output_shift (<= 0), output_offset, act_min, act_max. The two
+ * entries of this header (utvm_add_s8_lut, utvm_add_s8_lin) are static inline: a model that calls
+ * one of them compiles without an unused-function warning for the other. */
+static inline void utvm_add_s8_lut(const utvm_add_q_params* p, const int32_t* t1, const int32_t* t2, int32_t n,
+                                   const int8_t* in1, const int8_t* in2, int8_t* out) {
   /* the output rescale (see add_s8.h utvm_add_s8_rescale): floor((x m + c) / 2^31) with
    * c = 2^30 - [sign of x m negative, e >= 1] 2^31, then (V + 2^31 + 2^(e-1)) >> e - 2^(31-e) + zp
    * on uint32_t */
@@ -226,8 +228,8 @@ static UTVM_DSP_HOT void utvm_add_s8_lin_clamp(int32_t c, const int32_t* u, int3
 
 /* n elements: lin is the input that goes through c, tab the one through u (which of ADD's operands
  * each is: the generator's call); p: act_min, act_max. */
-static void utvm_add_s8_lin(const utvm_add_q_params* p, const int32_t* u, int32_t c, int32_t n, const int8_t* lin,
-                            const int8_t* tab, int8_t* out) {
+static inline void utvm_add_s8_lin(const utvm_add_q_params* p, const int32_t* u, int32_t c, int32_t n,
+                                   const int8_t* lin, const int8_t* tab, int8_t* out) {
   if ((p->act_min == -128) && (p->act_max == 127)) {
     utvm_add_s8_lin_full(c, u, n, lin, tab, out);
   } else {

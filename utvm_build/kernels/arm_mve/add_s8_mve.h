@@ -68,8 +68,8 @@ static UTVM_MVE_INLINE void utvm_add_mve_setup(utvm_add_mve_k* c, const utvm_add
  * loads, (x + offset) * 2^20 as one VMLAS each (x * 2^20 + offset * 2^20), three rescales of 4
  * instructions, the sum, the zero point, the clamp, one narrowing store; the last 1..3
  * predicated. */
-static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, const int8_t* in1, const int8_t* in2,
-                                         int8_t* out) {
+static UTVM_MVE_HOT void utvm_add_mve_flat(const utvm_add_q_params* p, int32_t n, const int8_t* in1, const int8_t* in2,
+                                           int8_t* out) {
   utvm_add_mve_k c;
   const int32x4_t pw = vdupq_n_s32((int32_t)1 << p->left_shift);
   const int32x4_t lo = vdupq_n_s32(p->act_min);
@@ -86,6 +86,13 @@ static UTVM_MVE_HOT void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, 
     const mve_pred16_t pr = vctp32q((uint32_t)(n & 3));
     vstrbq_p_s32(out, utvm_add_mve_four(&c, vldrbq_z_s32(in1, pr), vldrbq_z_s32(in2, pr), pw, lo, hi), pr);
   }
+}
+
+/* The generator's entry (static inline: a model that calls only another entry of this header
+ * compiles without an unused-function warning). */
+static inline void utvm_add_s8_mve(const utvm_add_q_params* p, int32_t n, const int8_t* in1, const int8_t* in2,
+                                   int8_t* out) {
+  utvm_add_mve_flat(p, n, in1, in2, out);
 }
 
 /* What the rows of a broadcast share, for both forms: the clamp bounds; the reference arithmetic's
@@ -154,11 +161,16 @@ static UTVM_MVE_INLINE void utvm_add_mve_row(const utvm_add_mve_rows* w, const i
 }
 
 /* Broadcasting operands (any shape utvm_add_s8 takes). */
-static UTVM_MVE_HOT void utvm_add_s8_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
-                                            const int8_t* in2, int8_t* out) {
+static UTVM_MVE_HOT void utvm_add_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
+                                         const int8_t* in2, int8_t* out) {
   utvm_add_mve_rows w;
   utvm_add_mve_rows_init(&w, p, NULL, 0);
   UTVM_EW_ROWS(sh, in1, in2, out, utvm_add_mve_row, &w);
+}
+
+static inline void utvm_add_s8_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int8_t* in1,
+                                      const int8_t* in2, int8_t* out) {
+  utvm_add_mve_bc(p, sh, in1, in2, out);
 }
 
 /* The linear form (ops/add_s8_lin.py; arm_dsp/add_s8_lut.h utvm_add_s8_lin has the derivation): for
@@ -175,8 +187,8 @@ static UTVM_MVE_INLINE int32x4_t utvm_add_lin_mve_four(int32x4_t a, int32x4_t t,
 }
 
 /* n elements: lin is the input that goes through c, tab the one through u; p: act_min, act_max. */
-static UTVM_MVE_HOT void utvm_add_s8_lin_mve(const utvm_add_q_params* p, const int32_t* u, int32_t c, int32_t n,
-                                             const int8_t* lin, const int8_t* tab, int8_t* out) {
+static UTVM_MVE_HOT void utvm_add_lin_mve_flat(const utvm_add_q_params* p, const int32_t* u, int32_t c, int32_t n,
+                                               const int8_t* lin, const int8_t* tab, int8_t* out) {
   const int32x4_t cv = vdupq_n_s32(c);
   const int32x4_t lo = vdupq_n_s32(p->act_min);
   const int32x4_t hi = vdupq_n_s32(p->act_max);
@@ -196,6 +208,11 @@ static UTVM_MVE_HOT void utvm_add_s8_lin_mve(const utvm_add_q_params* p, const i
   }
 }
 
+static inline void utvm_add_s8_lin_mve(const utvm_add_q_params* p, const int32_t* u, int32_t c, int32_t n,
+                                       const int8_t* lin, const int8_t* tab, int8_t* out) {
+  utvm_add_lin_mve_flat(p, u, c, n, lin, tab, out);
+}
+
 /* The linear form's broadcast rows (elementwise.h UTVM_EW_ROWS, with sh's stride1 / stride2 those of
  * lin / tab: the generator swaps them with the operands): both advancing, the loop above; tab
  * repeated, its table value once per row (then VMULH, VADD per 4); lin repeated, its product once
@@ -205,7 +222,7 @@ static UTVM_MVE_INLINE void utvm_add_lin_mve_row(const utvm_add_mve_rows* w, con
   const uint8_t* b = (const uint8_t*)tab;
   int32_t k;
   if ((sl != 0) && (st != 0)) {
-    utvm_add_s8_lin_mve(w->p, w->u, w->c, n, a, tab, out);
+    utvm_add_lin_mve_flat(w->p, w->u, w->c, n, a, tab, out);
   } else if (sl != 0) {
     const int32x4_t t = vdupq_n_s32(w->u[b[0]]);
     for (k = 0; k < n; k += 4) {
@@ -222,11 +239,16 @@ static UTVM_MVE_INLINE void utvm_add_lin_mve_row(const utvm_add_mve_rows* w, con
   }
 }
 
-static UTVM_MVE_HOT void utvm_add_s8_lin_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u,
-                                                int32_t c, const int8_t* lin, const int8_t* tab, int8_t* out) {
+static UTVM_MVE_HOT void utvm_add_lin_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u,
+                                             int32_t c, const int8_t* lin, const int8_t* tab, int8_t* out) {
   utvm_add_mve_rows w;
   utvm_add_mve_rows_init(&w, p, u, c);
   UTVM_EW_ROWS(sh, lin, tab, out, utvm_add_lin_mve_row, &w);
+}
+
+static inline void utvm_add_s8_lin_mve_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u,
+                                          int32_t c, const int8_t* lin, const int8_t* tab, int8_t* out) {
+  utvm_add_lin_mve_bc(p, sh, u, c, lin, tab, out);
 }
 
 #endif /* UTVM_KERNELS_ARM_MVE_ADD_S8_MVE_H_ */
