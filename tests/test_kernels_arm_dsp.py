@@ -697,6 +697,47 @@ def _add_model(seed: int) -> bytes:
     return mb.build([*ins, a, b], [*outs, o])
 
 
+# Broadcasting int8 ADD / SUB / MUL (arm_dsp/add_s8_lut.h utvm_add_s8_lin_bc; arm_mve/add_s8_mve.h
+# utvm_add_s8_lin_mve_bc / utvm_add_s8_mve_bc, arm_mve/mul_s8_mve.h utvm_mul_s8_mve_bc; also
+# tests/test_kernels_arm_mve.py): (op, shape1, shape2, (scale, zp) of input 1, input 2 and the
+# output, activation). A per-channel vector against a tensor (either side, channels 3, 16, 21: the
+# predicated tails), a scalar against a tensor, one value per row ([R, 1] against [R, C]), an outer
+# sum ([R, 1] + [1, C]: each input repeated along a different dimension), SUB with the repeated
+# operand first (the swapped roles); scales in simple ratios (no linear form: the 4-lane reference
+# arithmetic) and arbitrary ones (the linear form); every activation; MUL with a left-shifting
+# multiplier and a clamp.
+BCAST = [
+    ("ADD", [1, 5, 6, 16], [16], (0.0213, -7), (0.0171, 3), (0.0297, -128), "RELU"),
+    ("ADD", [21], [2, 3, 7, 21], (0.0113, 100), (0.0329, -20), (0.0411, 5), "NONE"),
+    ("SUB", [1], [3, 37], (0.05, 10), (0.04, -3), (0.08, 0), "NONE"),
+    ("SUB", [3, 37], [1], (0.0517, 10), (0.0433, -3), (0.0811, 0), "RELU6"),
+    ("ADD", [9, 1], [9, 13], (0.1, 0), (0.25, 7), (0.3, -1), "RELU_N1_TO_1"),
+    ("ADD", [6, 1], [1, 11], (0.0277, -128), (0.0191, 127), (0.0377, 3), "NONE"),
+    ("SUB", [4, 1, 3], [4, 5, 3], (0.0123, 9), (0.0321, -9), (0.0291, 2), "RELU"),
+    ("MUL", [1, 5, 6, 16], [16], (0.05, -3), (0.04, 7), (0.002, -128), "NONE"),
+    ("MUL", [21], [2, 3, 7, 21], (0.03, 127), (0.02, -128), (0.0002, 10), "RELU"),
+    ("MUL", [1], [3, 37], (1.0, 0), (1.0, -1), (300.0, 3), "RELU6"),
+    ("MUL", [6, 1], [1, 11], (0.5, 100), (0.125, -100), (0.01, 1), "NONE"),
+]
+
+
+def _bcast_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("broadcast add mul")
+    ins, outs = [], []
+    for op, sh1, sh2, (s1, z1), (s2, z2), (so, zo), act in BCAST:
+        rank = max(len(sh1), len(sh2))
+        p1, p2 = [1] * (rank - len(sh1)) + sh1, [1] * (rank - len(sh2)) + sh2
+        a = mb.tensor(sh1, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(sh2, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor([max(x, y) for x, y in zip(p1, p2)], "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    return mb.build(ins, outs)
+
+
 # FULLY_CONNECTED int8 with re-laid out weights (kernels/arm_dsp/fully_connected_s8_blk4.h, data from
 # ops/fully_connected.py): (batches, depth, units, input zp, output zp, activation, bias, regime);
 # depths 4 (one word), 12 (an odd word count), 8 and 640; units 1, 3, 6 (padded blocks), 128; batches
@@ -971,3 +1012,33 @@ def test_add_lin_every_pair_on_qemu(tools, tmp_path: Path) -> None:
     every pair of int8 values, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3 (unaligned words,
     tails of 1..7), nothing written past the end, both loops (full range, clamped)."""
     lin_every_pair(tmp_path, M4_FLAGS, "arm_dsp/add_s8_lut.h", "utvm_add_s8_lin", 128, "mps2-an386")
+
+
+def test_add_lin_broadcast_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
+    """utvm_add_s8_lin_bc (broadcasting ADD / SUB in the linear form, rows through the same-shape loop
+    or one element at a time) on the BCAST cases: cortex-m4 on QEMU == the generic host build == TFLite."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import BenchModel
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    (tmp_path / "bcast.tflite").write_bytes(_bcast_model())
+    m = BenchModel("bcast", tmp_path / "bcast.tflite", "test")
+    build([m], None, "O2", tmp_path / "host", target="generic")
+    build([m], CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
+    src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob("*bcast*/src/*.c"))
+    lin, nest = src.count("utvm_add_s8_lin_bc("), src.count("utvm_add_s8(")
+    assert lin >= 3 and lin + nest == 7, (lin, nest)  # the linear form where it fits, add_s8.h elsewhere
+    host_meta = model_metadata(tmp_path / "host", m)
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / "bench_bcast")], capture_output=True,
+                                               text=True, timeout=300).stdout)
+    assert host.rc == 0
+    ref = reference.check(m, host_meta, host.outputs)
+    assert ref.startswith("identical"), f"host vs reference: {ref}"
+    rc, out = _qemu(tmp_path / "m4" / "bench_bcast.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    dtypes = [t["dtype"] for t in model_metadata(tmp_path / "m4", m)["outputs"]]
+    ok, how = outputs_match(target.outputs, host.outputs, dtypes)
+    assert ok and how == "identical", f"cortex-m4 vs host: {how}"

@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu, lin_every_pair  # noqa: E402
+from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _bcast_model, _q15_model, _qemu, lin_every_pair  # noqa: E402
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 KERNELS = REPO / "utvm_build" / "kernels"
@@ -341,46 +341,6 @@ def _mul_mve_model() -> bytes:
     return mb.build(ins, outs)
 
 
-# Broadcasting int8 ADD / SUB / MUL (add_s8_mve.h utvm_add_s8_lin_mve_bc / utvm_add_s8_mve_bc,
-# mul_s8_mve.h utvm_mul_s8_mve_bc): (op, shape1, shape2, (scale, zp) of input 1, input 2 and the
-# output, activation). A per-channel vector against a tensor (either side, channels 3, 16, 21: the
-# predicated tails), a scalar against a tensor, one value per row ([R, 1] against [R, C]), an outer
-# sum ([R, 1] + [1, C]: each input repeated along a different dimension), SUB with the repeated
-# operand first (the swapped roles); scales in simple ratios (no linear form: the 4-lane reference
-# arithmetic) and arbitrary ones (the linear form); every activation; MUL with a left-shifting
-# multiplier and a clamp.
-MVE_BCAST = [
-    ("ADD", [1, 5, 6, 16], [16], (0.0213, -7), (0.0171, 3), (0.0297, -128), "RELU"),
-    ("ADD", [21], [2, 3, 7, 21], (0.0113, 100), (0.0329, -20), (0.0411, 5), "NONE"),
-    ("SUB", [1], [3, 37], (0.05, 10), (0.04, -3), (0.08, 0), "NONE"),
-    ("SUB", [3, 37], [1], (0.0517, 10), (0.0433, -3), (0.0811, 0), "RELU6"),
-    ("ADD", [9, 1], [9, 13], (0.1, 0), (0.25, 7), (0.3, -1), "RELU_N1_TO_1"),
-    ("ADD", [6, 1], [1, 11], (0.0277, -128), (0.0191, 127), (0.0377, 3), "NONE"),
-    ("SUB", [4, 1, 3], [4, 5, 3], (0.0123, 9), (0.0321, -9), (0.0291, 2), "RELU"),
-    ("MUL", [1, 5, 6, 16], [16], (0.05, -3), (0.04, 7), (0.002, -128), "NONE"),
-    ("MUL", [21], [2, 3, 7, 21], (0.03, 127), (0.02, -128), (0.0002, 10), "RELU"),
-    ("MUL", [1], [3, 37], (1.0, 0), (1.0, -1), (300.0, 3), "RELU6"),
-    ("MUL", [6, 1], [1, 11], (0.5, 100), (0.125, -100), (0.01, 1), "NONE"),
-]
-
-
-def _bcast_mve_model() -> bytes:
-    from tflite_writer import ModelBuilder
-
-    mb = ModelBuilder("arm_mve broadcast")
-    ins, outs = [], []
-    for op, sh1, sh2, (s1, z1), (s2, z2), (so, zo), act in MVE_BCAST:
-        rank = max(len(sh1), len(sh2))
-        p1, p2 = [1] * (rank - len(sh1)) + sh1, [1] * (rank - len(sh2)) + sh2
-        a = mb.tensor(sh1, "int8", scale=s1, zero_point=z1)
-        b = mb.tensor(sh2, "int8", scale=s2, zero_point=z2)
-        o = mb.tensor([max(x, y) for x, y in zip(p1, p2)], "int8", scale=so, zero_point=zo)
-        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
-        ins += [a, b]
-        outs.append(o)
-    return mb.build(ins, outs)
-
-
 # BATCH_MATMUL int8 (batch_matmul_s8.h): (lhs batch, rhs batch, M, K, N, adj_x, adj_y, constant rhs,
 # lhs zp, rhs zp). Depths 1, 5, 16, 17, 40, 100 (whole vectors and predicated tails), N 1, 3, 6, 8
 # (a last block of fewer than 4 columns), broadcast batch dimensions on either side, a constant rhs
@@ -549,7 +509,7 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             ("mve_dw_mult", _dw_mult_model(26), "depthwise_conv2d_s8_mve"),
             ("mve_fc", _fc_model(25), "fully_connected_s8_rows"), ("mve_add", _add_model(27), "add_s8_mve"),
             ("mve_add2", _add_mve_model(), "add_s8_mve"), ("mve_mul", _mul_mve_model(), "mul_s8_mve"),
-            ("mve_bcast", _bcast_mve_model(), "add_s8_mve"), ("mve_bmm", _bmm_mve_model(), "batch_matmul_s8"),
+            ("mve_bcast", _bcast_model(), "add_s8_mve"), ("mve_bmm", _bmm_mve_model(), "batch_matmul_s8"),
             ("mve_softmax", _softmax_mve_model(), "softmax_s8"),
             ("mve_pool", _pool_model(), "pooling_avg_s8"), ("mve_max", _pool_model("MAX_POOL_2D"), "pooling_max_s8")):
         (tmp_path / f"{name}.tflite").write_bytes(data)

@@ -230,36 +230,38 @@ class AddSub(_Binary):
             "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
+        fields = _shape_fields(x1, x2, out)
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
-        for kernel, bias in ((ADD_LIN_MVE_KERNEL, 0), (ADD_MVE_KERNEL, None), (ADD_LIN_KERNEL, 128)):
-            if not (x1.dtype == "int8" and same_shape and _has_kernel(kernel, target)):
-                continue
-            if bias is None:
-                return self.prepared(op, g, call(kernel, p, Lit(out.size), In(0), In(1), Out(0)))
-            ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp, (lo, hi))
-            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi, bias)
-            if lin is not None:
+        s = Params("utvm_ew_shape", fields, "shape")
+        if x1.dtype == "int8" and (same_shape or fields["broadcast"]):
+            # the target paths, first applicable first: the linear form (bias: its table's, None: not
+            # that form), the Helium 4-lane arithmetic, the DSP tables (same shape only)
+            paths = (((ADD_LIN_MVE_KERNEL, 0), (ADD_MVE_KERNEL, None), (ADD_LIN_KERNEL, 128)) if same_shape else
+                     ((ADD_LIN_MVE_BC_KERNEL, 0), (ADD_MVE_BC_KERNEL, None), (ADD_LIN_BC_KERNEL, 128)))
+            size = (Lit(out.size),) if same_shape else ()
+            shape = () if same_shape else (s,)
+            for kernel, bias in paths:
+                if not _has_kernel(kernel, target):
+                    continue
+                if bias is None:
+                    return self.prepared(op, g, call(kernel, p, *shape, *size, In(0), In(1), Out(0)))
+                ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp,
+                                      (lo, hi))
+                lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi,
+                                     bias)
+                if lin is None:
+                    continue
                 ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
-                return self.prepared(op, g, call(kernel, p, Const("table", lin.table, "int32_t"), Lit(lin.c),
-                                                 Lit(out.size), *ins, Out(0)))
+                if lin.linear == 1 and not same_shape:  # the strides go with their operands
+                    shape = (Params("utvm_ew_shape", {**fields, "stride1": fields["stride2"],
+                                                      "stride2": fields["stride1"]}, "shape"),)
+                return self.prepared(op, g, call(kernel, p, *shape, Const("table", lin.table, "int32_t"), Lit(lin.c),
+                                                 *size, *ins, Out(0)))
         if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
             return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
                                              Const("table2", t2, "int32_t"), Lit(out.size), In(0), In(1), Out(0)))
-        fields = _shape_fields(x1, x2, out)
-        if x1.dtype == "int8" and fields["broadcast"] and _has_kernel(ADD_LIN_MVE_BC_KERNEL, target):
-            ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp, (lo, hi))
-            lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi, 0)
-            if lin is not None:
-                ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
-                swapped = fields if lin.linear == 0 else {**fields, "stride1": fields["stride2"],
-                                                          "stride2": fields["stride1"]}
-                return self.prepared(op, g, call(ADD_LIN_MVE_BC_KERNEL, p, Params("utvm_ew_shape", swapped, "shape"),
-                                                 Const("table", lin.table, "int32_t"), Lit(lin.c), *ins, Out(0)))
-        s = Params("utvm_ew_shape", fields, "shape")
-        if x1.dtype == "int8" and fields["broadcast"] and _has_kernel(ADD_MVE_BC_KERNEL, target):
-            return self.prepared(op, g, call(ADD_MVE_BC_KERNEL, p, s, In(0), In(1), Out(0)))
         return self.prepared(op, g, call(f"utvm_add_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
@@ -276,6 +278,8 @@ ADD_MVE_KERNEL = "utvm_add_s8_mve"
 #: fits, else the reference arithmetic on 4 lanes; rows of the innermost dimension.
 ADD_LIN_MVE_BC_KERNEL = "utvm_add_s8_lin_mve_bc"
 ADD_MVE_BC_KERNEL = "utvm_add_s8_mve_bc"
+#: The DSP targets' broadcasting int8 ADD/SUB in the linear form (kernels/arm_dsp/add_s8_lut.h), else add_s8.h.
+ADD_LIN_BC_KERNEL = "utvm_add_s8_lin_bc"
 
 
 def _has_kernel(fn: str, target: str) -> bool:

@@ -237,4 +237,36 @@ static inline void utvm_add_s8_lin(const utvm_add_q_params* p, const int32_t* u,
   }
 }
 
+/* Broadcasting operands in the linear form (elementwise.h UTVM_EW_ROWS; sh's stride1 / stride2 are
+ * lin's / tab's: the generator swaps them with the operands): a row where both advance is the loop
+ * above; a row with one input repeated along it (a per-channel vector, a scalar) one SMLAWB and USAT
+ * per element. */
+typedef struct {
+  const utvm_add_q_params* p;
+  const int32_t* u;
+  int32_t c;
+} utvm_add_lin_rows;
+
+static UTVM_DSP_INLINE void utvm_add_lin_row(const utvm_add_lin_rows* w, const int8_t* a, int32_t sl, const int8_t* b,
+                                             int32_t st, int8_t* out, int32_t n) {
+  int32_t k;
+  if ((sl != 0) && (st != 0)) {
+    utvm_add_s8_lin(w->p, w->u, w->c, n, a, b, out);
+  } else {
+    for (k = 0; k < n; ++k) {
+      const int32_t v = utvm_add_s8_lin_one(w->c, w->u, a[k * sl], b[k * st]) - 128;
+      out[k] = (int8_t)utvm_clamp_i32(v, w->p->act_min, w->p->act_max);
+    }
+  }
+}
+
+static inline void utvm_add_s8_lin_bc(const utvm_add_q_params* p, const utvm_ew_shape* sh, const int32_t* u, int32_t c,
+                                      const int8_t* lin, const int8_t* tab, int8_t* out) {
+  utvm_add_lin_rows w;
+  w.p = p;
+  w.u = u;
+  w.c = c;
+  UTVM_EW_ROWS(sh, lin, tab, out, utvm_add_lin_row, &w);
+}
+
 #endif /* UTVM_KERNELS_ARM_DSP_ADD_S8_LUT_H_ */
