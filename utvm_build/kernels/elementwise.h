@@ -60,24 +60,6 @@ static inline int32_t utvm_ew_rows(const utvm_ew_shape* sh) {
   return (n > 0) ? (sh->size / n) : 0;
 }
 
-/* The walk of the broadcasting kernels that take a whole row at a time (the Helium ones): for each
- * row of the innermost dimension ROW(ctx, a, s1, b, s2, y, n), a / b the row's first elements of
- * in1 / in2, s1 / s2 their strides along the row (1, or 0 for an input repeated along it), y the
- * row's n outputs; the odometer steps between rows. */
-#define UTVM_EW_ROWS(sh, in1, in2, out, ROW, ctx)                                                         \
-  do {                                                                                                    \
-    const int32_t n_ = (sh)->dims[UTVM_EW_MAX_DIMS - 1];                                                  \
-    const int32_t rows_ = utvm_ew_rows(sh);                                                               \
-    utvm_ew_iter it_;                                                                                     \
-    int32_t r_;                                                                                           \
-    utvm_ew_iter_init(&it_);                                                                              \
-    for (r_ = 0; r_ < rows_; ++r_) {                                                                      \
-      ROW((ctx), &(in1)[it_.o1], (sh)->stride1[UTVM_EW_MAX_DIMS - 1], &(in2)[it_.o2],                     \
-          (sh)->stride2[UTVM_EW_MAX_DIMS - 1], &(out)[r_ * n_], n_);                                       \
-      utvm_ew_iter_next((sh), &it_);                                                                      \
-    }                                                                                                     \
-  } while (0)
-
 /* The loop of every binary elementwise kernel (add_s16, add_f32, mul_*): out[i] = (T)ONE(p, a, b)
  * with a and b the input elements that output element i reads. ONE is the type's element
  * operation (a static inline function below or in the type's file); the walk is written once here and expanded in place, so

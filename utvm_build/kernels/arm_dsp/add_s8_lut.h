@@ -18,6 +18,7 @@
 
 #include "dsp_s8.h"
 #include "elementwise.h"
+#include "ew_rows.h"
 
 /* The loop with dsp_s8.h's SMLAL form of the output rescale (1 <= e <= 31, m >= 0: the rounding
  * doubling high product and the rounding shift in one SMLAL from a 64-bit constant; and, adds, adc,

@@ -17,6 +17,7 @@
 #endif
 
 #include "elementwise.h"
+#include "ew_rows.h"
 #include "mve_s8.h"
 
 /* RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(v, m), e) per lane, rsh = -e (<= 0),

@@ -18,6 +18,7 @@
 #endif
 
 #include "elementwise.h"
+#include "ew_rows.h"
 #include "mve_s8.h"
 
 /* Eight elements: a, b the widened inputs; the result as int16 lanes in element order. */
