@@ -980,9 +980,10 @@ int main(void) {
 """
 
 
-def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias: int, machine: str) -> None:
-    """Builds LIN_MAIN for ``fn`` (from ``header``, tables with ``bias``) at -Os and -O2 and runs it on
-    QEMU ``machine``: every LIN_ADD case that fits must give the generic kernel's bytes."""
+def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias: int, machine: str,
+                   builds: tuple[tuple[str, ...], ...] = (("-Os",), ("-O2",))) -> None:
+    """Builds LIN_MAIN for ``fn`` (from ``header``, tables with ``bias``) with each of ``builds``' flags
+    and runs it on QEMU ``machine``: every LIN_ADD case that fits must give the generic kernel's bytes."""
     rows = []
     for case in LIN_ADD:
         p, (_, lin) = _lin_case(case, bias)
@@ -997,8 +998,8 @@ def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias:
         "static const lin_case cases[] = {\n" + ",\n".join(rows) + "\n};\n")
     (tmp_path / "main.c").write_text(LIN_MAIN)
     ld = CORTEX_M / ("mps2-an386.ld" if machine == "mps2-an386" else "mps3-an547.ld")
-    for opt in ("-Os", "-O2"):
-        r = _cc([*flags, opt, *STRICT, f'-DLIN_HEADER="{header}"', f"-DLIN_FN={fn}", "-I", str(tmp_path),
+    for opt in builds:
+        r = _cc([*flags, *opt, *STRICT, f'-DLIN_HEADER="{header}"', f"-DLIN_FN={fn}", "-I", str(tmp_path),
                  "-I", str(KERNELS), "-I", str(CORTEX_M), "main.c", str(CORTEX_M / "startup.c"),
                  str(CORTEX_M / "semihosting.c"), "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
                  f"-L{CORTEX_M}", f"-T{ld}", "-o", "lin.elf"], tmp_path)
@@ -1010,8 +1011,10 @@ def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias:
 def test_add_lin_every_pair_on_qemu(tools, tmp_path: Path) -> None:
     """utvm_add_s8_lin with the generator's (c, table) against the generic utvm_add_s8 on QEMU M4:
     every pair of int8 values, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3 (unaligned words,
-    tails of 1..7), nothing written past the end, both loops (full range, clamped)."""
-    lin_every_pair(tmp_path, M4_FLAGS, "arm_dsp/add_s8_lut.h", "utvm_add_s8_lin", 128, "mps2-an386")
+    tails of 1..7), nothing written past the end, both loops (full range, clamped); -Os, -O2 and the
+    C twin of the assembly step (UTVM_NO_INLINE_ASM)."""
+    lin_every_pair(tmp_path, M4_FLAGS, "arm_dsp/add_s8_lut.h", "utvm_add_s8_lin", 128, "mps2-an386",
+                   (("-Os",), ("-O2",), ("-Os", "-DUTVM_NO_INLINE_ASM")))  # the assembly step and its C twin
 
 
 def test_add_lin_broadcast_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:

@@ -119,9 +119,11 @@ static UTVM_DSP_INLINE int32_t utvm_add_s8_lin_one(int32_t c, const int32_t* u, 
 
 /* Four elements at lin, tab: the biased bytes packed into r (lin and tab advanced by 4). GCC and Clang
  * get the sequence as inline assembly (GCC spreads the loads among the arithmetic, where each costs
- * 2 cycles instead of 1, and computes every table index from one word with UBFX); other compilers the
- * same operations in C. */
-#if defined(__GNUC__) || defined(__clang__)
+ * 2 cycles instead of 1, and computes every table index from one word with UBFX); other compilers, and
+ * builds with UTVM_NO_INLINE_ASM (docs/kernel-guide.md), the same operations in C. 11 operands: it
+ * compiles at -O0 .. -O3 and with the frame pointer kept (the loop function is at -O2 whatever the
+ * level, UTVM_DSP_HOT). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_ADD_S8_LIN_STEP4(r)                                                                     \
   do {                                                                                               \
     uint32_t wa_;                                                                                    \
