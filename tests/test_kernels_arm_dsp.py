@@ -24,6 +24,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -718,7 +719,8 @@ def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
     return mb.build(ins, outs)
 
 
-# ADD / SUB int8 with same-shape operands (kernels/arm_dsp/add_s8_lut.h, tables from ops/elementwise.py):
+# ADD / SUB int8 with same-shape operands (kernels/arm_dsp/add_s8_lut.h: the linear form of ops/add_s8_lin.py,
+# else the two tables of ops/elementwise.py):
 # (op, shape, (scale, zp) of input 1, input 2 and the output, activation); 4096+ elements each, so
 # that every input byte occurs; the last one broadcasts (the DSP add_s8.h instead)
 Q15_ADD = [
@@ -728,6 +730,9 @@ Q15_ADD = [
     ("ADD", [64, 64], (1e-3, 127), (0.5, 0), (0.6, -128), "RELU6"),
     ("SUB", [4096], (0.25, 0), (0.25, 0), (0.01, 127), "RELU_N1_TO_1"),
     ("ADD", [8, 8, 16], (0.05, 1), (0.05, 1), (0.05, 1), "NONE"),
+    # both inputs over 128x the output scale: no linear form (utvm_add_s8_lin), the two tables (the first
+    # case has none either: rounding ties, see ops/add_s8_lin.py)
+    ("ADD", [4099], (0.01, 0), (0.02, 3), (0.00005, 0), "NONE"),
 ]
 
 
@@ -748,6 +753,47 @@ def _add_model(seed: int) -> bytes:
     o = mb.tensor([1, 16, 16, 8], "int8", scale=0.07, zero_point=-20)
     mb.operator("ADD", [a, b], [o], {"fused_activation_function": "NONE"})
     return mb.build([*ins, a, b], [*outs, o])
+
+
+# Broadcasting int8 ADD / SUB / MUL (arm_dsp/add_s8_lut.h utvm_add_s8_lin_bc; arm_mve/add_s8_mve.h
+# utvm_add_s8_lin_mve_bc / utvm_add_s8_mve_bc, arm_mve/mul_s8_mve.h utvm_mul_s8_mve_bc; also
+# tests/test_kernels_arm_mve.py): (op, shape1, shape2, (scale, zp) of input 1, input 2 and the
+# output, activation). A per-channel vector against a tensor (either side, channels 3, 16, 21: the
+# predicated tails), a scalar against a tensor, one value per row ([R, 1] against [R, C]), an outer
+# sum ([R, 1] + [1, C]: each input repeated along a different dimension), SUB with the repeated
+# operand first (the swapped roles); scales in simple ratios (no linear form: the 4-lane reference
+# arithmetic) and arbitrary ones (the linear form); every activation; MUL with a left-shifting
+# multiplier and a clamp.
+BCAST = [
+    ("ADD", [1, 5, 6, 16], [16], (0.0213, -7), (0.0171, 3), (0.0297, -128), "RELU"),
+    ("ADD", [21], [2, 3, 7, 21], (0.0113, 100), (0.0329, -20), (0.0411, 5), "NONE"),
+    ("SUB", [1], [3, 37], (0.05, 10), (0.04, -3), (0.08, 0), "NONE"),
+    ("SUB", [3, 37], [1], (0.0517, 10), (0.0433, -3), (0.0811, 0), "RELU6"),
+    ("ADD", [9, 1], [9, 13], (0.1, 0), (0.25, 7), (0.3, -1), "RELU_N1_TO_1"),
+    ("ADD", [6, 1], [1, 11], (0.0277, -128), (0.0191, 127), (0.0377, 3), "NONE"),
+    ("SUB", [4, 1, 3], [4, 5, 3], (0.0123, 9), (0.0321, -9), (0.0291, 2), "RELU"),
+    ("MUL", [1, 5, 6, 16], [16], (0.05, -3), (0.04, 7), (0.002, -128), "NONE"),
+    ("MUL", [21], [2, 3, 7, 21], (0.03, 127), (0.02, -128), (0.0002, 10), "RELU"),
+    ("MUL", [1], [3, 37], (1.0, 0), (1.0, -1), (300.0, 3), "RELU6"),
+    ("MUL", [6, 1], [1, 11], (0.5, 100), (0.125, -100), (0.01, 1), "NONE"),
+]
+
+
+def _bcast_model() -> bytes:
+    from tflite_writer import ModelBuilder
+
+    mb = ModelBuilder("broadcast add mul")
+    ins, outs = [], []
+    for op, sh1, sh2, (s1, z1), (s2, z2), (so, zo), act in BCAST:
+        rank = max(len(sh1), len(sh2))
+        p1, p2 = [1] * (rank - len(sh1)) + sh1, [1] * (rank - len(sh2)) + sh2
+        a = mb.tensor(sh1, "int8", scale=s1, zero_point=z1)
+        b = mb.tensor(sh2, "int8", scale=s2, zero_point=z2)
+        o = mb.tensor([max(x, y) for x, y in zip(p1, p2)], "int8", scale=so, zero_point=zo)
+        mb.operator(op, [a, b], [o], {"fused_activation_function": act})
+        ins += [a, b]
+        outs.append(o)
+    return mb.build(ins, outs)
 
 
 # FULLY_CONNECTED int8 with re-laid out weights (kernels/arm_dsp/fully_connected_s8_blk4.h, data from
@@ -832,6 +878,10 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         if m.name == "q15_dw":  # the one-input-channel cases
             assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
         src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob(f"*{m.name}*/src/*.c"))
+        if m.name == "lut_add":  # the linear form where it fits (5 cases), the two tables elsewhere (2)
+            fits = sum(_lin_case((op, a, b, o, act))[1][1] is not None for op, _, a, b, o, act in Q15_ADD)
+            assert fits == 5, fits
+            assert src.count("utvm_add_s8_lin(") == fits and src.count("utvm_add_s8_lut(") == len(Q15_ADD) - fits
         for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         if m.name == "q15_conv":  # the 1x1 cases with int8 weights (conv2d_s8_q15.h, conv2d_q15_1x1.h)
@@ -880,3 +930,195 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"
+
+
+# ADD / SUB int8 in the linear form (kernels/arm_dsp/add_s8_lut.h utvm_add_s8_lin, ops/add_s8_lin.py):
+# (op, (scale, zp) of input 1, input 2 and the output, activation). ResNet-8's first residual ADD; SUB
+# with the linear input negated; scales 500x apart; rescales near the 2^31 limit of c (one input 96x
+# the output scale, the other past it: the smaller-scale input is the linear one); equal scales; every
+# activation (RELU with the zero point inside the range: the clamped loop). The last case fits no c
+# (both inputs over 128x the output scale): the generator keeps utvm_add_s8_lut there.
+LIN_ADD = [
+    ("ADD", (0.006152986083179712, -128), (0.008103201165795326, -6), (0.006784087512642145, -128), "RELU"),
+    ("SUB", (0.1, 10), (0.003, -128), (0.1, 5), "NONE"),
+    ("ADD", (1e-3, 127), (0.5, 0), (0.6, -128), "RELU6"),
+    ("SUB", (0.25, 0), (0.25, 0), (0.01, 127), "RELU_N1_TO_1"),
+    ("ADD", (0.05, 1), (0.05, 1), (0.05, 1), "NONE"),
+    ("ADD", (0.02, -7), (0.03, 100), (0.04, 10), "RELU"),
+    ("ADD", (1.0, 0), (0.9, -128), (0.0101, 0), "NONE"),
+    ("SUB", (0.5, 127), (0.7, -128), (0.0052, -5), "NONE"),
+    ("ADD", (0.9, 3), (1e-4, 5), (0.9, 0), "NONE"),
+    ("ADD", (0.01, 0), (0.02, 0), (0.00005, 0), "NONE"),
+]
+
+
+def _lin_case(case: tuple, bias: int = 128) -> tuple[dict, object]:
+    """The generator's parameters (ops/elementwise.py AddSub.prepare) and fit for one LIN_ADD case
+    (bias 128: arm_dsp's table, 0: arm_mve's)."""
+    from utvm_build.ops.add_s8_lin import fit_linear_add, reference_table
+    from utvm_build.ops.elementwise import AddSub, quantize_multiplier_lt1
+    from utvm_build.quant import activation_range_quantized
+
+    op, (s1, z1), (s2, z2), (so, zo), act = case
+    ts = [SimpleNamespace(quant=SimpleNamespace(s=s)) for s in (s1, s2, so)]
+    r1, r2, ro = AddSub._reals(*ts, 20)
+    (m1, e1), (m2, e2), (mo, eo) = (quantize_multiplier_lt1(r) for r in (r1, r2, ro))
+    if op == "SUB":
+        m2 = -m2
+    lo, hi = activation_range_quantized(act, "int8", so, zo)
+    p = {"left_shift": 20, "input1_offset": -z1, "input1_multiplier": m1, "input1_shift": e1,
+         "input2_offset": -z2, "input2_multiplier": m2, "input2_shift": e2, "output_offset": zo,
+         "output_multiplier": mo, "output_shift": eo, "act_min": lo, "act_max": hi}
+    ref = reference_table((-z1, -z2), (m1, m2, mo), (e1, e2, eo), zo, (lo, hi))
+    return p, (ref, fit_linear_add(ref, (s1, s2), so, op == "SUB", lo, hi, bias))
+
+
+def test_add_lin_reference_table_is_tflite_arithmetic() -> None:
+    """ops/add_s8_lin.reference_table (numpy, every pair) against the scalar gemmlowp arithmetic of
+    ops/elementwise.py on two cases, every pair; and which cases fit."""
+    from utvm_build.ops.elementwise import _rdbp, _srdhm, add_s8_input_table
+
+    for case in (LIN_ADD[1], LIN_ADD[7]):
+        p, (ref, _) = _lin_case(case)
+        t1 = add_s8_input_table(p["input1_offset"], p["input1_multiplier"], p["input1_shift"])
+        t2 = add_s8_input_table(p["input2_offset"], p["input2_multiplier"], p["input2_shift"])
+        for a in range(-128, 128):
+            for b in range(-128, 128):
+                x = int(t1[a & 255]) + int(t2[b & 255])
+                v = _rdbp(_srdhm(x, p["output_multiplier"]), -p["output_shift"]) + p["output_offset"]
+                assert ref[a + 128, b + 128] == min(max(v, p["act_min"]), p["act_max"]), (case, a, b)
+    fits = [_lin_case(c)[1][1] for c in LIN_ADD]
+    assert all(f is not None for f in fits[:-1]) and fits[-1] is None, [f is not None for f in fits]
+    assert [f.linear for f in fits[:-1]] == [1, 1, 1, 0, 0, 1, 0, 0, 0], [f.linear for f in fits[:-1]]
+
+
+LIN_MAIN = r"""
+#include <stdint.h>
+#include <string.h>
+#include "add_s8.h"
+#include LIN_HEADER
+#include "semihosting.h"
+#include "lin_cases.h"
+
+#define N 65536
+static int8_t in1[N + 8], in2[N + 8], want[N + 8], got[N + 8];
+
+static void put_u(unsigned long u) {
+  char b[16];
+  int i = 15;
+  b[i] = 0;
+  do { b[--i] = (char)('0' + (int)(u % 10u)); u /= 10u; } while (u != 0u);
+  semihosting_write0(&b[i]);
+}
+
+/* the kernel on n elements from offset off, against the generic kernel; bytes past n untouched */
+static unsigned long run(const lin_case* t, int32_t off, int32_t n) {
+  utvm_ew_shape sh;
+  unsigned long bad = 0;
+  int32_t k;
+  memset(&sh, 0, sizeof sh);
+  sh.size = n;
+  utvm_add_s8(&t->p, &sh, &in1[off], &in2[off], &want[off]);
+  memset(got, 0x5A, sizeof got);
+  if (t->linear == 0) {
+    LIN_FN(&t->p, t->table, t->c, n, &in1[off], &in2[off], &got[off]);
+  } else {
+    LIN_FN(&t->p, t->table, t->c, n, &in2[off], &in1[off], &got[off]);
+  }
+  for (k = 0; k < n; ++k) bad += (got[off + k] != want[off + k]);
+  for (k = off + n; k < N + 8; ++k) bad += (got[k] != 0x5A);
+  for (k = 0; k < off; ++k) bad += (got[k] != 0x5A);
+  return bad;
+}
+
+int main(void) {
+  unsigned long bad = 0;
+  int32_t k;
+  size_t i;
+  for (k = 0; k < N + 8; ++k) { /* every (input1, input2) pair once */
+    in1[k] = (int8_t)(uint8_t)((uint32_t)k >> 8);
+    in2[k] = (int8_t)(uint8_t)((uint32_t)k * 167u + 11u);
+  }
+  for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    int32_t n;
+    bad += run(&cases[i], 0, N);
+    bad += run(&cases[i], 1, N - 1); /* unaligned words, a tail of 7 */
+    bad += run(&cases[i], 3, N - 12);
+    for (n = 0; n < 20; ++n) bad += run(&cases[i], (n * 5) % 4, n);
+  }
+  semihosting_write0("cases ");
+  put_u((unsigned long)(sizeof cases / sizeof cases[0]));
+  semihosting_write0(" bad ");
+  put_u(bad);
+  semihosting_write0("\n");
+  semihosting_exit(0);
+  return 0;
+}
+"""
+
+
+def lin_every_pair(tmp_path: Path, flags: list[str], header: str, fn: str, bias: int, machine: str,
+                   builds: tuple[tuple[str, ...], ...] = (("-Os",), ("-O2",))) -> None:
+    """Builds LIN_MAIN for ``fn`` (from ``header``, tables with ``bias``) with each of ``builds``' flags
+    and runs it on QEMU ``machine``: every LIN_ADD case that fits must give the generic kernel's bytes."""
+    rows = []
+    for case in LIN_ADD:
+        p, (_, lin) = _lin_case(case, bias)
+        if lin is None:
+            continue
+        fields = ", ".join(f".{k} = {v}" for k, v in p.items())
+        table = ", ".join(str(int(v)) for v in lin.table)
+        rows.append(f"  {{{{{fields}}}, {lin.linear}, {lin.c}, {{{table}}}}}")
+    assert len(rows) == len(LIN_ADD) - 1
+    (tmp_path / "lin_cases.h").write_text(
+        "typedef struct { utvm_add_q_params p; int32_t linear; int32_t c; int32_t table[256]; } lin_case;\n"
+        "static const lin_case cases[] = {\n" + ",\n".join(rows) + "\n};\n")
+    (tmp_path / "main.c").write_text(LIN_MAIN)
+    ld = CORTEX_M / ("mps2-an386.ld" if machine == "mps2-an386" else "mps3-an547.ld")
+    for opt in builds:
+        r = _cc([*flags, *opt, *STRICT, f'-DLIN_HEADER="{header}"', f"-DLIN_FN={fn}", "-I", str(tmp_path),
+                 "-I", str(KERNELS), "-I", str(CORTEX_M), "main.c", str(CORTEX_M / "startup.c"),
+                 str(CORTEX_M / "semihosting.c"), "-nostartfiles", "--specs=nano.specs", "-Wl,--gc-sections",
+                 f"-L{CORTEX_M}", f"-T{ld}", "-o", "lin.elf"], tmp_path)
+        assert r.returncode == 0, r.stderr
+        rc, out = _qemu(tmp_path / "lin.elf", tmp_path, machine=machine)
+        assert rc == 0 and f"cases {len(rows)} bad 0" in out, (opt, out[-2000:])
+
+
+def test_add_lin_every_pair_on_qemu(tools, tmp_path: Path) -> None:
+    """utvm_add_s8_lin with the generator's (c, table) against the generic utvm_add_s8 on QEMU M4:
+    every pair of int8 values, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3 (unaligned words,
+    tails of 1..7), nothing written past the end, both loops (full range, clamped); -Os, -O2 and the
+    C twin of the assembly step (UTVM_NO_INLINE_ASM)."""
+    lin_every_pair(tmp_path, M4_FLAGS, "arm_dsp/add_s8_lut.h", "utvm_add_s8_lin", 128, "mps2-an386",
+                   (("-Os",), ("-O2",), ("-Os", "-DUTVM_NO_INLINE_ASM")))  # the assembly step and its C twin
+
+
+def test_add_lin_broadcast_on_qemu_equal_generic_host_and_reference(tools, tmp_path: Path) -> None:
+    """utvm_add_s8_lin_bc (broadcasting ADD / SUB in the linear form, rows through the same-shape loop
+    or one element at a time) on the BCAST cases: cortex-m4 on QEMU == the generic host build == TFLite."""
+    need("cmake", "cc")
+    from benchmarks import reference
+    from benchmarks.compare import outputs_match
+    from benchmarks.models import BenchModel
+    from benchmarks.runner import CORES, build, model_metadata, parse_program_output
+
+    (tmp_path / "bcast.tflite").write_bytes(_bcast_model())
+    m = BenchModel("bcast", tmp_path / "bcast.tflite", "test")
+    build([m], None, "O2", tmp_path / "host", target="generic")
+    build([m], CORES["m4"], "Os", tmp_path / "m4", target="cortex-m4")
+    src = "\n".join(p.read_text() for p in (tmp_path / "m4").rglob("*bcast*/src/*.c"))
+    lin, nest = src.count("utvm_add_s8_lin_bc("), src.count("utvm_add_s8(")
+    assert lin >= 3 and lin + nest == 7, (lin, nest)  # the linear form where it fits, add_s8.h elsewhere
+    host_meta = model_metadata(tmp_path / "host", m)
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / "bench_bcast")], capture_output=True,
+                                               text=True, timeout=300).stdout)
+    assert host.rc == 0
+    ref = reference.check(m, host_meta, host.outputs)
+    assert ref.startswith("identical"), f"host vs reference: {ref}"
+    rc, out = _qemu(tmp_path / "m4" / "bench_bcast.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    dtypes = [t["dtype"] for t in model_metadata(tmp_path / "m4", m)["outputs"]]
+    ok, how = outputs_match(target.outputs, host.outputs, dtypes)
+    assert ok and how == "identical", f"cortex-m4 vs host: {how}"

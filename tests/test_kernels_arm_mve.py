@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _q15_model, _qemu  # noqa: E402
+from test_kernels_arm_dsp import Q15_CONV, Q15_DW, _add_model, _bcast_model, _q15_model, _qemu, lin_every_pair  # noqa: E402
 
 FULL = os.environ.get("UTVM_TEST_FULL") == "1"
 KERNELS = REPO / "utvm_build" / "kernels"
@@ -341,6 +341,49 @@ def _mul_mve_model() -> bytes:
     return mb.build(ins, outs)
 
 
+# BATCH_MATMUL int8 (batch_matmul_s8.h): (lhs batch, rhs batch, M, K, N, adj_x, adj_y, constant rhs,
+# lhs zp, rhs zp). Depths 1, 5, 16, 17, 40, 100 (whole vectors and predicated tails), N 1, 3, 6, 8
+# (a last block of fewer than 4 columns), broadcast batch dimensions on either side, a constant rhs
+# (stored transposed), a runtime rhs with adj_y (depth-contiguous: the vector path) and without (the
+# generic walk), adj_x (the generic walk), lhs zero point 0 (no rhs sums) and at both ends.
+MVE_BMM = [
+    ((2,), (2,), 3, 40, 6, False, False, True, 5, -3),
+    ((1,), (3,), 4, 17, 3, False, True, False, -128, 10),
+    ((3,), (), 2, 100, 8, False, False, True, 0, 0),
+    ((2, 2), (2, 1), 5, 16, 1, False, True, False, 127, -128),
+    ((), (), 7, 5, 6, False, False, False, 9, 2),
+    ((2,), (2,), 3, 12, 5, True, False, True, -7, 1),
+    ((), (), 1, 1, 3, False, False, True, 0, 4),
+]
+
+
+def _bmm_mve_model(seed: int = 31) -> bytes:
+    from tflite_writer import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder("arm_mve batch_matmul")
+    ins, outs = [], []
+    for lb, rb, m, k, n, adj_x, adj_y, const, zl, zr in MVE_BMM:
+        sl, sr = float(rng.uniform(0.01, 0.05)), float(rng.uniform(0.005, 0.05))
+        # the output quantization from sampled sums (+-3 sigma over the int8 range, centred)
+        acc = ((rng.integers(-128, 128, (256, k)) - zl) * (rng.integers(-128, 128, (256, k)) - zr)).sum(axis=1)
+        so = sl * sr * 3.0 * float(acc.std()) / 127.0
+        zo = int(np.clip(-round(float(acc.mean()) * sl * sr / so), -128, 127))
+        lshape = (*lb, k, m) if adj_x else (*lb, m, k)
+        rshape = (*rb, n, k) if adj_y else (*rb, k, n)
+        nb = max(len(lb), len(rb))
+        lbe, rbe = (1,) * (nb - len(lb)) + lb, (1,) * (nb - len(rb)) + rb
+        oshape = tuple(max(a, b) for a, b in zip(lbe, rbe)) + (m, n)
+        x = mb.tensor(lshape, "int8", scale=sl, zero_point=zl)
+        data = rng.integers(-128, 128, rshape).astype(np.int8) if const else None
+        y = mb.tensor(rshape, "int8", data=data, scale=sr, zero_point=zr)
+        o = mb.tensor(oshape, "int8", scale=so, zero_point=zo)
+        mb.operator("BATCH_MATMUL", [x, y], [o], {"adj_x": adj_x, "adj_y": adj_y})
+        ins += [x] if const else [x, y]
+        outs.append(o)
+    return mb.build(ins, outs)
+
+
 # SOFTMAX int8 (softmax_s8.h): ([outer, depth], input scale, input zero point, beta): depths
 # under, at and above 4 / 16 (predicated tails), 1, 256 (the largest on the vector path) and 300
 # (the generic fallback), input scales from 0.01 to 1 (diff_min cutting many lanes off at 1),
@@ -466,12 +509,20 @@ def test_mve_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             ("mve_dw_mult", _dw_mult_model(26), "depthwise_conv2d_s8_mve"),
             ("mve_fc", _fc_model(25), "fully_connected_s8_rows"), ("mve_add", _add_model(27), "add_s8_mve"),
             ("mve_add2", _add_mve_model(), "add_s8_mve"), ("mve_mul", _mul_mve_model(), "mul_s8_mve"),
+            ("mve_bcast", _bcast_model(), "add_s8_mve"), ("mve_bmm", _bmm_mve_model(), "batch_matmul_s8"),
             ("mve_softmax", _softmax_mve_model(), "softmax_s8"),
             ("mve_pool", _pool_model(), "pooling_avg_s8"), ("mve_max", _pool_model("MAX_POOL_2D"), "pooling_max_s8")):
         (tmp_path / f"{name}.tflite").write_bytes(data)
         models.append(BenchModel(name, tmp_path / f"{name}.tflite", "test"))
         kernels[name] = kernel
     _check_on_qemu(tmp_path, models, kernels, reference_check=True)
+    # ADD / SUB: the linear form where it fits, the reference arithmetic on 4 lanes elsewhere
+    src = "\n".join(p.read_text() for p in (tmp_path / "m55").rglob("*mve_add*/src/*.c"))
+    assert src.count("utvm_add_s8_lin_mve(") >= 5 and src.count("utvm_add_s8_mve(") >= 2, src
+    # broadcasts: every ADD / SUB / MUL case through the MVE row kernels, both ADD forms
+    src = "\n".join(p.read_text() for p in (tmp_path / "m55").rglob("*mve_bcast*/src/*.c"))
+    lin, ref, mul = (src.count(f"{f}(") for f in ("utvm_add_s8_lin_mve_bc", "utvm_add_s8_mve_bc", "utvm_mul_s8_mve_bc"))
+    assert lin >= 3 and ref >= 2 and lin + ref == 7 and mul == 4, (lin, ref, mul)
 
 
 def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
@@ -484,3 +535,11 @@ def test_models_on_qemu_equal_generic_host(tools, tmp_path: Path) -> None:
     names = [n for n in model_names() if n in wanted]
     assert names, "no benchmark models"
     _check_on_qemu(tmp_path, get_models(names, tmp_path))
+
+
+def test_add_lin_mve_every_pair_on_qemu(tools, tmp_path: Path) -> None:
+    """add_s8_mve.h utvm_add_s8_lin_mve (the linear form: VMULH and a gather) with the generator's
+    (c, table) against the generic utvm_add_s8 on QEMU M55: every pair of int8 values of the DSP
+    test's LIN_ADD cases, lengths 0..19 and 2^16 - 12..2^16 from offsets 0..3, nothing written past
+    the end."""
+    lin_every_pair(tmp_path, M55_FLAGS, "arm_mve/add_s8_mve.h", "utvm_add_s8_lin_mve", 0, MACHINE)

@@ -19,6 +19,7 @@ import numpy as np
 from ..graph import Graph, Operator, Tensor
 from ..quant import UnrepresentableMultiplier, activation_range_float, activation_range_quantized, quantize_multiplier
 from ..selection import offers
+from .add_s8_lin import fit_linear_add, reference_table
 from .base import OpHandler, dtype_suffix, expect_counts, expect_dtype, expect_scale, fail, out_tensor, register, tensor
 from .call import Const, In, KernelCall, Lit, Out, Params, Prepared, call
 
@@ -229,22 +230,56 @@ class AddSub(_Binary):
             "input1_shift": e1, "input2_offset": -x2.quant.zp, "input2_multiplier": m2, "input2_shift": e2,
             "output_offset": out.quant.zp, "output_multiplier": mo, "output_shift": eo,
             "act_min": lo, "act_max": hi})
+        fields = _shape_fields(x1, x2, out)
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
-        if x1.dtype == "int8" and same_shape and _has_kernel(ADD_MVE_KERNEL, target):
-            return self.prepared(op, g, call(ADD_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
+        s = Params("utvm_ew_shape", fields, "shape")
+        if x1.dtype == "int8" and (same_shape or fields["broadcast"]):
+            # the target paths, first applicable first: the linear form (bias: its table's, None: not
+            # that form), the Helium 4-lane arithmetic, the DSP tables (same shape only)
+            paths = (((ADD_LIN_MVE_KERNEL, 0), (ADD_MVE_KERNEL, None), (ADD_LIN_KERNEL, 128)) if same_shape else
+                     ((ADD_LIN_MVE_BC_KERNEL, 0), (ADD_MVE_BC_KERNEL, None), (ADD_LIN_BC_KERNEL, 128)))
+            size = (Lit(out.size),) if same_shape else ()
+            shape = () if same_shape else (s,)
+            for kernel, bias in paths:
+                if not _has_kernel(kernel, target):
+                    continue
+                if bias is None:
+                    return self.prepared(op, g, call(kernel, p, *shape, *size, In(0), In(1), Out(0)))
+                ref = reference_table((-x1.quant.zp, -x2.quant.zp), (m1, m2, mo), (e1, e2, eo), out.quant.zp,
+                                      (lo, hi))
+                lin = fit_linear_add(ref, (float(x1.quant.s), float(x2.quant.s)), float(out.quant.s), sub, lo, hi,
+                                     bias)
+                if lin is None:
+                    continue
+                ins = (In(0), In(1)) if lin.linear == 0 else (In(1), In(0))
+                if lin.linear == 1 and not same_shape:  # the strides go with their operands
+                    shape = (Params("utvm_ew_shape", {**fields, "stride1": fields["stride2"],
+                                                      "stride2": fields["stride1"]}, "shape"),)
+                return self.prepared(op, g, call(kernel, p, *shape, Const("table", lin.table, "int32_t"), Lit(lin.c),
+                                                 *size, *ins, Out(0)))
         if x1.dtype == "int8" and same_shape and _has_kernel(ADD_LUT_KERNEL, target):
             t1 = add_s8_input_table(-x1.quant.zp, m1, e1)
             t2 = add_s8_input_table(-x2.quant.zp, m2, e2)
             return self.prepared(op, g, call(ADD_LUT_KERNEL, p, Const("table1", t1, "int32_t"),
                                              Const("table2", t2, "int32_t"), Lit(out.size), In(0), In(1), Out(0)))
-        s = Params("utvm_ew_shape", _shape_fields(x1, x2, out), "shape")
         return self.prepared(op, g, call(f"utvm_add_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
 #: The DSP targets' same-shape int8 ADD/SUB (kernels/arm_dsp/add_s8_lut.h): the input rescales tabulated.
 ADD_LUT_KERNEL = "utvm_add_s8_lut"
+#: The DSP targets' same-shape int8 ADD/SUB in the linear form (kernels/arm_dsp/add_s8_lut.h, ops/add_s8_lin.py):
+#: one input through a multiply, the other through one table, exact on every pair (else the two tables).
+ADD_LIN_KERNEL = "utvm_add_s8_lin"
+#: The Helium targets' same-shape int8 ADD/SUB in the linear form (kernels/arm_mve/add_s8_mve.h), first.
+ADD_LIN_MVE_KERNEL = "utvm_add_s8_lin_mve"
 #: The Helium targets' same-shape int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h), before the DSP tables.
 ADD_MVE_KERNEL = "utvm_add_s8_mve"
+#: The Helium targets' broadcasting int8 ADD/SUB (kernels/arm_mve/add_s8_mve.h): the linear form where it
+#: fits, else the reference arithmetic on 4 lanes; rows of the innermost dimension.
+ADD_LIN_MVE_BC_KERNEL = "utvm_add_s8_lin_mve_bc"
+ADD_MVE_BC_KERNEL = "utvm_add_s8_mve_bc"
+#: The DSP targets' broadcasting int8 ADD/SUB in the linear form (kernels/arm_dsp/add_s8_lut.h), else add_s8.h.
+ADD_LIN_BC_KERNEL = "utvm_add_s8_lin_bc"
 
 
 def _has_kernel(fn: str, target: str) -> bool:
@@ -307,8 +342,12 @@ class Mul(_Binary):
         same_shape = tuple(x1.shape) == tuple(x2.shape) == tuple(out.shape)
         if x1.dtype == "int8" and same_shape and _has_kernel(MUL_MVE_KERNEL, target):
             return self.prepared(op, g, call(MUL_MVE_KERNEL, p, Lit(out.size), In(0), In(1), Out(0)))
+        if x1.dtype == "int8" and s.fields["broadcast"] and _has_kernel(MUL_MVE_BC_KERNEL, target):
+            return self.prepared(op, g, call(MUL_MVE_BC_KERNEL, p, s, In(0), In(1), Out(0)))
         return self.prepared(op, g, call(f"utvm_mul_{dtype_suffix(x1.dtype)}", p, s, In(0), In(1), Out(0)))
 
 
 #: The Helium targets' same-shape int8 MUL (kernels/arm_mve/mul_s8_mve.h).
 MUL_MVE_KERNEL = "utvm_mul_s8_mve"
+#: The Helium targets' broadcasting int8 MUL (kernels/arm_mve/mul_s8_mve.h): rows of the innermost dimension.
+MUL_MVE_BC_KERNEL = "utvm_mul_s8_mve_bc"
