@@ -36,9 +36,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_put(int32_t* dst, int32_t v, int32_t
 /* The loop of utvm_conv2d_q15_words in inline assembly (GCC, Clang): four words of 4 int8 per step
  * (four single LDR, possibly unaligned), 8 SXTAB16, eight STR whose offsets STORES gives (the even
  * word of word k at k x the slot stride, its odd word 4 bytes after; the last STR post-indexed past
- * the step), so that neighbouring loads and stores pipeline on the Cortex-M4. */
+ * the step), so that neighbouring loads and stores pipeline on the Cortex-M4. volatile, as every
+ * assembly block here that stores: GCC may delete a non-volatile block whose outputs are dead, stores
+ * and "memory" clobber notwithstanding (it did, the register requantization below, in a copy of a
+ * pair function constant-propagated for a model's one int8-weight layer). */
 #define UTVM_CONV2D_Q15_WORDS_ASM(STORES)                                                                         \
-  __asm__("1:\n\t"                                                                                                \
+  __asm__ volatile("1:\n\t"                                                                                                \
           "ldr %[v1], [%[s], #4]\n\tldr %[v2], [%[s], #8]\n\tldr %[v3], [%[s], #12]\n\tldr %[v0], [%[s]], #16\n\t" \
           "sxtab16 %[e0], %[f], %[v0]\n\tsxtab16 %[v0], %[f], %[v0], ror #8\n\t"                                   \
           "sxtab16 %[e1], %[f], %[v1]\n\tsxtab16 %[v1], %[f], %[v1], ror #8\n\t"                                   \
@@ -487,7 +490,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_out(const utvm_conv2d_q15_params* p,
     int32_t sh_;                                                                                    \
     int32_t t_;                                                                                     \
     int32_t h_;                                                                                     \
-    __asm__(UTVM_CONV2D_Q15_RQ_CH("a0", "b0") UTVM_CONV2D_Q15_RQ_CH("a1", "b1")                      \
+    __asm__ volatile(UTVM_CONV2D_Q15_RQ_CH("a0", "b0") UTVM_CONV2D_Q15_RQ_CH("a1", "b1")             \
             : [a0] "+r"(A0), [a1] "+r"(A1), [b0] "+r"(B0), [b1] "+r"(B1), [pr] "+r"(PR), [ya] "+r"(YA), \
               [yb] "+r"(YB), [m] "=&r"(m_), [k] "=&r"(k_), [sh] "=&r"(sh_), [t] "=&r"(t_), [h] "=&r"(h_) \
             :                                                                                       \
