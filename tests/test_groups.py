@@ -315,19 +315,24 @@ int main(void) {
 """
 
 
-def test_group_cmake_packed_one_system_library(tmp_path: Path) -> None:
-    """utvm_add_models with INTERFACE packed: both models in the build's one system library."""
-    (tmp_path / "main.c").write_text(PACKED_MAIN)
-    (tmp_path / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.20)
-project(packed_group C)
+def _group_cmake_lists(project: str, options: str, tail: str = "") -> str:
+    """A CMake project with utvm_add_models(voice MODELS wake=... cmd=... <options>), then <tail>."""
+    return f"""cmake_minimum_required(VERSION 3.20)
+project({project} C)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 execute_process(COMMAND "${{Python3_EXECUTABLE}}" -m utvm_build --cmake-dir
                 OUTPUT_VARIABLE utvm_build_DIR OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
 find_package(utvm_build CONFIG REQUIRED)
-utvm_add_models(voice MODELS "wake={WAKE}" "cmd={CMD}" EXCLUSIVE wake,cmd INTERFACE packed)
-add_executable(app main.c)
-target_link_libraries(app PRIVATE voice utvm::crt_host)
-""")
+utvm_add_models(voice MODELS "wake={WAKE}" "cmd={CMD}" {options})
+{tail}"""
+
+
+def test_group_cmake_packed_one_system_library(tmp_path: Path) -> None:
+    """utvm_add_models with INTERFACE packed: both models in the build's one system library."""
+    (tmp_path / "main.c").write_text(PACKED_MAIN)
+    (tmp_path / "CMakeLists.txt").write_text(_group_cmake_lists(
+        "packed_group", "EXCLUSIVE wake,cmd INTERFACE packed",
+        "add_executable(app main.c)\ntarget_link_libraries(app PRIVATE voice utvm::crt_host)\n"))
     need("cmake", "ninja")
     configure = ["cmake", "-S", tmp_path, "-B", tmp_path / "b", "-G", "Ninja", f"-DPython3_EXECUTABLE={sys.executable}"]
     for cmd in (configure, ["cmake", "--build", tmp_path / "b"]):
@@ -470,14 +475,7 @@ def test_group_cmake_memory_and_optimize_options(tmp_path: Path) -> None:
     """utvm_add_models passes MEMORY, RAM_LIMIT and OPTIMIZE_FOR to every model of the group, and a
     wrong value is one line naming the option."""
     def project(options: str) -> list[str]:
-        (tmp_path / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.20)
-project(group_options C)
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
-execute_process(COMMAND "${{Python3_EXECUTABLE}}" -m utvm_build --cmake-dir
-                OUTPUT_VARIABLE utvm_build_DIR OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-find_package(utvm_build CONFIG REQUIRED)
-utvm_add_models(voice MODELS "wake={WAKE}" "cmd={CMD}" TARGET cortex-m4 {options})
-""")
+        (tmp_path / "CMakeLists.txt").write_text(_group_cmake_lists("group_options", f"TARGET cortex-m4 {options}"))
         return ["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"), f"-DPython3_EXECUTABLE={sys.executable}"]
 
     need("cmake")
