@@ -269,6 +269,10 @@ typedef struct {
   int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
   int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
   int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
+  /* utvm_dw_q15_rows4: from where a row's steps leave the plane position and the output address
+   * to the next row's first (values, bytes) */
+  int32_t pskip;
+  int32_t yskip;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -429,10 +433,53 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
 #endif
 
+#ifdef UTVM_DW_Q15_QUAD
+/* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
+ * position and the output address carried from one row's last step to the next row's first
+ * (pskip, yskip), the row count in a local, nothing stored back into the state per row. 3 pixels
+ * left: a 4-pixel step storing three (its reads past the row stay in the scratch: kernel_table.py,
+ * 16 bytes beyond the planes); 2: a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
+static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t quad) {
+  const uint16_t* p = c->s;
+  uintptr_t qy = (uintptr_t)c->y;
+  const int32_t tail = c->n & 3;
+  int32_t rows = c->rows;
+  for (;;) {
+    int32_t k;
+    for (k = c->n >> 2; k > 0; --k) {
+      if (quad == 1) {
+        p = utvm_dw_q15_quad1(c, p, &qy);
+      } else {
+        p = utvm_dw_q15_quad2(c, p, &qy);
+      }
+    }
+    if (tail == 3) {
+      p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
+    } else if (tail == 2) {
+      p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
+    } else {
+      /* (rows of 4k pixels) */
+    }
+    rows -= 1;
+    if (rows <= 0) {
+      break;
+    }
+    p = &p[c->pskip];
+    qy += (uintptr_t)(intptr_t)c->yskip;
+  }
+}
+#endif
+
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
 static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
+#ifdef UTVM_DW_Q15_QUAD
+  if ((quad != 0) && ((c->n & 3) != 1)) {
+    utvm_dw_q15_rows4(c, quad);
+    return;
+  }
+#endif
   while (c->rows > 0) {
     const uint16_t* p0 = c->s;
     int32_t yo = 0;
@@ -451,25 +498,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
           p0 = utvm_dw_q15_quad2(c, p0, &qy);
         }
       }
-      yo = 4 * nq * c->out_c;
-      /* 3 pixels left: a 4-pixel step storing three (its reads past the row stay in the
-       * scratch: kernel_table.py, 16 bytes beyond the planes); 2: a 2-pixel step; 1: the C code
-       * below */
-      if ((c->n & 3) == 3) {
-        if (quad == 1) {
-          (void)utvm_dw_q15_three1(c, p0, &qy);
-        } else {
-          (void)utvm_dw_q15_three2(c, p0, &qy);
-        }
-        yo = c->n * c->out_c;
-      } else if ((c->n & 3) == 2) {
-        if (quad == 1) {
-          (void)utvm_dw_q15_pair1(c, p0, &qy);
-        } else {
-          (void)utvm_dw_q15_pair2(c, p0, &qy);
-        }
-        yo = c->n * c->out_c;
-      }
+      yo = 4 * nq * c->out_c; /* (rows of 4k + 1 pixels here: the others take utvm_dw_q15_rows4) */
     }
 #else
     (void)quad;
@@ -643,6 +672,13 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
+  {
+    /* where a row's steps leave p and y (utvm_dw_q15_rows4): n positions on (3 pixels left: the
+     * 4-pixel step, one more), y n out_c on (3 left: the third store does not advance it) */
+    const int32_t t3 = ((g->out_w & 3) == 3) ? 1 : 0;
+    st->pskip = st->ys - (g->stride_w * (g->out_w + t3));
+    st->yskip = p->out_sy - (p->out_sx * (g->out_w - t3));
+  }
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
