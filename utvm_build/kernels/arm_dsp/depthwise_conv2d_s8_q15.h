@@ -230,9 +230,16 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
       utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * p->in_sy) + ix0 + x0], x1 - x0, offs);
     }
   } else {
-    for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((iy0 + r) * p->in_sy) + ((ix0 + x0) * in_sx) + c],
-                           in_sx, x1 - x0, offs);
+    /* the row's offsets stepped (integers: no pointer formed past the input), the loop's
+     * invariants in locals */
+    const int32_t in_sy = p->in_sy;
+    const int32_t n = x1 - x0;
+    int32_t src = ((iy0 + r0) * in_sy) + ((ix0 + x0) * in_sx) + c;
+    int32_t dst = (r0 * cols) + x0;
+    for (r = r1 - r0; r > 0; --r) {
+      utvm_dw_q15_fill_run(&s[dst], plane, &in_b[src], in_sx, n, offs);
+      src += in_sy;
+      dst += cols;
     }
   }
 }
