@@ -304,15 +304,21 @@ typedef struct {
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
   "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+/* stride 1, the 2-pixel step: the words (x, x+1), (x+2, x+3) alone */
+#define UTVM_DW_Q15_PLOAD(W)                \
+  "ldr %[i0], [%[p]]\n\t"                   \
+  "ldr %[i1], [%[p], #4]\n\t"               \
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
 /* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
-#define UTVM_DW_Q15_PROW(W)                 \
-  UTVM_DW_Q15_QLOAD(W)                      \
+#define UTVM_DW_Q15_PMAC                    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_PROW(W) UTVM_DW_Q15_PLOAD(W) UTVM_DW_Q15_PMAC
 #define UTVM_DW_Q15_QROW(W)                 \
-  UTVM_DW_Q15_PROW(W)                       \
+  UTVM_DW_Q15_QLOAD(W)                      \
+  UTVM_DW_Q15_PMAC                          \
   "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
@@ -332,7 +338,7 @@ typedef struct {
 /* stride 1, the 2-pixel step's first filter row */
 #define UTVM_DW_Q15_PROW0                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
-  UTVM_DW_Q15_QLOAD("ow0")                  \
+  UTVM_DW_Q15_PLOAD("ow0")                  \
   "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
