@@ -272,10 +272,7 @@ typedef struct {
   int8_t* y;          /* the current output row */
   /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
   int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
-  int32_t rsb;        /* bytes between filter rows in the plane */
-  int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
-  int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
-  int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
+  int32_t rsb;        /* bytes between filter rows in the plane (a register operand of the steps) */
   /* utvm_dw_q15_rows4: from where a row's steps leave the plane position and the output address
    * to the next row's first (values, bytes) */
   int32_t pskip;
@@ -291,8 +288,8 @@ typedef struct {
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
  * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
  * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
- * registers + p, y, c: 12 (the C loop around it adds its counter: 13 of 14); GCC at -O1 and above
- * without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
+ * registers + p, y, c and rsb: 13 (the C loop around it adds its counter: 14 of 14); GCC at -O1
+ * and above without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
  * About 92 estimated M4 cycles per 4-pixel step against about 120 for two C pairs
  * (docs/kernel-guide.md). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
@@ -403,7 +400,9 @@ typedef struct {
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
 
 /* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
- * advanced by the field BACK after the third filter row; returns p (the next step's), *y advanced
+ * advanced by rsb (a register: the 14th, GCC loads it before the block when it has none to keep it
+ * in) between filter rows and by BACK - 2 rsb bytes after the third (BACK: the step's positions
+ * times 2, a constant); returns p (the next step's), *y advanced
  * by 4 out_c (an integer: past the row after its last step). The output step out_c is loaded once
  * (into wb after the first store), the stores address y + out_c, then y + 2 out_c + 0 / out_c. */
 #define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
@@ -420,10 +419,9 @@ typedef struct {
     int32_t wb;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                               \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
-        "add %[p], %[p], %[i0]\n\t"                                                                           \
+        ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
+        "sub %[p], %[p], %[rsb], lsl #1\n\t"                                                                   \
+        "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
         "ldr %[i2], [%[c], %[osh]]\n\t" ST \
         : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
@@ -431,19 +429,19 @@ typedef struct {
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
           [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
-          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(BACK)),                               \
+          [rsb] "r"(c->rsb), [back] "i"(BACK),                                                                \
           [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
         : "memory");                                                                                          \
     *y = yy;                                                                                                  \
     return p;                                                                                                 \
   }
 
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, back2)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, back2)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, back_p)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, 16)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, 16)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
@@ -674,9 +672,6 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   const utvm_conv_geom* g = &p->g;
   st->rs = p->cols * g->dilation_h;
   st->rsb = 2 * st->rs;
-  st->back = 8 - (4 * st->rs);
-  st->back2 = 16 - (4 * st->rs);
-  st->back_p = 4 - (4 * st->rs);
   st->xs = g->stride_w;
   st->ys = p->cols * g->stride_h;
   st->out_c = p->out_sx;
