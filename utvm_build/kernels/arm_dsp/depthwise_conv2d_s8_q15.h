@@ -219,23 +219,26 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   const int32_t in_sx = p->in_sx;
   const int32_t r0 = utvm_max_i32(-iy0, 0);
   const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
+  const int32_t in_sy = p->in_sy;
   int32_t x0;
   int32_t x1;
   int32_t r;
+  int32_t n;
+  int32_t src;
+  int32_t dst;
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
-  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the addresses
-   * from the row index, no pointer stepped past the input) */
+  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the rows'
+   * offsets stepped as integers, no pointer formed past the input; in_c 1: in_sx 1, c 0) */
+  n = x1 - x0;
+  src = ((iy0 + r0) * in_sy) + ((ix0 + x0) * in_sx) + c;
+  dst = (r0 * cols) + x0;
   if (in_c == 1) {
-    for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * p->in_sy) + ix0 + x0], x1 - x0, offs);
+    for (r = r1 - r0; r > 0; --r) {
+      utvm_dw_q15_fill_run1(&s[dst], &in_b[src], n, offs);
+      src += in_sy;
+      dst += cols;
     }
   } else {
-    /* the row's offsets stepped (integers: no pointer formed past the input), the loop's
-     * invariants in locals */
-    const int32_t in_sy = p->in_sy;
-    const int32_t n = x1 - x0;
-    int32_t src = ((iy0 + r0) * in_sy) + ((ix0 + x0) * in_sx) + c;
-    int32_t dst = (r0 * cols) + x0;
     for (r = r1 - r0; r > 0; --r) {
       utvm_dw_q15_fill_run(&s[dst], plane, &in_b[src], in_sx, n, offs);
       src += in_sy;
