@@ -665,6 +665,9 @@ Q15_DW = [
     # (rows of 4k + 3, the output rows not contiguous) with batches
     ([1, 11, 10, 4], None, (3, 3), (2, 1), (1, 1), "SAME", "RELU", 6, -128, "typical"),
     ([2, 23, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -9, -128, "typical"),
+    # rows of 4k + 2 at stride 1 (k >= 1): the last 6 pixels in one block (utvm_dw_q15_six1)
+    ([1, 6, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -3, -128, "typical"),
+    ([2, 5, 10, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 12, -128, "typical"),
     # maps of few columns run transposed (ops/conv.py _dw_transpose): KWS's 25x5 at the full range,
     # with batches and several bands, stride (2, 1), other requantization modes
     ([1, 25, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),

@@ -445,6 +445,78 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTV
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, 16)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
+
+/* stride 1, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 6x6 maps: a row is one
+ * block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) .. (x+4, x+5)
+ * in i0..i2 and, once i0 is dead, (x+6, x+7) in i0 (it reads the row's last position, the
+ * padding); six sums, 14 registers (the row step loaded, as before the register form). */
+#define UTVM_DW_Q15_SROW(W)                  \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  UTVM_DW_Q15_PMAC                           \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
+  "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
+  uintptr_t yy = *y;
+  int32_t a0;
+  int32_t a1;
+  int32_t a2;
+  int32_t a3;
+  int32_t a4;
+  int32_t a5;
+  int32_t i0;
+  int32_t i1;
+  int32_t i2;
+  int32_t wa;
+  int32_t wb;
+  /* volatile: it stores the outputs (its register results alone may be unused) */
+  __asm__ __volatile__(
+      /* the first filter row from the bias in a0 (each sum seeded from it, a0's own last) */
+      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
+      "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"
+      "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+      "smlad %[a2], %[i1], %[wa], %[a0]\n\t"
+      "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+      "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"
+      "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+      "smlad %[a4], %[i2], %[wa], %[a0]\n\t"
+      "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"
+      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
+      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+      "ldr %[i0], [%[p], #12]\n\t"
+      "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"
+      "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow1")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow2")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "sub %[p], %[p], %[i0], lsl #1\n\t"
+      "add %[p], %[p], #12\n\t"
+      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
+      "ldr %[i2], [%[c], %[osh]]\n\t"
+      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
+      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
+      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[y]]\n\t")
+      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
+        [wb] "=&r"(wb)
+      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
+        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
+        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
+      : "memory");
+  *y = yy;
+  return p;
+}
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
@@ -458,6 +530,23 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
   uintptr_t qy = (uintptr_t)c->y;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
+  if ((quad == 1) && (tail == 2) && (c->n >= 6)) {
+    /* stride 1, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the
+     * general one below kept as it was for the other rows) */
+    for (;;) {
+      int32_t k;
+      for (k = (c->n >> 2) - 1; k > 0; --k) {
+        p = utvm_dw_q15_quad1(c, p, &qy);
+      }
+      p = utvm_dw_q15_six1(c, p, &qy);
+      rows -= 1;
+      if (rows <= 0) {
+        return;
+      }
+      p = &p[c->pskip];
+      qy += (uintptr_t)(intptr_t)c->yskip;
+    }
+  }
   for (;;) {
     int32_t k;
     for (k = c->n >> 2; k > 0; --k) {
