@@ -13,7 +13,8 @@
  * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
  * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
  * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
- * below), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * below; a row of 4k + 2 at stride 1 ends with a 6-pixel block, utvm_dw_q15_six1; the rows carried
+ * from step to step, utvm_dw_q15_rows4), and the band fill's pairs of positions in assembly too. A map of few columns and many
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
