@@ -660,6 +660,14 @@ Q15_DW = [
     ([1, 14, 14, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 17, -128, "typical"),
     ([1, 12, 12, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),  # a 2-pixel step
     ([1, 3, 3, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 0, -128, "typical"),
+    # rows by the steps alone (depthwise_conv2d_s8_q15.h utvm_dw_q15_rows4: the plane position and
+    # the output address carried between rows): stride (2, 1) with rows of 4k + 2, a transposed map
+    # (rows of 4k + 3, the output rows not contiguous) with batches
+    ([1, 11, 10, 4], None, (3, 3), (2, 1), (1, 1), "SAME", "RELU", 6, -128, "typical"),
+    ([2, 23, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -9, -128, "typical"),
+    # rows of 4k + 2 at stride 1 (k >= 1): the last 6 pixels in one block (utvm_dw_q15_six1)
+    ([1, 6, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -3, -128, "typical"),
+    ([2, 5, 10, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 12, -128, "typical"),
     # maps of few columns run transposed (ops/conv.py _dw_transpose): KWS's 25x5 at the full range,
     # with batches and several bands, stride (2, 1), other requantization modes
     ([1, 25, 5, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),

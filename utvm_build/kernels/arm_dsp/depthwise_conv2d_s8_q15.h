@@ -13,7 +13,8 @@
  * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
  * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
  * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
- * below), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * below; a row of 4k + 2 at stride 1 ends with a 6-pixel block, utvm_dw_q15_six1; the rows carried
+ * from step to step, utvm_dw_q15_rows4), and the band fill's pairs of positions in assembly too. A map of few columns and many
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
@@ -219,20 +220,30 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
   const int32_t in_sx = p->in_sx;
   const int32_t r0 = utvm_max_i32(-iy0, 0);
   const int32_t r1 = utvm_max_i32(utvm_min_i32(g->in_h - iy0, rows), r0);
+  const int32_t in_sy = p->in_sy;
   int32_t x0;
   int32_t x1;
   int32_t r;
+  int32_t n;
+  int32_t src;
+  int32_t dst;
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
-  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the addresses
-   * from the row index, no pointer stepped past the input) */
+  /* (the channel count tested once, not per row: GCC -O2 does not unswitch the loop; the rows'
+   * offsets stepped as integers, no pointer formed past the input; in_c 1: in_sx 1, c 0) */
+  n = x1 - x0;
+  src = ((iy0 + r0) * in_sy) + ((ix0 + x0) * in_sx) + c;
+  dst = (r0 * cols) + x0;
   if (in_c == 1) {
-    for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run1(&s[(r * cols) + x0], &in_b[((iy0 + r) * p->in_sy) + ix0 + x0], x1 - x0, offs);
+    for (r = r1 - r0; r > 0; --r) {
+      utvm_dw_q15_fill_run1(&s[dst], &in_b[src], n, offs);
+      src += in_sy;
+      dst += cols;
     }
   } else {
-    for (r = r0; r < r1; ++r) {
-      utvm_dw_q15_fill_run(&s[(r * cols) + x0], plane, &in_b[((iy0 + r) * p->in_sy) + ((ix0 + x0) * in_sx) + c],
-                           in_sx, x1 - x0, offs);
+    for (r = r1 - r0; r > 0; --r) {
+      utvm_dw_q15_fill_run(&s[dst], plane, &in_b[src], in_sx, n, offs);
+      src += in_sy;
+      dst += cols;
     }
   }
 }
@@ -265,10 +276,11 @@ typedef struct {
   int8_t* y;          /* the current output row */
   /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
   int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
-  int32_t rsb;        /* bytes between filter rows in the plane */
-  int32_t back;       /* 8 - 2 rsb: from the third filter row to the next step's first */
-  int32_t back2;      /* the same at stride 2: 16 - 2 rsb */
-  int32_t back_p;     /* the same for two pixels at stride 1: 4 - 2 rsb */
+  int32_t rsb;        /* bytes between filter rows in the plane (a register operand of the steps) */
+  /* utvm_dw_q15_rows4: from where a row's steps leave the plane position and the output address
+   * to the next row's first (values, bytes) */
+  int32_t pskip;
+  int32_t yskip;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -280,8 +292,8 @@ typedef struct {
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
  * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
  * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
- * registers + p, y, c: 12 (the C loop around it adds its counter: 13 of 14); GCC at -O1 and above
- * without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
+ * registers + p, y, c and rsb: 13 (the C loop around it adds its counter: 14 of 14); GCC at -O1
+ * and above without a frame pointer (Clang and other compilers, -O0, UTVM_NO_INLINE_ASM: the C pair loop).
  * About 92 estimated M4 cycles per 4-pixel step against about 120 for two C pairs
  * (docs/kernel-guide.md). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
@@ -293,15 +305,21 @@ typedef struct {
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
   "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+/* stride 1, the 2-pixel step: the words (x, x+1), (x+2, x+3) alone */
+#define UTVM_DW_Q15_PLOAD(W)                \
+  "ldr %[i0], [%[p]]\n\t"                   \
+  "ldr %[i1], [%[p], #4]\n\t"               \
+  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
 /* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
-#define UTVM_DW_Q15_PROW(W)                 \
-  UTVM_DW_Q15_QLOAD(W)                      \
+#define UTVM_DW_Q15_PMAC                    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "smlatb %[a1], %[i0], %[wa], %[a1]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+#define UTVM_DW_Q15_PROW(W) UTVM_DW_Q15_PLOAD(W) UTVM_DW_Q15_PMAC
 #define UTVM_DW_Q15_QROW(W)                 \
-  UTVM_DW_Q15_PROW(W)                       \
+  UTVM_DW_Q15_QLOAD(W)                      \
+  UTVM_DW_Q15_PMAC                          \
   "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
@@ -321,7 +339,7 @@ typedef struct {
 /* stride 1, the 2-pixel step's first filter row */
 #define UTVM_DW_Q15_PROW0                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
-  UTVM_DW_Q15_QLOAD("ow0")                  \
+  UTVM_DW_Q15_PLOAD("ow0")                  \
   "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
@@ -386,7 +404,9 @@ typedef struct {
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
 
 /* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
- * advanced by the field BACK after the third filter row; returns p (the next step's), *y advanced
+ * advanced by rsb (a register: the 14th, GCC loads it before the block when it has none to keep it
+ * in) between filter rows and by BACK - 2 rsb bytes after the third (BACK: the step's positions
+ * times 2, a constant); returns p (the next step's), *y advanced
  * by 4 out_c (an integer: past the row after its last step). The output step out_c is loaded once
  * (into wb after the first store), the stores address y + out_c, then y + 2 out_c + 0 / out_c. */
 #define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
@@ -403,10 +423,9 @@ typedef struct {
     int32_t wb;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                               \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[oback]]\n\t"                              \
-        "add %[p], %[p], %[i0]\n\t"                                                                           \
+        ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
+        "sub %[p], %[p], %[rsb], lsl #1\n\t"                                                                   \
+        "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
         "ldr %[i2], [%[c], %[osh]]\n\t" ST \
         : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
@@ -414,25 +433,157 @@ typedef struct {
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
           [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
-          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [oback] "i"(UTVM_DW_Q15_OFF(BACK)),                               \
+          [rsb] "r"(c->rsb), [back] "i"(BACK),                                                                \
           [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
         : "memory");                                                                                          \
     *y = yy;                                                                                                  \
     return p;                                                                                                 \
   }
 
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, back2)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, back)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, back2)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, back_p)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, back)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, 16)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, 16)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
+
+/* stride 1, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 6x6 maps: a row is one
+ * block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) .. (x+4, x+5)
+ * in i0..i2 and, once i0 is dead, (x+6, x+7) in i0 (it reads the row's last position, the
+ * padding); six sums, 14 registers (the row step loaded, as before the register form). */
+#define UTVM_DW_Q15_SROW(W)                  \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  UTVM_DW_Q15_PMAC                           \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
+  "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
+  uintptr_t yy = *y;
+  int32_t a0;
+  int32_t a1;
+  int32_t a2;
+  int32_t a3;
+  int32_t a4;
+  int32_t a5;
+  int32_t i0;
+  int32_t i1;
+  int32_t i2;
+  int32_t wa;
+  int32_t wb;
+  /* volatile: it stores the outputs (its register results alone may be unused) */
+  __asm__ __volatile__(
+      /* the first filter row from the bias in a0 (each sum seeded from it, a0's own last) */
+      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
+      "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"
+      "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
+      "smlad %[a2], %[i1], %[wa], %[a0]\n\t"
+      "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+      "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"
+      "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+      "smlad %[a4], %[i2], %[wa], %[a0]\n\t"
+      "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"
+      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
+      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+      "ldr %[i0], [%[p], #12]\n\t"
+      "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"
+      "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow1")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow2")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "sub %[p], %[p], %[i0], lsl #1\n\t"
+      "add %[p], %[p], #12\n\t"
+      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
+      "ldr %[i2], [%[c], %[osh]]\n\t"
+      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
+      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
+      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[y]]\n\t")
+      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+      : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
+        [wb] "=&r"(wb)
+      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
+        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
+        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
+      : "memory");
+  *y = yy;
+  return p;
+}
+#endif
+
+#ifdef UTVM_DW_Q15_QUAD
+/* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
+ * position and the output address carried from one row's last step to the next row's first
+ * (pskip, yskip), the row count in a local, nothing stored back into the state per row. 3 pixels
+ * left: a 4-pixel step storing three (its reads past the row stay in the scratch: kernel_table.py,
+ * 16 bytes beyond the planes); 2: a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
+static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t quad) {
+  const uint16_t* p = c->s;
+  uintptr_t qy = (uintptr_t)c->y;
+  const int32_t tail = c->n & 3;
+  int32_t rows = c->rows;
+  if ((quad == 1) && (tail == 2) && (c->n >= 6)) {
+    /* stride 1, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the
+     * general one below kept as it was for the other rows) */
+    for (;;) {
+      int32_t k;
+      for (k = (c->n >> 2) - 1; k > 0; --k) {
+        p = utvm_dw_q15_quad1(c, p, &qy);
+      }
+      p = utvm_dw_q15_six1(c, p, &qy);
+      rows -= 1;
+      if (rows <= 0) {
+        return;
+      }
+      p = &p[c->pskip];
+      qy += (uintptr_t)(intptr_t)c->yskip;
+    }
+  }
+  for (;;) {
+    int32_t k;
+    for (k = c->n >> 2; k > 0; --k) {
+      if (quad == 1) {
+        p = utvm_dw_q15_quad1(c, p, &qy);
+      } else {
+        p = utvm_dw_q15_quad2(c, p, &qy);
+      }
+    }
+    if (tail == 3) {
+      p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
+    } else if (tail == 2) {
+      p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
+    } else {
+      /* (rows of 4k pixels) */
+    }
+    rows -= 1;
+    if (rows <= 0) {
+      break;
+    }
+    p = &p[c->pskip];
+    qy += (uintptr_t)(intptr_t)c->yskip;
+  }
+}
 #endif
 
 /* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
 static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
+#ifdef UTVM_DW_Q15_QUAD
+  if ((quad != 0) && ((c->n & 3) != 1)) {
+    utvm_dw_q15_rows4(c, quad);
+    return;
+  }
+#endif
   while (c->rows > 0) {
     const uint16_t* p0 = c->s;
     int32_t yo = 0;
@@ -451,25 +602,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
           p0 = utvm_dw_q15_quad2(c, p0, &qy);
         }
       }
-      yo = 4 * nq * c->out_c;
-      /* 3 pixels left: a 4-pixel step storing three (its reads past the row stay in the
-       * scratch: kernel_table.py, 16 bytes beyond the planes); 2: a 2-pixel step; 1: the C code
-       * below */
-      if ((c->n & 3) == 3) {
-        if (quad == 1) {
-          (void)utvm_dw_q15_three1(c, p0, &qy);
-        } else {
-          (void)utvm_dw_q15_three2(c, p0, &qy);
-        }
-        yo = c->n * c->out_c;
-      } else if ((c->n & 3) == 2) {
-        if (quad == 1) {
-          (void)utvm_dw_q15_pair1(c, p0, &qy);
-        } else {
-          (void)utvm_dw_q15_pair2(c, p0, &qy);
-        }
-        yo = c->n * c->out_c;
-      }
+      yo = 4 * nq * c->out_c; /* (rows of 4k + 1 pixels here: the others take utvm_dw_q15_rows4) */
     }
 #else
     (void)quad;
@@ -632,9 +765,6 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   const utvm_conv_geom* g = &p->g;
   st->rs = p->cols * g->dilation_h;
   st->rsb = 2 * st->rs;
-  st->back = 8 - (4 * st->rs);
-  st->back2 = 16 - (4 * st->rs);
-  st->back_p = 4 - (4 * st->rs);
   st->xs = g->stride_w;
   st->ys = p->cols * g->stride_h;
   st->out_c = p->out_sx;
@@ -643,6 +773,13 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
+  {
+    /* where a row's steps leave p and y (utvm_dw_q15_rows4): n positions on (3 pixels left: the
+     * 4-pixel step, one more), y n out_c on (3 left: the third store does not advance it) */
+    const int32_t t3 = ((g->out_w & 3) == 3) ? 1 : 0;
+    st->pskip = st->ys - (g->stride_w * (g->out_w + t3));
+    st->yskip = p->out_sy - (p->out_sx * (g->out_w - t3));
+  }
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
