@@ -155,29 +155,36 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
                      : "cc", "memory");                                                                    \
   } while (0)
 
-/* Widened weights, 8 input channels, stride 1 (the input's pixels are the output's), an even
- * out_c (VWW's and person_detect's op2): NP pixel pairs from IN on in one block, per pixel pair
- * its 16 input bytes by a run of 4 loads, 8 SXTAB16 (the offset OFFS added) and a run of 8 stores
- * into the scratch Q (utvm_conv2d_q15_1x1_inputs' layout), then the channel pairs (the weights
- * from W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40
- * cycles per pixel pair around the channel pairs, against about 130 in C. */
-#define UTVM_CONV2D_Q15W_1X1C8_ASM(NP, IN, OFFS, W, PAIRS0, PAIRS, PW, Q, ITERS, YA, YS)                          \
+/* 8 input bytes of both pixels (pixel a's at byte A of px, pixel b's at byte B) as int16 lane
+ * words with the offset (t6) added, into the scratch at byte D of pw (utvm_conv2d_q15_1x1_inputs'
+ * layout): a run of 4 loads, 8 SXTAB16, a run of 8 stores. */
+#define UTVM_CONV2D_Q15W_1X1_IN8(A, B, D)                                                                         \
+  "ldr %[x0], [%[px], #" #A "]\n\tldr %[x1], [%[px], #" #A "+4]\n\tldr %[x2], [%[px], #" #B "]\n\t"              \
+  "ldr %[x3], [%[px], #" #B "+4]\n\t"                                                                            \
+  "sxtab16 %[a0], %[t6], %[x0]\n\tsxtab16 %[a1], %[t6], %[x0], ror #8\n\t"                                       \
+  "sxtab16 %[b0], %[t6], %[x2]\n\tsxtab16 %[b1], %[t6], %[x2], ror #8\n\t"                                       \
+  "sxtab16 %[t4], %[t6], %[x1]\n\tsxtab16 %[t5], %[t6], %[x1], ror #8\n\t"                                       \
+  "sxtab16 %[x0], %[t6], %[x3]\n\tsxtab16 %[x2], %[t6], %[x3], ror #8\n\t"                                       \
+  "str %[a0], [%[pw], #" #D "]\n\tstr %[a1], [%[pw], #" #D "+4]\n\tstr %[b0], [%[pw], #" #D "+8]\n\t"            \
+  "str %[b1], [%[pw], #" #D "+12]\n\tstr %[t4], [%[pw], #" #D "+16]\n\tstr %[t5], [%[pw], #" #D "+20]\n\t"       \
+  "str %[x0], [%[pw], #" #D "+24]\n\tstr %[x2], [%[pw], #" #D "+28]\n\t"
+
+/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8 or 16 input
+ * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once or twice; IC2: 2 * in_c as text;
+ * SUMS: the steps unrolled; VWW's and person_detect's op2 and op4): NP pixel pairs from IN_ on in
+ * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
+ * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
+ * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
+#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, ITERS, YA, YS)           \
   do {                                                                                                           \
     UTVM_CONV2D_Q15_1X1_REGS;                                                                                    \
     __asm__ volatile(                                                                                            \
-        "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #4\n\t"     \
-        "ldr %[x2], [%[px]], #4\n\tldr %[x3], [%[px]], #4\n\tstr %[px], %[in]\n\tldr %[px], %[q]\n\t"             \
-        "sxtab16 %[a0], %[t6], %[x0]\n\tsxtab16 %[a1], %[t6], %[x0], ror #8\n\t"                                   \
-        "sxtab16 %[b0], %[t6], %[x2]\n\tsxtab16 %[b1], %[t6], %[x2], ror #8\n\t"                                   \
-        "sxtab16 %[t4], %[t6], %[x1]\n\tsxtab16 %[t5], %[t6], %[x1], ror #8\n\t"                                   \
-        "sxtab16 %[x0], %[t6], %[x3]\n\tsxtab16 %[x2], %[t6], %[x3], ror #8\n\t"                                   \
-        "str %[a0], [%[px]]\n\tstr %[a1], [%[px], #4]\n\tstr %[b0], [%[px], #8]\n\tstr %[b1], [%[px], #12]\n\t"    \
-        "str %[t4], [%[px], #16]\n\tstr %[t5], [%[px], #20]\n\tstr %[x0], [%[px], #24]\n\tstr %[x2], [%[px], #28]\n\t" \
-        "ldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t" UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(           \
-            UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP)                                                  \
+        "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[pw], %[q]\n\t" IN "add %[px], %[px], #" IC2 "\n\t"  \
+        "str %[px], %[in]\n\tldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t"                     \
+        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(SUMS)                                                                     \
         "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
-        : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN)           \
+        : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
         : [q] "m"(Q), [iters] "m"(ITERS), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)         \
         : "cc", "memory");                                                                                       \
   } while (0)
@@ -272,7 +279,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
   int32_t pix = 0;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total > 1)) {
+  if (widened && dense && ((steps == 2) || (steps == 4)) && (pairs > 0) && ((out_c & 1) == 0) && (total > 1)) {
     int32_t np = total >> 1;
     const int8_t* src = in;
     const int32_t* pw = w;
@@ -280,7 +287,14 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     int8_t* ya = out;
     int32_t k = pairs;
     const int32_t iters = 0;
-    UTVM_CONV2D_Q15W_1X1C8_ASM(np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
+    if (steps == 2) {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
+                                UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
+                                qm, iters, ya, out_c);
+    } else {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
+                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
+    }
     pix = total & ~1; /* an odd last pixel: below */
   }
 #endif
