@@ -169,9 +169,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   "str %[b1], [%[pw], #" #D "+12]\n\tstr %[t4], [%[pw], #" #D "+16]\n\tstr %[t5], [%[pw], #" #D "+20]\n\t"       \
   "str %[x0], [%[pw], #" #D "+24]\n\tstr %[x2], [%[pw], #" #D "+28]\n\t"
 
-/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8 or 16 input
- * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once or twice; IC2: 2 * in_c as text;
- * SUMS: the steps unrolled; VWW's and person_detect's op2 and op4): NP pixel pairs from IN_ on in
+/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8, 16 or 32 input
+ * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once per 8 input bytes; IC2: 2 * in_c as text;
+ * SUMS: the steps unrolled; VWW's and person_detect's op2, op4, op6, op8): NP pixel pairs from IN_ on in
  * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
  * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
  * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
@@ -279,7 +279,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
   int32_t pix = 0;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && ((steps == 2) || (steps == 4)) && (pairs > 0) && ((out_c & 1) == 0) && (total > 1)) {
+  if (widened && dense && ((steps == 2) || (steps == 4) || (steps == 8)) && (pairs > 0) && ((out_c & 1) == 0) &&
+      (total > 1)) {
     int32_t np = total >> 1;
     const int8_t* src = in;
     const int32_t* pw = w;
@@ -291,9 +292,14 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
                                 UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
                                 qm, iters, ya, out_c);
-    } else {
+    } else if (steps == 4) {
       UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
                                 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
+    } else {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 32, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 40, 32)
+                                    UTVM_CONV2D_Q15W_1X1_IN8(16, 48, 64) UTVM_CONV2D_Q15W_1X1_IN8(24, 56, 96),
+                                "64", UTVM_CONV2D_Q15W_1X1_STEP4 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k,
+                                pw, qm, iters, ya, out_c);
     }
     pix = total & ~1; /* an odd last pixel: below */
   }
