@@ -123,8 +123,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * its sums (SUMS: assembly text; the loop count in t6), requantization and 4 output bytes (pixel
  * a at *ya, advanced by 2; pixel b ys bytes after it). The loads of a pair's start are one run
  * (the scratch, the loop count, both biases), and so are the stores of its end with the count. */
-#define UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(SUMS)                                                                  \
-  "0:\n\tldr %[px], %[q]\n\tldr %[t6], %[iters]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"       \
+#define UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                                             \
+  "0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"                         \
   "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"                   \
   UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"        \
   UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                                  \
@@ -146,10 +146,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_),     \
       [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
       [x3] "=&r"(x3_)
-#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                             \
+#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                        \
   do {                                                                                                     \
     UTVM_CONV2D_Q15_1X1_REGS;                                                                              \
-    __asm__ volatile(UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(SUMS)                                                  \
+    __asm__ volatile(UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                             \
                      : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
                      : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                      \
                      : "cc", "memory");                                                                    \
@@ -181,7 +181,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
     __asm__ volatile(                                                                                            \
         "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[pw], %[q]\n\t" IN "add %[px], %[px], #" IC2 "\n\t"  \
         "str %[px], %[in]\n\tldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t"                     \
-        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(SUMS)                                                                     \
+        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT("", SUMS)                                                                 \
         "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
         : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
@@ -198,6 +198,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * at the end of the pair's scratch (a memory operand). */
 #define UTVM_CONV2D_Q15W_1X1_LOOP(N) "1:\n\t" N "subs %[t6], %[t6], #1\n\tbne 1b\n\t"
 #define UTVM_CONV2D_Q15_1X1_LOOP(N) "1:\n\t" N "ldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\tbne 1b\n\t"
+/* The start of a channel pair's block before its step loop: the widened loop's count into t6 (U16
+ * 1), nothing for the int8 loop (U16 0) and the unrolled steps. */
+#define UTVM_CONV2D_Q15_1X1_PRE1 "ldr %[t6], %[iters]\n\t"
+#define UTVM_CONV2D_Q15_1X1_PRE0 ""
 
 /* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
  * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
@@ -208,16 +212,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
     int32_t iters_;                                                                \
     if (((U16) != 0) && (((STEPS) & 15) == 0)) {                                   \
       iters_ = (STEPS) >> 4;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
     } else if (((STEPS) & 7) == 0) {                                               \
       iters_ = (STEPS) >> 3;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
     } else if (((STEPS) & 3) == 0) {                                               \
       iters_ = (STEPS) >> 2;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
     } else {                                                                       \
       iters_ = 0;                                                                  \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(N2, k_, PW, Q, iters_, QEND, YA, YS);          \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", N2, k_, PW, Q, iters_, QEND, YA, YS);          \
     }                                                                              \
   } while (0)
 #endif
