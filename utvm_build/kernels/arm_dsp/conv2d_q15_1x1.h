@@ -22,7 +22,9 @@
  * nine GCC's (r7 may stay the frame pointer); the pixel pair's scratch, the loop and pair counts
  * and the output pointer are memory operands. Other compilers and -O0: the same arithmetic in C.
  * An odd last pixel is paired with itself (its outputs written twice, equal); an odd last channel
- * is its pair's first (the generator pairs it with a copy), computed in C.
+ * is its pair's first (the generator pairs it with a copy), computed in C. Widened weights with 8,
+ * 16 or 32 input channels at stride 1 and an even out_c: the pixel-pair loop in the block too
+ * (UTVM_CONV2D_Q15W_1X1S_ASM, the steps unrolled).
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
  * int32 words: the two biases, then per 4 input bytes channel c's weights and channel c + 1's
