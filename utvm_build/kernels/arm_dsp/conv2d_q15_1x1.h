@@ -205,6 +205,38 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 #define UTVM_CONV2D_Q15_1X1_PRE1 "ldr %[t6], %[iters]\n\t"
 #define UTVM_CONV2D_Q15_1X1_PRE0 ""
 
+/* One pixel's step (pixel a's two lane words, pixel b's skipped: px advances 16 bytes), both
+ * channels: widened 12 estimated cycles per 8 multiply-accumulates, int8 13 (the pair's step: 18 and
+ * 19 per 16). */
+#define UTVM_CONV2D_Q15W_1X1_STEP1                                                                        \
+  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
+  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[a0], %[x1], %[t5], %[a0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\t" \
+  "smlad %[a1], %[x0], %[t4], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
+#define UTVM_CONV2D_Q15_1X1_STEP1                                                                         \
+  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
+  "sxtb16 %[t6], %[t4]\n\tsxtb16 %[t4], %[t4], ror #8\n\t"                                                 \
+  "smlad %[a0], %[x0], %[t6], %[a0]\n\tsmlad %[a0], %[x1], %[t4], %[a0]\n\t"                               \
+  "sxtb16 %[t6], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t"                                                 \
+  "smlad %[a1], %[x0], %[t6], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
+
+/* Every channel pair of one pixel (an odd last pixel; in_c a multiple of 16): the pair's block with
+ * pixel a's sums only (SUMS: a loop of 4 one-pixel steps), 2 output bytes per pair, instead of the
+ * pixel paired with itself (twice the multiply-accumulates). */
+#define UTVM_CONV2D_Q15_1X1_ONE_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA)                                 \
+  do {                                                                                                      \
+    UTVM_CONV2D_Q15_1X1_REGS;                                                                               \
+    __asm__ volatile("0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" SUMS \
+                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0")                  \
+                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")                  \
+                     "ldr %[px], %[ya]\n\tstrb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\t"             \
+                     "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b" \
+                     : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
+                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND)                                    \
+                     : "cc", "memory");                                                                    \
+    (void)b0_;                                                                                              \
+    (void)b1_;                                                                                              \
+  } while (0)
+
 /* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
  * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
  * (in_c = 8). */
@@ -327,6 +359,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       if (pairs == 0) {
         /* one output channel: below */
+      } else if ((pix_b == pix) && ((steps & 3) == 0)) { /* an odd last pixel alone */
+        int32_t k = pairs;
+        const int32_t iters = steps >> 2;
+        if (widened) {
+          UTVM_CONV2D_Q15_1X1_ONE_ASM(UTVM_CONV2D_Q15_1X1_PRE1, UTVM_CONV2D_Q15W_1X1_LOOP(UTVM_CONV2D_Q15W_1X1_STEP1
+                                          UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1),
+                                      k, pw, qm, iters, qend, ya);
+        } else {
+          UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
+                                              UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1),
+                                      k, pw, qm, iters, qend, ya);
+        }
       } else if (widened) {
         UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
                                   UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
