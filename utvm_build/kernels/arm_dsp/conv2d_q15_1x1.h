@@ -130,8 +130,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"                   \
   UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"        \
   UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                                  \
-  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[t4], %[t4], %[px]\n\t"                                        \
-  "strb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\tstrb %[b0], [%[t4]]\n\tstrb %[b1], [%[t4], #1]\n\t"     \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tstrb %[b0], [%[px], %[t4]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
+  "strb %[b1], [%[px], %[t4]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
   "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b\n\t"
 /* The block's registers (x0..x3: r8-r11, UTVM_DSP_R8_R11). */
 #define UTVM_CONV2D_Q15_1X1_REGS \
