@@ -138,10 +138,10 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
  * number of output channels: every channel pair of a pixel pair in one inline assembly block, as
  * conv2d_q15_1x1.h does for 1x1 layers: per pair its biases, the 7 steps unrolled
  * (UTVM_CONV2D_Q15WS_STEP: 18 cycles per 16 multiply-accumulates), the four sums requantized from the
- * registers (UTVM_CONV2D_Q15W_W28_RQ), the 4 output bytes; the pair count and the output pointers
- * are memory operands. Against the pair function (a call, the steps' count bits and loop, the
- * requantization block's operand moves per channel pair): VWW op0 1.31 M -> 1.11 M estimated
- * cycles. 13 registers. */
+ * registers (UTVM_CONV2D_Q15W_W28_RQ), the 4 output bytes; the pair count, the output pointer and
+ * pixel b's distance from it are memory operands. Against the pair function (a call, the steps'
+ * count bits and loop, the requantization block's operand moves per channel pair): VWW op0 1.31 M ->
+ * 1.10 M estimated cycles. 13 registers. */
 /* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
  * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
 #define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
@@ -149,7 +149,7 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   "add %[px], %[t1], %[" X "], asr #31\n\tsmlal %[t3], %[px], %[" X "], %[t0]\n\t"                 \
   "asr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
-#define UTVM_CONV2D_Q15W_W28_PAIRS(PAIRS, PW, PB, PR, Q, QB, YA, YB)                                                 \
+#define UTVM_CONV2D_Q15W_W28_PAIRS(PAIRS, PW, PB, PR, Q, QB, YA, YS)                                                 \
   do {                                                                                                               \
     const int32_t* px_;                                                                                              \
     const int32_t* qb_;                                                                                              \
@@ -168,13 +168,13 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
                 UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                     \
                     UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1")          \
                         UTVM_CONV2D_Q15W_W28_RQ("b1")                                                                \
-        "ldr %[px], %[ya]\n\tldr %[qb], %[yb]\n\t"                                                                    \
-        "strb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\tstrb %[b0], [%[qb]], #1\n\tstrb %[b1], [%[qb]], #1\n\t" \
-        "str %[px], %[ya]\n\tstr %[qb], %[yb]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b" \
+        "ldr %[px], %[ya]\n\tldr %[qb], %[ys]\n\tstrb %[b0], [%[px], %[qb]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
+        "strb %[b1], [%[px], %[qb]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
+        "str %[px], %[ya]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b"                   \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [qb] "=&r"(qb_),       \
           [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [pw] "+r"(PW), [pb] "+r"(PB),             \
-          [pr] "+r"(PR), [ya] "+m"(YA), [yb] "+m"(YB), [k] "+m"(PAIRS)                                               \
-        : [q] "m"(Q), [qbm] "m"(QB)                                                                                  \
+          [pr] "+r"(PR), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                              \
+        : [q] "m"(Q), [qbm] "m"(QB), [ys] "m"(YS)                                                                    \
         : "cc", "memory");                                                                                           \
   } while (0)
 
@@ -202,9 +202,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
     const int32_t* qa = q;
     const int32_t* qb = &q[14];
     int8_t* ya = &out[first * out_c];
-    int8_t* yb = &out[utvm_min_i32(first + 1, total - 1) * out_c];
+    const int32_t ys = (utvm_min_i32(first + 1, total - 1) - first) * out_c; /* pixel b's outputs from a's */
     int32_t pairs = out_c >> 1;
-    UTVM_CONV2D_Q15W_W28_PAIRS(pairs, pw, pb, pr, qa, qb, ya, yb);
+    UTVM_CONV2D_Q15W_W28_PAIRS(pairs, pw, pb, pr, qa, qb, ya, ys);
     pix = first + 2;
   }
 }
