@@ -600,6 +600,19 @@ Q15_CONV = [
     ([1, 4, 4, 32], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 5, 3, "typical"),
     ([1, 4, 4, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "above one"),
     ([1, 3, 5, 12], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 4, -128, "typical"),
+    # windows of 28 bytes, the full int8 range, even out_c (conv2d_s8_q15w.h utvm_conv2d_q15w_w28 under
+    # --optimize speed): 3x3x3 at stride 1 with an odd pixel count and borders, 5x5x1 at stride (2, 1);
+    # an odd out_c keeps the pair function
+    ([1, 9, 7, 3], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 33, -128, "typical"),
+    ([1, 8, 9, 1], 4, (5, 5), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([2, 6, 6, 3], 5, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 10, -128, "typical"),
+    # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c: every pixel pair in one block
+    # (conv2d_q15_1x1.h UTVM_CONV2D_Q15W_1X1S_ASM under --optimize speed); batches, an odd pixel count
+    # (the last pixel in C), a single channel pair, a single pixel (C)
+    ([3, 1, 3, 8], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 127, -128, "typical"),
+    ([1, 1, 1, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "typical"),
+    ([2, 2, 3, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 100, -128, "typical"),
+    ([1, 3, 3, 32], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 50, -128, "typical"),
 ]
 
 

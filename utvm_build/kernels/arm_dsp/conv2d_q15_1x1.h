@@ -22,7 +22,9 @@
  * nine GCC's (r7 may stay the frame pointer); the pixel pair's scratch, the loop and pair counts
  * and the output pointer are memory operands. Other compilers and -O0: the same arithmetic in C.
  * An odd last pixel is paired with itself (its outputs written twice, equal); an odd last channel
- * is its pair's first (the generator pairs it with a copy), computed in C.
+ * is its pair's first (the generator pairs it with a copy), computed in C. Widened weights with 8,
+ * 16 or 32 input channels at stride 1 and an even out_c: the pixel-pair loop in the block too
+ * (UTVM_CONV2D_Q15W_1X1S_ASM, the steps unrolled).
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
  * int32 words: the two biases, then per 4 input bytes channel c's weights and channel c + 1's
@@ -123,30 +125,70 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * its sums (SUMS: assembly text; the loop count in t6), requantization and 4 output bytes (pixel
  * a at *ya, advanced by 2; pixel b ys bytes after it). The loads of a pair's start are one run
  * (the scratch, the loop count, both biases), and so are the stores of its end with the count. */
-#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                                 \
-  do {                                                                                                         \
-    UTVM_DSP_R8_R11(x0_, x1_, x2_, x3_);                                                                       \
-    const int32_t* px_;                                                                                        \
-    int32_t a0_;                                                                                               \
-    int32_t a1_;                                                                                               \
-    int32_t b0_;                                                                                               \
-    int32_t b1_;                                                                                               \
-    int32_t t4_;                                                                                               \
-    int32_t t5_;                                                                                               \
-    int32_t t6_;                                                                                               \
-    __asm__ volatile(                                                                                          \
-        "0:\n\tldr %[px], %[q]\n\tldr %[t6], %[iters]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"   \
-        "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"               \
-        UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"    \
-        UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                              \
-        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[t4], %[t4], %[px]\n\t"                                    \
-        "strb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\tstrb %[b0], [%[t4]]\n\tstrb %[b1], [%[t4], #1]\n\t" \
-        "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b"             \
-        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_), \
-          [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
-          [x3] "=&r"(x3_), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                      \
-        : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                                       \
-        : "cc", "memory");                                                                                     \
+#define UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                                             \
+  "0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"                         \
+  "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"                   \
+  UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"        \
+  UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                                  \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tstrb %[b0], [%[px], %[t4]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
+  "strb %[b1], [%[px], %[t4]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
+  "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b\n\t"
+/* The block's registers (x0..x3: r8-r11, UTVM_DSP_R8_R11). */
+#define UTVM_CONV2D_Q15_1X1_REGS \
+  UTVM_DSP_R8_R11(x0_, x1_, x2_, x3_); \
+  const int32_t* px_;                 \
+  int32_t a0_;                        \
+  int32_t a1_;                        \
+  int32_t b0_;                        \
+  int32_t b1_;                        \
+  int32_t t4_;                        \
+  int32_t t5_;                        \
+  int32_t t6_
+#define UTVM_CONV2D_Q15_1X1_REG_OPS(PW)                                                                       \
+  [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_),     \
+      [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
+      [x3] "=&r"(x3_)
+#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                        \
+  do {                                                                                                     \
+    UTVM_CONV2D_Q15_1X1_REGS;                                                                              \
+    __asm__ volatile(UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                             \
+                     : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
+                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                      \
+                     : "cc", "memory");                                                                    \
+  } while (0)
+
+/* 8 input bytes of both pixels (pixel a's at byte A of px, pixel b's at byte B) as int16 lane
+ * words with the offset (t6) added, into the scratch at byte D of pw (utvm_conv2d_q15_1x1_inputs'
+ * layout): a run of 4 loads, 8 SXTAB16, a run of 8 stores. */
+#define UTVM_CONV2D_Q15W_1X1_IN8(A, B, D)                                                                         \
+  "ldr %[x0], [%[px], #" #A "]\n\tldr %[x1], [%[px], #" #A "+4]\n\tldr %[x2], [%[px], #" #B "]\n\t"              \
+  "ldr %[x3], [%[px], #" #B "+4]\n\t"                                                                            \
+  "sxtab16 %[a0], %[t6], %[x0]\n\tsxtab16 %[a1], %[t6], %[x0], ror #8\n\t"                                       \
+  "sxtab16 %[b0], %[t6], %[x2]\n\tsxtab16 %[b1], %[t6], %[x2], ror #8\n\t"                                       \
+  "sxtab16 %[t4], %[t6], %[x1]\n\tsxtab16 %[t5], %[t6], %[x1], ror #8\n\t"                                       \
+  "sxtab16 %[x0], %[t6], %[x3]\n\tsxtab16 %[x2], %[t6], %[x3], ror #8\n\t"                                       \
+  "str %[a0], [%[pw], #" #D "]\n\tstr %[a1], [%[pw], #" #D "+4]\n\tstr %[b0], [%[pw], #" #D "+8]\n\t"            \
+  "str %[b1], [%[pw], #" #D "+12]\n\tstr %[t4], [%[pw], #" #D "+16]\n\tstr %[t5], [%[pw], #" #D "+20]\n\t"       \
+  "str %[x0], [%[pw], #" #D "+24]\n\tstr %[x2], [%[pw], #" #D "+28]\n\t"
+
+/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8, 16 or 32 input
+ * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once per 8 input bytes; IC2: 2 * in_c as text;
+ * SUMS: the steps unrolled; VWW's and person_detect's op2, op4, op6, op8): NP pixel pairs from IN_ on in
+ * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
+ * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
+ * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
+#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, ITERS, YA, YS)           \
+  do {                                                                                                           \
+    UTVM_CONV2D_Q15_1X1_REGS;                                                                                    \
+    __asm__ volatile(                                                                                            \
+        "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[pw], %[q]\n\t" IN "add %[px], %[px], #" IC2 "\n\t"  \
+        "str %[px], %[in]\n\tldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t"                     \
+        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT("", SUMS)                                                                 \
+        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
+        "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
+        : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
+        : [q] "m"(Q), [iters] "m"(ITERS), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)         \
+        : "cc", "memory");                                                                                       \
   } while (0)
 
 #define UTVM_CONV2D_Q15W_1X1_STEP4 \
@@ -158,6 +200,42 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * at the end of the pair's scratch (a memory operand). */
 #define UTVM_CONV2D_Q15W_1X1_LOOP(N) "1:\n\t" N "subs %[t6], %[t6], #1\n\tbne 1b\n\t"
 #define UTVM_CONV2D_Q15_1X1_LOOP(N) "1:\n\t" N "ldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\tbne 1b\n\t"
+/* The start of a channel pair's block before its step loop: the widened loop's count into t6 (U16
+ * 1), nothing for the int8 loop (U16 0) and the unrolled steps. */
+#define UTVM_CONV2D_Q15_1X1_PRE1 "ldr %[t6], %[iters]\n\t"
+#define UTVM_CONV2D_Q15_1X1_PRE0 ""
+
+/* One pixel's step (pixel a's two lane words, pixel b's skipped: px advances 16 bytes), both
+ * channels: widened 12 estimated cycles per 8 multiply-accumulates, int8 13 (the pair's step: 18 and
+ * 19 per 16). */
+#define UTVM_CONV2D_Q15W_1X1_STEP1                                                                        \
+  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
+  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[a0], %[x1], %[t5], %[a0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\t" \
+  "smlad %[a1], %[x0], %[t4], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
+#define UTVM_CONV2D_Q15_1X1_STEP1                                                                         \
+  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
+  "sxtb16 %[t6], %[t4]\n\tsxtb16 %[t4], %[t4], ror #8\n\t"                                                 \
+  "smlad %[a0], %[x0], %[t6], %[a0]\n\tsmlad %[a0], %[x1], %[t4], %[a0]\n\t"                               \
+  "sxtb16 %[t6], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t"                                                 \
+  "smlad %[a1], %[x0], %[t6], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
+
+/* Every channel pair of one pixel (an odd last pixel; in_c a multiple of 16): the pair's block with
+ * pixel a's sums only (SUMS: a loop of 4 one-pixel steps), 2 output bytes per pair, instead of the
+ * pixel paired with itself (twice the multiply-accumulates). */
+#define UTVM_CONV2D_Q15_1X1_ONE_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA)                                 \
+  do {                                                                                                      \
+    UTVM_CONV2D_Q15_1X1_REGS;                                                                               \
+    __asm__ volatile("0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" SUMS \
+                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0")                  \
+                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")                  \
+                     "ldr %[px], %[ya]\n\tstrb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\t"             \
+                     "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b" \
+                     : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
+                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND)                                    \
+                     : "cc", "memory");                                                                    \
+    (void)b0_;                                                                                              \
+    (void)b1_;                                                                                              \
+  } while (0)
 
 /* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
  * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
@@ -168,16 +246,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
     int32_t iters_;                                                                \
     if (((U16) != 0) && (((STEPS) & 15) == 0)) {                                   \
       iters_ = (STEPS) >> 4;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
     } else if (((STEPS) & 7) == 0) {                                               \
       iters_ = (STEPS) >> 3;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
     } else if (((STEPS) & 3) == 0) {                                               \
       iters_ = (STEPS) >> 2;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
     } else {                                                                       \
       iters_ = 0;                                                                  \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(N2, k_, PW, Q, iters_, QEND, YA, YS);          \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", N2, k_, PW, Q, iters_, QEND, YA, YS);          \
     }                                                                              \
   } while (0)
 #endif
@@ -237,8 +315,34 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   /* stride 1 (the input's pixels are the output's): no division per pixel */
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
-  int32_t pix;
-  for (pix = 0; pix < total; pix += 2) {
+  int32_t pix = 0;
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  if (widened && dense && ((steps == 2) || (steps == 4) || (steps == 8)) && (pairs > 0) && ((out_c & 1) == 0) &&
+      (total > 1)) {
+    int32_t np = total >> 1;
+    const int8_t* src = in;
+    const int32_t* pw = w;
+    int32_t* qm = q;
+    int8_t* ya = out;
+    int32_t k = pairs;
+    const int32_t iters = 0;
+    if (steps == 2) {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
+                                UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
+                                qm, iters, ya, out_c);
+    } else if (steps == 4) {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
+                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
+    } else {
+      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 32, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 40, 32)
+                                    UTVM_CONV2D_Q15W_1X1_IN8(16, 48, 64) UTVM_CONV2D_Q15W_1X1_IN8(24, 56, 96),
+                                "64", UTVM_CONV2D_Q15W_1X1_STEP4 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k,
+                                pw, qm, iters, ya, out_c);
+    }
+    pix = total & ~1; /* an odd last pixel: below */
+  }
+#endif
+  for (; pix < total; pix += 2) {
     const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix; /* an odd last pixel: itself */
     const int32_t* pw = w;
     int8_t* ya = &out[pix * out_c];
@@ -255,6 +359,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       if (pairs == 0) {
         /* one output channel: below */
+      } else if ((pix_b == pix) && ((steps & 3) == 0)) { /* an odd last pixel alone */
+        int32_t k = pairs;
+        const int32_t iters = steps >> 2;
+        if (widened) {
+          UTVM_CONV2D_Q15_1X1_ONE_ASM(UTVM_CONV2D_Q15_1X1_PRE1, UTVM_CONV2D_Q15W_1X1_LOOP(UTVM_CONV2D_Q15W_1X1_STEP1
+                                          UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1),
+                                      k, pw, qm, iters, qend, ya);
+        } else {
+          UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
+                                              UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1),
+                                      k, pw, qm, iters, qend, ya);
+        }
       } else if (widened) {
         UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
                                   UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
