@@ -29,7 +29,7 @@ from .passes.patches import EXTRA_MACS
 from .passes.patches import choose as choose_patches
 from .passes.variables import resolve_variables
 from .planner import MemoryPlan, plan_model
-from .selection import DEFAULT, layer_variant, optimizing
+from .selection import DEFAULT, frugal_scratch, layer_variant, optimizing
 from .tuning import layer_key
 from .validate import operator_context, validate_graph
 
@@ -186,6 +186,12 @@ def plan_bytes(data: bytes, name: str, options: CompileOptions | None = None,
                source_name: str = "model.tflite") -> Planned:
     opts = options or CompileOptions()
     opts.validate()
+    # under --memory balanced|min and --ram-limit the kernels take their smaller scratch forms
+    with frugal_scratch(opts.memory != "fast" or bool(opts.ram_limit)):
+        return _plan_bytes(data, name, opts, source_name)
+
+
+def _plan_bytes(data: bytes, name: str, opts: CompileOptions, source_name: str) -> Planned:
     if not name or c_identifier(name) != name:
         raise UtvmError(f"model name '{name}' is not a lowercase C identifier (letters, digits, _)")
     g = lower(data)

@@ -32,6 +32,25 @@ _optimize: contextvars.ContextVar[str] = contextvars.ContextVar("utvm_optimize",
 OPTIMIZE_MODES = ("speed", "balanced", "size")
 
 
+_frugal: contextvars.ContextVar[bool] = contextvars.ContextVar("utvm_frugal", default=False)
+
+
+def scratch_frugal() -> bool:
+    """Is the model being prepared under ``--memory balanced|min`` or ``--ram-limit`` (kernels then
+    take their smaller scratch forms, e.g. ops/conv.py's depthwise bands)?"""
+    return _frugal.get()
+
+
+@contextlib.contextmanager
+def frugal_scratch(on: bool) -> Iterator[None]:
+    """Prepare operators with the smaller scratch forms when ``on``."""
+    token = _frugal.set(on)
+    try:
+        yield
+    finally:
+        _frugal.reset(token)
+
+
 def optimize_mode() -> str:
     """The ``--optimize`` mode of the model being prepared ("balanced" outside :func:`optimizing`)."""
     return _optimize.get()

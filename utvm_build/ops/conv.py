@@ -27,7 +27,7 @@ import numpy as np
 
 from ..graph import Graph, Operator, Tensor
 from ..quant import activation_range_float, activation_range_quantized
-from ..selection import offers, optimize_mode
+from ..selection import offers, optimize_mode, scratch_frugal
 from .base import (
     OpHandler,
     dtype_suffix,
@@ -448,6 +448,10 @@ DW_Q15_KERNEL = "utvm_depthwise_conv2d_s8_q15"
 #: and person_detect's 48x48 / 24x24 layers in fewer bands (the 2 halo rows filled again per band),
 #: their workspace unchanged (the scratch fits under the peak); 4 KB before (docs/kernel-guide.md).
 DW_Q15_BAND_BYTES = 8192
+#: ... under --memory balanced|min and --ram-limit (selection.scratch_frugal), where the workspace's
+#: peak is low enough for 4 KB more to show (person_detect --memory min: 28 616 B with 8 KB, 24 368 B
+#: with 4 KB, for about 1 % more cycles in its depthwise layers).
+DW_Q15_BAND_BYTES_FRUGAL = 4096
 
 
 def _has_kernel(fn: str, target: str) -> bool:
@@ -511,7 +515,8 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
     band = geo.out_h
-    while band > 1 and _dw_rows_in(geo, band) * cols * 8 > DW_Q15_BAND_BYTES:
+    limit = DW_Q15_BAND_BYTES_FRUGAL if scratch_frugal() else DW_Q15_BAND_BYTES
+    while band > 1 and _dw_rows_in(geo, band) * cols * 8 > limit:
         band -= 1
     p = Params("utvm_dw_q15_params", {
         "g": gf, "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
