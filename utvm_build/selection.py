@@ -35,20 +35,25 @@ OPTIMIZE_MODES = ("speed", "balanced", "size")
 _frugal: contextvars.ContextVar[bool] = contextvars.ContextVar("utvm_frugal", default=False)
 
 
+@contextlib.contextmanager
+def _setting(var: contextvars.ContextVar, value: object) -> Iterator[None]:
+    """``var`` is ``value`` inside the block."""
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
 def scratch_frugal() -> bool:
     """Is the model being prepared under ``--memory balanced|min`` or ``--ram-limit`` (kernels then
     take their smaller scratch forms, e.g. ops/conv.py's depthwise bands)?"""
     return _frugal.get()
 
 
-@contextlib.contextmanager
-def frugal_scratch(on: bool) -> Iterator[None]:
+def frugal_scratch(on: bool) -> contextlib.AbstractContextManager[None]:
     """Prepare operators with the smaller scratch forms when ``on``."""
-    token = _frugal.set(on)
-    try:
-        yield
-    finally:
-        _frugal.reset(token)
+    return _setting(_frugal, on)
 
 
 def optimize_mode() -> str:
@@ -56,14 +61,9 @@ def optimize_mode() -> str:
     return _optimize.get()
 
 
-@contextlib.contextmanager
-def optimizing(mode: str) -> Iterator[None]:
+def optimizing(mode: str) -> contextlib.AbstractContextManager[None]:
     """Prepare operators under ``--optimize mode``."""
-    token = _optimize.set(mode)
-    try:
-        yield
-    finally:
-        _optimize.reset(token)
+    return _setting(_optimize, mode)
 
 
 def has_kernel(fn: str, target: str) -> bool:
@@ -87,14 +87,9 @@ def offers(fn: str, target: str) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def layer_variant(variant: str) -> Iterator[None]:
+def layer_variant(variant: str) -> contextlib.AbstractContextManager[None]:
     """Prepare a layer under ``variant`` (``"default"`` or ``"without:..."``)."""
-    token = _excluded.set(excluded(variant))
-    try:
-        yield
-    finally:
-        _excluded.reset(token)
+    return _setting(_excluded, excluded(variant))
 
 
 @contextlib.contextmanager
