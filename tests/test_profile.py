@@ -86,5 +86,10 @@ def test_profile_command_qemu_instructions_are_exact():
     for a, b in zip(per_op, [r["instructions"] for r in three["operators"]]):
         assert abs(a - b) <= 20 + a // 200, (a, b)
     assert one["total_instructions"] == sum(per_op)
+    # the cycle estimate of the M55's model (benchmarks/cycles.py) from each operator's mix: at least one
+    # cycle per instruction, and the total is the operators' sum
+    cycles = [r["cycles"] for r in one["operators"]]
+    assert all(c >= n for c, n in zip(cycles, per_op)) and one["total_cycles"] == sum(cycles)
+    assert one["cycle_model"].startswith("cortex-m55: ")
     convs = [r["instructions"] for r in one["operators"] if r["op"] == "CONV_2D"]
     assert min(convs) > max(r["instructions"] for r in one["operators"] if r["op"] == "MAX_POOL_2D")

@@ -158,7 +158,7 @@ def test_tune_on_qemu_m4(tmp_path):
     doc = read_record(out)
     # the fixed rules, without the q15 CONV_2D, without its int16 weights, without the 4-unit FULLY_CONNECTED
     # block kernel
-    assert doc["target"] == "cortex-m4" and doc["metric"] == "instructions" and doc["builds"] in (4, 5)
+    assert doc["target"] == "cortex-m4" and doc["metric"] == "cycles" and doc["builds"] in (4, 5)
     assert [r["signature"]["op"] for r in doc["layers"]] == ["CONV_2D", "CONV_2D", "FULLY_CONNECTED",
                                                             "FULLY_CONNECTED"]
     for r in doc["layers"]:
@@ -174,6 +174,22 @@ def test_tune_on_qemu_m4(tmp_path):
     p = _cli("compile", DIGITS, "-o", tmp_path / "gen", "--target", "cortex-m4", "--tuning", out,
              "--tuning-compiler", "arm-none-eabi-gcc")
     assert p.returncode == 0 and p.stderr == "", p.stderr
+
+
+def test_tune_metric_choice():
+    """Estimated cycles first, then instructions, then time; a metric asked for and not measured is one
+    clear error; the noise floor holds for both counted metrics."""
+    from utvm_build.rpc.tune import _metric_of, beats
+
+    counted = {"total_cycles": 10, "total_instructions": 8, "total_seconds": 1.0}
+    assert _metric_of(counted, None) == "cycles" and _metric_of(counted, "instructions") == "instructions"
+    assert _metric_of({"total_seconds": 1.0}, None) == "seconds"
+    with pytest.raises(UtvmError, match="--metric cycles needs QEMU"):
+        _metric_of({"total_seconds": 1.0}, "cycles")
+    for metric in ("cycles", "instructions"):
+        assert not beats(1000 - 49, 1000, metric) and beats(1000 - 51, 1000, metric)
+        assert not beats(10**6 - 9_000, 10**6, metric) and beats(10**6 - 11_000, 10**6, metric)
+    assert not beats(0.96, 1.0, "seconds") and beats(0.94, 1.0, "seconds")
 
 
 # ---- the build integrations: CMake TUNING, SCons tuning= (code generation only: the DSP kernels

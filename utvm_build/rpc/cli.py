@@ -45,7 +45,11 @@ def add_commands(sub) -> None:
                                     "writes a tuning record for compile --tuning (docs/kernel-guide.md)")
     t.add_argument("model", type=Path)
     t.add_argument("--device", default="host", metavar="host|qemu-m4|qemu-m55",
-                   help="where the variants run (QEMU: instructions per operator, host: time)")
+                   help="where the variants run (QEMU: instructions and estimated cycles per operator, "
+                        "host: time)")
+    t.add_argument("--metric", choices=("cycles", "instructions", "seconds"), default=None,
+                   help="what each layer is chosen by (default: on QEMU the estimated cycles of "
+                        "benchmarks/cycles.py, on the host time)")
     t.add_argument("--target", default=None,
                    help="kernels of this CPU (default: the device's, generic on the host)")
     t.add_argument("-o", "--output", type=Path, required=True, metavar="TUNING.json",
@@ -168,7 +172,7 @@ def _tune(a: argparse.Namespace) -> bool:
         raise UtvmError(f"{a.model}: no such file or directory")
     check_writable(a.output)
     doc = tune_model(a.model, device=a.device, target=a.target, runs=a.runs, input_fill=a.input_fill,
-                     optimize=a.optimize)
+                     optimize=a.optimize, metric=a.metric)
     write_record(a.output, doc)
     changed = sum(r["variant"] != "default" for r in doc["layers"])
     t = doc["model_total"]

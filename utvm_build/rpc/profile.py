@@ -5,7 +5,9 @@ operator with ``TVMPlatformTimerStart/Stop`` into a table on the device, and the
 ``tvmgen_<name>_profile_read`` hands the table over RPC (emit/profile.py). One warm-up run, the
 table cleared, then ``runs`` runs: per operator the mean time per call and its share, and the
 total. On QEMU, when the instruction-counting plugin of ``benchmarks/qemu_plugin`` is at hand (a
-source checkout), QEMU runs with it: instructions per operator and call (exact, deterministic)."""
+source checkout), QEMU runs with it: instructions per operator and call (exact, deterministic), and
+their mix, from which ``benchmarks/cycles.py`` estimates the core's cycles per operator (the figure
+a board's timer would give)."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ import numpy as np
 from ..errors import UtvmError
 
 
-def _plugin():
-    """benchmarks.qemu_plugin, or None outside a source checkout."""
+def _benchmarks_module(name: str):
+    """benchmarks.<name> (the QEMU plugin, the cycle model), or None outside a source checkout."""
+    import importlib
     import sys
 
     from ..paths import crt_dir
@@ -34,10 +37,21 @@ def _plugin():
     if str(root) not in sys.path:
         sys.path.append(str(root))
     try:
-        from benchmarks import qemu_plugin
+        return importlib.import_module(f"benchmarks.{name}")
     except ImportError:
         return None
-    return qemu_plugin
+
+
+def _plugin():
+    return _benchmarks_module("qemu_plugin")
+
+
+def _cycle_model(device: str):
+    """The cycle model of the device's core (benchmarks/cycles.py), or None without the checkout."""
+    from .build import BOARDS
+
+    cycles = _benchmarks_module("cycles")
+    return None if cycles is None else cycles.MODELS.get(BOARDS[device].cpu)
 
 
 def _nm(elf: Path) -> dict[str, int]:
@@ -72,7 +86,7 @@ def _qemu_with_plugin(server: Path, device: str, meta: dict, work: Path) -> tupl
         return None
     (work / "marks.txt").write_text("".join(f"{a:#x}\n" for a in marks))
     result = work / "insn.txt"
-    opts = f"{plugin},start={start:#x},end={end:#x},out={result},marks={work / 'marks.txt'}"
+    opts = f"{plugin},start={start:#x},end={end:#x},out={result},marks={work / 'marks.txt'},mix=on"
     if "," in str(work):
         return None
     launcher = work / "qemu_plugin_launcher"
@@ -137,11 +151,16 @@ def profile_model(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-        insns = None
+        insns = cycles = None
         if counted is not None and counted[1].exists():
             res = _plugin().parse_result(counted[1].read_text())
-            per_mark = {addr: n for addr, n, _ in res.segments}
-            insns = [per_mark.get(addr, 0) // (runs + 1) for addr in counted[2]]   # every run, warm-up too
+            per_mark = {addr: (n, mix) for addr, n, mix in res.segments}
+            # every run counted, the warm-up too
+            insns = [per_mark.get(addr, (0, {}))[0] // (runs + 1) for addr in counted[2]]
+            model = _cycle_model(device)
+            if model is not None and all(per_mark.get(addr, (0, {}))[1] for addr in counted[2]):
+                est = _benchmarks_module("cycles").estimate
+                cycles = [est(per_mark[addr][1], model) // (runs + 1) for addr in counted[2]]
     if t[len(ops), 0] != 0:
         raise UtvmError(f"profile: the device's timer failed {int(t[len(ops), 0])} times")
     total = float(sum(t[k, 0] for k in range(len(ops)))) / runs
@@ -155,22 +174,32 @@ def profile_model(model: str | Path, inputs: Sequence[np.ndarray] | None = None,
                "share": sec / total if total > 0 else 0.0, "macs": r["macs"]}
         if insns is not None:
             row["instructions"] = insns[k]
+        if cycles is not None:
+            row["cycles"] = cycles[k]
         rows.append(row)
     doc = {"model": meta["name"], "device": device, "runs": runs, "operators": rows, "total_seconds": total,
            "clock": "TVMPlatformTimerStart/Stop on the device" + (" (QEMU: emulated time)" if device != "host" else "")}
     if insns is not None:
         doc["total_instructions"] = sum(insns)
+    if cycles is not None:
+        doc["total_cycles"] = sum(cycles)
+        model = _cycle_model(device)
+        doc["cycle_model"] = f"{model.name}: {model.source}"
     return doc
 
 
 def format_profile(doc: dict) -> str:
-    has_insns = "total_instructions" in doc
+    # the counted columns, when QEMU ran with the plugin: (heading, row key, total key)
+    counted = [c for c in (("instructions", "instructions", "total_instructions"),
+                           ("est. cycles", "cycles", "total_cycles")) if c[2] in doc]
     lines = [f"{doc['model']} on {doc['device']}: mean of {doc['runs']} runs, {doc['clock']}",
              f"{'op':>4}  {'operator':<22} {'function':<44} {'time [us]':>10} {'share':>7}"
-             + (f" {'instructions':>13}" if has_insns else "")]
+             + "".join(f" {h:>13}" for h, _, _ in counted)]
     for r in doc["operators"]:
         lines.append(f"{r['index']:>4}  {r['op']:<22} {r['function']:<44} {r['seconds'] * 1e6:>10.1f} "
-                     f"{r['share'] * 100:>6.1f}%" + (f" {r['instructions']:>13}" if has_insns else ""))
+                     f"{r['share'] * 100:>6.1f}%" + "".join(f" {r[k]:>13}" for _, k, _ in counted))
     lines.append(f"{'':>4}  {'total':<22} {'':<44} {doc['total_seconds'] * 1e6:>10.1f} {100:>6.1f}%"
-                 + (f" {doc['total_instructions']:>13}" if has_insns else ""))
+                 + "".join(f" {doc[t]:>13}" for _, _, t in counted))
+    if "cycle_model" in doc:
+        lines.append(f"est. cycles: benchmarks/cycles.py ({doc['cycle_model']}; zero wait states)")
     return "\n".join(lines)

@@ -6,8 +6,8 @@
    ``default`` and ``without:FN[+FN]``.
 2. One firmware per variant name, applied at once to every layer that has it (so the number of
    builds is the number of distinct variants, not layers x variants), is profiled on the device
-   (rpc/profile.py: instructions per operator on QEMU with the counting plugin, else the
-   platform timer).
+   (rpc/profile.py: on QEMU with the counting plugin instructions per operator and their mix, from
+   which benchmarks/cycles.py estimates the core's cycles; else the platform timer).
 3. Per layer signature (layers that look the same to the kernels share one choice) the variant
    with the smallest sum over its layers wins, if it beats the fixed rule by more than the noise
    margin (QEMU's counts move by a few instructions per SysTick interrupt, host time by more):
@@ -26,10 +26,16 @@ from ..selection import DEFAULT, layer_variant, optimizing, recording, variant_n
 
 #: Variants explored per layer at most (the fixed rule included).
 MAX_VARIANTS = 6
-#: A variant replaces the fixed rule only when it saves more than this share (instructions on QEMU;
-#: time elsewhere) and, for instructions, more than MARGIN_INSTRUCTIONS.
-MARGIN = {"instructions": 0.01, "seconds": 0.05}
-MARGIN_INSTRUCTIONS = 50
+#: A variant replaces the fixed rule only when it saves more than this share (estimated cycles or
+#: instructions on QEMU; time elsewhere) and, for the counted metrics, more than MARGIN_COUNTED.
+MARGIN = {"cycles": 0.01, "instructions": 0.01, "seconds": 0.05}
+MARGIN_COUNTED = 50
+#: What a layer is chosen by, best first: estimated cycles (what a board's timer measures; a kernel
+#: may trade instructions for cycles, e.g. loads in runs), QEMU's exact instruction count, time.
+METRICS = ("cycles", "instructions", "seconds")
+#: each metric's key in a profile's rows, and in the profile itself (its total)
+_ROW = {"cycles": "cycles", "instructions": "instructions", "seconds": "seconds"}
+_TOTAL = {"cycles": "total_cycles", "instructions": "total_instructions", "seconds": "total_seconds"}
 DEVICE_TARGETS = {"host": "generic", "qemu-m4": "cortex-m4", "qemu-m55": "cortex-m55"}
 
 
@@ -79,8 +85,18 @@ def layer_variants(data: bytes, target: str, optimize: str = "balanced"
 
 def beats(value: float, fixed: float, metric: str) -> bool:
     """Is ``value`` better than the fixed rule's ``fixed`` beyond the measurement noise?"""
-    floor = MARGIN_INSTRUCTIONS if metric == "instructions" else 0
+    floor = MARGIN_COUNTED if metric != "seconds" else 0
     return value < fixed - max(fixed * MARGIN[metric], floor)
+
+
+def _metric_of(doc: dict, wanted: str | None) -> str:
+    """The metric a profile gives: ``wanted`` (an error if it cannot), else the best it has."""
+    if wanted is not None:
+        if _TOTAL[wanted] not in doc:
+            raise UtvmError(f"tune: --metric {wanted} needs QEMU and the counting plugin of a source checkout "
+                            "(benchmarks/qemu_plugin); on the host use --metric seconds")
+        return wanted
+    return next(m for m in METRICS if _TOTAL[m] in doc)
 
 
 def _toolchain(device: str) -> dict:
@@ -96,10 +112,11 @@ def _toolchain(device: str) -> dict:
 
 def tune_model(model: str | Path, *, device: str = "host", target: str | None = None, runs: int | None = None,
                input_fill: str = "random:0", log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
-               optimize: str = "balanced") -> dict:
+               optimize: str = "balanced", metric: str | None = None) -> dict:
     """Measure the variants of every layer of ``model`` on ``device``; the tuning record (a dict).
     ``optimize``: the --optimize mode of every build (each layer's variants start from its choice;
-    ``speed`` offers the int8-weight conv of every widened layer, ``without:utvm_conv2d_s8_q15w``)."""
+    ``speed`` offers the int8-weight conv of every widened layer, ``without:utvm_conv2d_s8_q15w``).
+    ``metric``: what a layer is chosen by (METRICS; default: the first the device measures)."""
     from ..compiler import compile_bytes, default_name, read_model_file
     from ..host import fill_inputs
     from ..options import CompileOptions
@@ -111,6 +128,8 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
                         "to flash); tune on qemu-m4|qemu-m55 or host")
     if device not in DEVICE_TARGETS:
         raise UtvmError(f"tune: unknown device {device!r} (one of {', '.join(DEVICE_TARGETS)})")
+    if metric is not None and metric not in METRICS:
+        raise UtvmError(f"tune: unknown metric {metric!r} (one of {', '.join(METRICS)})")
     target = target or DEVICE_TARGETS[device]
     CompileOptions(target=target, optimize=optimize).validate()
     from ..targets import TARGETS
@@ -128,11 +147,11 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
     meta = compile_bytes(data, name, CompileOptions(target=target, optimize=optimize)).metadata
     inputs = fill_inputs(meta["inputs"], input_fill)
     measured: dict[str, dict[str, float]] = {k: {} for k, vs in variants.items() if len(vs) > 1}
-    metric = None
+    wanted, metric = metric, None
     model_total: dict[str, float] = {}
 
     def total(doc: dict) -> float:
-        return doc["total_instructions"] if metric == "instructions" else doc["total_seconds"]
+        return doc[_TOTAL[metric]]
 
     for v in [DEFAULT] + names:
         applies = sorted(k for k, vs in variants.items() if v in vs and v != DEFAULT)
@@ -140,17 +159,16 @@ def tune_model(model: str | Path, *, device: str = "host", target: str | None = 
         log(f"tune: {name}: variant {v} ({len(applies) if applies else 'all'} layer signatures)")
         doc = profile_model(model, inputs, device=device, runs=runs,
                             options=CompileOptions(target=target, tuning=tuning, optimize=optimize))
-        m = "instructions" if "total_instructions" in doc else "seconds"
         if metric is None:
-            metric = m
-        elif m != metric:
-            raise UtvmError("tune: the instruction counter was available for one build and not another")
+            metric = _metric_of(doc, wanted)
+        elif _TOTAL[metric] not in doc:
+            raise UtvmError(f"tune: the {metric} were measured for one build and not another")
         if v == DEFAULT:
             model_total["fixed_rules"] = total(doc)
         for row in doc["operators"]:
             key = keys.get(row["index"])
             if key in measured and v in variants[key]:
-                measured[key][v] = measured[key].get(v, 0) + row[m]
+                measured[key][v] = measured[key].get(v, 0) + row[_ROW[metric]]
     layers = []
     first = {}
     for i, k in sorted(keys.items()):
