@@ -135,13 +135,13 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
 #if defined(UTVM_CONV2D_Q15_1X1_ASM) /* (GCC with optimization, inline assembly) */
 #define UTVM_CONV2D_Q15W_W28_ASM 1
 /* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...), the full int8 range, an even
- * number of output channels: every channel pair of a pixel pair in one inline assembly block, as
- * conv2d_q15_1x1.h does for 1x1 layers: per pair its biases, the 7 steps unrolled
- * (UTVM_CONV2D_Q15WS_STEP: 18 cycles per 16 multiply-accumulates), the four sums requantized from the
- * registers (UTVM_CONV2D_Q15W_W28_RQ), the 4 output bytes; the pair count, the output pointer and
- * pixel b's distance from it are memory operands. Against the pair function (a call, the steps'
- * count bits and loop, the requantization block's operand moves per channel pair): VWW op0 1.31 M ->
- * 1.10 M estimated cycles. 13 registers. */
+ * number of output channels: three output pixels at a time, every channel pair of the three in one
+ * inline assembly block (as conv2d_q15_1x1.h does for 1x1 layers): per pair its biases, the 7 steps
+ * unrolled (UTVM_CONV2D_Q15W_W28_STEP3: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates
+ * against 18 per 16 for 2 x 2), the six sums requantized from the registers
+ * (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes; the windows' base, the bias and requantization
+ * pointers, the pair count, the output pointer and pixels b's and c's distances from it are memory
+ * operands. 13 registers. */
 /* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
  * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
 #define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
@@ -149,33 +149,53 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   "add %[px], %[t1], %[" X "], asr #31\n\tsmlal %[t3], %[px], %[" X "], %[t0]\n\t"                 \
   "asr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
-#define UTVM_CONV2D_Q15W_W28_PAIRS(PAIRS, PW, PB, PR, Q, QB, YA, YS)                                                 \
-  do {                                                                                                               \
-    const int32_t* px_;                                                                                              \
-    const int32_t* qb_;                                                                                              \
-    int32_t a0_;                                                                                                     \
-    int32_t a1_;                                                                                                     \
-    int32_t b0_;                                                                                                     \
-    int32_t b1_;                                                                                                     \
-    int32_t t0_;                                                                                                     \
-    int32_t t1_;                                                                                                     \
-    int32_t t2_;                                                                                                     \
-    int32_t t3_;                                                                                                     \
-    __asm__ volatile(                                                                                                \
-        "0:\n\tldr %[px], %[q]\n\tldr %[qb], %[qbm]\n\tldr %[a0], [%[pb]], #4\n\tldr %[a1], [%[pb]], #4\n\t"           \
-        "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP                       \
-            UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP               \
-                UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                     \
-                    UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1")          \
-                        UTVM_CONV2D_Q15W_W28_RQ("b1")                                                                \
-        "ldr %[px], %[ya]\n\tldr %[qb], %[ys]\n\tstrb %[b0], [%[px], %[qb]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
-        "strb %[b1], [%[px], %[qb]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
-        "str %[px], %[ya]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b"                   \
-        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [qb] "=&r"(qb_),       \
-          [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [pw] "+r"(PW), [pb] "+r"(PB),             \
-          [pr] "+r"(PR), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                              \
-        : [q] "m"(Q), [qbm] "m"(QB), [ys] "m"(YS)                                                                    \
-        : "cc", "memory");                                                                                           \
+/* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
+ * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
+ * windows' words at byte offsets XA, XB, XC from their base (pr here: 14 words per window), 6 SMLAD;
+ * the 5 loads in a run (6 cycles), 12 cycles per 12 multiply-accumulates. */
+#define UTVM_CONV2D_Q15W_W28_HALF(W0, W1, XA, XB, XC)                                                              \
+  W0 W1 "ldr %[t2], [%[pr], #" XA "]\n\tldr %[t3], [%[pr], #" XB "]\n\tldr %[px], [%[pr], #" XC "]\n\t"         \
+        "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\t" \
+        "smlad %[b1], %[t3], %[t1], %[b1]\n\tsmlad %[c0], %[px], %[t0], %[c0]\n\tsmlad %[c1], %[px], %[t1], %[c1]\n\t"
+#define UTVM_CONV2D_Q15W_W28_STEP3(XA, XB, XC, XA4, XB4, XC4)                                              \
+  UTVM_CONV2D_Q15W_W28_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", XA, XB, XC)       \
+  UTVM_CONV2D_Q15W_W28_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", XA4, XB4, XC4)
+#define UTVM_CONV2D_Q15W_W28_PAIRS3(PAIRS, PW, PB, PR, Q, YA, YS, YS2)                                             \
+  do {                                                                                                             \
+    int32_t pr_;                                                                                                   \
+    int32_t px_;                                                                                                   \
+    int32_t a0_;                                                                                                   \
+    int32_t a1_;                                                                                                   \
+    int32_t b0_;                                                                                                   \
+    int32_t b1_;                                                                                                   \
+    int32_t c0_;                                                                                                   \
+    int32_t c1_;                                                                                                   \
+    int32_t t0_;                                                                                                   \
+    int32_t t1_;                                                                                                   \
+    int32_t t2_;                                                                                                   \
+    int32_t t3_;                                                                                                   \
+    __asm__ volatile(                                                                                              \
+        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], %[pb]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"          \
+        "str %[t0], %[pb]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"     \
+        UTVM_CONV2D_Q15W_W28_STEP3("0", "56", "112", "4", "60", "116")                                             \
+        UTVM_CONV2D_Q15W_W28_STEP3("8", "64", "120", "12", "68", "124")                                            \
+        UTVM_CONV2D_Q15W_W28_STEP3("16", "72", "128", "20", "76", "132")                                           \
+        UTVM_CONV2D_Q15W_W28_STEP3("24", "80", "136", "28", "84", "140")                                           \
+        UTVM_CONV2D_Q15W_W28_STEP3("32", "88", "144", "36", "92", "148")                                           \
+        UTVM_CONV2D_Q15W_W28_STEP3("40", "96", "152", "44", "100", "156")                                          \
+        UTVM_CONV2D_Q15W_W28_STEP3("48", "104", "160", "52", "108", "164")                                         \
+        "ldr %[pr], %[rq]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") \
+        UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1")                  \
+        UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                                                \
+        "str %[pr], %[rq]\n\tldr %[px], %[ya]\n\tldr %[t0], %[ys]\n\tldr %[t1], %[ys2]\n\t"                         \
+        "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                  \
+        "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                  \
+        "str %[px], %[ya]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b"                 \
+        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),     \
+          [pr] "=&r"(pr_), [px] "=&r"(px_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_),     \
+          [pw] "+r"(PW), [pb] "+m"(PB), [rq] "+m"(PR), [ya] "+m"(YA), [k] "+m"(PAIRS)                              \
+        : [q] "m"(Q), [ys] "m"(YS), [ys2] "m"(YS2)                                                                 \
+        : "cc", "memory");                                                                                         \
   } while (0)
 
 /* Does p take utvm_conv2d_q15w_w28 (packed windows of 28 bytes, UTVM_DSP_RQ_FULL, even out_c)? */
@@ -184,28 +204,51 @@ static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params
          ((p->g.filter_h * p->g.filter_w) > 1);
 }
 
-/* Every output of such a layer: per pixel pair its packed windows (utvm_conv2d_q15_windows, the
- * scratch of utvm_conv2d_q15_run), then every channel pair in one assembly block. */
+/* Every output of such a layer, output row by output row (no division per pixel): per three pixels
+ * of the row (the last ones of a row repeated to fill the last three) their packed windows (a
+ * 3x3x3 window inside the image straight-line, utvm_conv2d_q15_3x3x3; others by
+ * utvm_conv2d_q15_window), then every channel pair in one assembly block. Scratch: the three
+ * windows (42 words), then the staging bytes (kernel_table.py _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t total = p->g.batches * p->g.out_h * p->g.out_w;
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const int32_t offs = (int32_t)((off16 << 16u) | off16);
+  const uint32_t zpw = ((uint32_t)(uint8_t)(-p->input_offset)) * 0x01010101u;
+  const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
+  const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int8_t* const stage = (int8_t*)(void*)&q[p->depth4 + (2 * (out_c + 1))];
-  int32_t pix = 0;
-  while (pix < total) {
-    const int32_t first = utvm_conv2d_q15_windows(p, in, pix, total, q, stage, 2);
-    const int32_t* pw = w;
-    const int32_t* pb = bias;
-    const int32_t* pr = rq;
-    const int32_t* qa = q;
-    const int32_t* qb = &q[14];
-    int8_t* ya = &out[first * out_c];
-    const int32_t ys = (utvm_min_i32(first + 1, total - 1) - first) * out_c; /* pixel b's outputs from a's */
-    int32_t pairs = out_c >> 1;
-    UTVM_CONV2D_Q15W_W28_PAIRS(pairs, pw, pb, pr, qa, qb, ya, ys);
-    pix = first + 2;
+  int8_t* const stage = (int8_t*)(void*)&q[42];
+  int32_t r;
+  for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
+    const int32_t b = r / g->out_h;
+    const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
+    const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+    int8_t* const row = &out[r * g->out_w * out_c];
+    const bool rows_in = rgb && (iy0 >= 0) && ((iy0 + (2 * g->dilation_h)) < g->in_h);
+    int32_t ox0;
+    for (ox0 = 0; ox0 < g->out_w; ox0 += 3) {
+      const int32_t* pw = w;
+      const int32_t* pb = bias;
+      const int32_t* pr = rq;
+      const int32_t* qa = q;
+      int8_t* ya = &row[ox0 * out_c];
+      const int32_t ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
+      const int32_t ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
+      int32_t pairs = out_c >> 1;
+      int32_t k;
+      for (k = 0; k < 3; ++k) {
+        const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
+        if (rows_in && (ix0 >= 0) && ((ix0 + 3) <= g->in_w)) {
+          utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], row_step, offs, zpw, &q[14 * k], 2);
+        } else {
+          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &q[14 * k], stage, 2);
+        }
+      }
+      UTVM_CONV2D_Q15W_W28_PAIRS3(pairs, pw, pb, pr, qa, ya, ys, ys2);
+    }
   }
 }
 #endif
