@@ -204,9 +204,44 @@ static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params
          ((p->g.filter_h * p->g.filter_w) > 1);
 }
 
+/* A 3x3x3 window inside the image (rows of 9 bytes, row_step apart from s) as its 7 packed q15 word
+ * pairs from o on, the words of utvm_conv2d_q15_3x3x3 (slot 2) in assembly: the words across two
+ * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
+ * cycles. 13 registers. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15w_3x3x3(const int8_t* s, int32_t row_step, int32_t offs, int32_t* o) {
+  const int8_t* s0 = s;
+  const int8_t* r1;
+  int32_t a;
+  int32_t b;
+  int32_t c;
+  int32_t d;
+  int32_t e;
+  int32_t f;
+  int32_t g;
+  int32_t h;
+  __asm__ volatile(
+      "add %[r1], %[s], %[rs]\n\tldr %[a], [%[s]]\n\tldr %[b], [%[s], #4]\n\tldr %[c], [%[s], #8]\n\t"
+      "ldr %[d], [%[r1], #-1]\n\tldr %[e], [%[r1], #3]\n\tbfi %[d], %[c], #0, #8\n\t"
+      "sxtab16 %[c], %[f0], %[a]\n\tsxtab16 %[a], %[f0], %[a], ror #8\n\tsxtab16 %[f], %[f0], %[b]\n\t"
+      "sxtab16 %[b], %[f0], %[b], ror #8\n\tsxtab16 %[g], %[f0], %[d]\n\tsxtab16 %[d], %[f0], %[d], ror #8\n\t"
+      "sxtab16 %[h], %[f0], %[e]\n\tsxtab16 %[e], %[f0], %[e], ror #8\n\t"
+      "str %[c], [%[o]]\n\tstr %[a], [%[o], #4]\n\tstr %[f], [%[o], #8]\n\tstr %[b], [%[o], #12]\n\t"
+      "str %[g], [%[o], #16]\n\tstr %[d], [%[o], #20]\n\tstr %[h], [%[o], #24]\n\tstr %[e], [%[o], #28]\n\t"
+      "add %[s], %[r1], %[rs]\n\tldr %[a], [%[r1], #7]\n\tldr %[b], [%[s], #-2]\n\tldr %[c], [%[s], #2]\n\t"
+      "ldr %[d], [%[s], #5]\n\tbfi %[b], %[a], #0, #16\n\tlsr %[d], %[d], #8\n\t"
+      "sxtab16 %[a], %[f0], %[b]\n\tsxtab16 %[b], %[f0], %[b], ror #8\n\tsxtab16 %[e], %[f0], %[c]\n\t"
+      "sxtab16 %[c], %[f0], %[c], ror #8\n\tsxtab16 %[f], %[f0], %[d]\n\tsxtab16 %[d], %[f0], %[d], ror #8\n\t"
+      "str %[a], [%[o], #32]\n\tstr %[b], [%[o], #36]\n\tstr %[e], [%[o], #40]\n\tstr %[c], [%[o], #44]\n\t"
+      "str %[f], [%[o], #48]\n\tstr %[d], [%[o], #52]"
+      : [s] "+r"(s0), [r1] "=&r"(r1), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e),
+        [f] "=&r"(f), [g] "=&r"(g), [h] "=&r"(h)
+      : [rs] "r"(row_step), [f0] "r"(offs), [o] "r"(o)
+      : "memory");
+}
+
 /* Every output of such a layer, output row by output row (no division per pixel): per three pixels
  * of the row (the last ones of a row repeated to fill the last three) their packed windows (a
- * 3x3x3 window inside the image straight-line, utvm_conv2d_q15_3x3x3; others by
+ * 3x3x3 window inside the image by utvm_conv2d_q15w_3x3x3; others by
  * utvm_conv2d_q15_window), then every channel pair in one assembly block. Scratch: the three
  * windows (42 words), then the staging bytes (kernel_table.py _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
@@ -215,7 +250,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   const int32_t out_c = g->out_c;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
   const int32_t offs = (int32_t)((off16 << 16u) | off16);
-  const uint32_t zpw = ((uint32_t)(uint8_t)(-p->input_offset)) * 0x01010101u;
   const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
   const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
   uint8_t* const raw = (uint8_t*)scratch;
@@ -242,7 +276,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
       for (k = 0; k < 3; ++k) {
         const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
         if (rows_in && (ix0 >= 0) && ((ix0 + 3) <= g->in_w)) {
-          utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], row_step, offs, zpw, &q[14 * k], 2);
+          utvm_conv2d_q15w_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], row_step, offs, &q[14 * k]);
         } else {
           utvm_conv2d_q15_window(p, in_b, iy0, ix0, &q[14 * k], stage, 2);
         }
