@@ -606,6 +606,11 @@ Q15_CONV = [
     ([1, 9, 7, 3], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 33, -128, "typical"),
     ([1, 8, 9, 1], 4, (5, 5), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     ([2, 6, 6, 3], 5, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 10, -128, "typical"),
+    # the same block's pixel triples (output rows of 3k + 1 and 3k + 2 pixels: the last ones repeated)
+    # and its assembly 3x3x3 windows: batches with borders on the right and bottom, one channel pair;
+    # dilation_h 2 with every border
+    ([2, 9, 14, 3], 2, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -7, -128, "typical"),
+    ([1, 11, 8, 3], 4, (3, 3), (1, 1), (2, 1), "SAME", "NONE", 90, -128, "typical"),
     # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c: every pixel pair in one block
     # (conv2d_q15_1x1.h UTVM_CONV2D_Q15W_1X1S_ASM under --optimize speed); batches, an odd pixel count
     # (the last pixel in C), a single channel pair, a single pixel (C)
