@@ -136,12 +136,40 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
 #define UTVM_CONV2D_Q15W_W28_ASM 1
 /* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...), the full int8 range, an even
  * number of output channels: three output pixels at a time, every channel pair of the three in one
- * inline assembly block (as conv2d_q15_1x1.h does for 1x1 layers): per pair its biases, the 7 steps
- * unrolled (UTVM_CONV2D_Q15W_W28_STEP3: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates
- * against 18 per 16 for 2 x 2), the six sums requantized from the registers
- * (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes; the windows' base, the bias and requantization
- * pointers, the pair count, the output pointer and pixels b's and c's distances from it are memory
- * operands. 13 registers. */
+ * inline assembly block (as conv2d_q15_1x1.h does for 1x1 layers) with their 3x3x3 windows that
+ * lie inside the image (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one
+ * block): per triple its windows, then per channel pair its biases, the 7 steps unrolled (UTVM_CONV2D_Q15W_W28_STEP3:
+ * 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against 18 per 16 for 2 x 2), the six
+ * sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes. 13 registers:
+ * the block's state (pointers, counts, the layer's constants) lives in the scratch after the windows
+ * (utvm_conv2d_q15w_w28_ctx), read and written at fixed offsets from the windows' base, the one
+ * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the
+ * layer's cycles). */
+typedef struct {
+  int32_t win[42];        /* the three packed q15 windows, 14 words each (offset 0) */
+  const int32_t* pb;      /* 168: the channel pair's biases */
+  const int32_t* pr;      /* 172: its requantization triplets */
+  int32_t k;              /* 176: channel pairs left */
+  int8_t* ya;             /* 180: pixel a's output of the channel pair */
+  int32_t ys;             /* 184: pixel b's output from a's */
+  int32_t ys2;            /* 188: pixel c's */
+  int32_t n;              /* 192: triples left in the run */
+  const int8_t* src;      /* 196: the run's next input window (top left tap of pixel a) */
+  int32_t rs;             /* 200: from a filter row to the next in the input (bytes) */
+  int32_t offs;           /* 204: the input offset in both int16 lanes */
+  int32_t sw;             /* 208: from a pixel's window to the next pixel's in the input (bytes) */
+  const int32_t* w;       /* 212: the layer's weights, biases, requantization triplets */
+  const int32_t* bias;    /* 216 */
+  const int32_t* rq;      /* 220 */
+  int32_t pairs;          /* 224: out_c / 2 */
+  int32_t* wo;            /* 228: the first window the block builds (from src on) */
+  int32_t* wend;          /* 232: and the end of the last (wo: none) */
+} utvm_conv2d_q15w_w28_ctx;
+/* (the offsets the assembly uses) */
+typedef char utvm_conv2d_q15w_w28_ctx_offsets[((offsetof(utvm_conv2d_q15w_w28_ctx, pb) == 168u) &&
+                                               (offsetof(utvm_conv2d_q15w_w28_ctx, wend) == 232u))
+                                                  ? 1
+                                                  : -1];
 /* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
  * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
 #define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
@@ -160,42 +188,82 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
 #define UTVM_CONV2D_Q15W_W28_STEP3(XA, XB, XC, XA4, XB4, XC4)                                              \
   UTVM_CONV2D_Q15W_W28_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", XA, XB, XC)       \
   UTVM_CONV2D_Q15W_W28_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", XA4, XB4, XC4)
-#define UTVM_CONV2D_Q15W_W28_PAIRS3(PAIRS, PW, PB, PR, Q, YA, YS, YS2)                                             \
-  do {                                                                                                             \
-    int32_t pr_;                                                                                                   \
-    int32_t px_;                                                                                                   \
-    int32_t a0_;                                                                                                   \
-    int32_t a1_;                                                                                                   \
-    int32_t b0_;                                                                                                   \
-    int32_t b1_;                                                                                                   \
-    int32_t c0_;                                                                                                   \
-    int32_t c1_;                                                                                                   \
-    int32_t t0_;                                                                                                   \
-    int32_t t1_;                                                                                                   \
-    int32_t t2_;                                                                                                   \
-    int32_t t3_;                                                                                                   \
-    __asm__ volatile(                                                                                              \
-        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], %[pb]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"          \
-        "str %[t0], %[pb]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"     \
-        UTVM_CONV2D_Q15W_W28_STEP3("0", "56", "112", "4", "60", "116")                                             \
-        UTVM_CONV2D_Q15W_W28_STEP3("8", "64", "120", "12", "68", "124")                                            \
-        UTVM_CONV2D_Q15W_W28_STEP3("16", "72", "128", "20", "76", "132")                                           \
-        UTVM_CONV2D_Q15W_W28_STEP3("24", "80", "136", "28", "84", "140")                                           \
-        UTVM_CONV2D_Q15W_W28_STEP3("32", "88", "144", "36", "92", "148")                                           \
-        UTVM_CONV2D_Q15W_W28_STEP3("40", "96", "152", "44", "100", "156")                                          \
-        UTVM_CONV2D_Q15W_W28_STEP3("48", "104", "160", "52", "108", "164")                                         \
-        "ldr %[pr], %[rq]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") \
-        UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1")                  \
-        UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                                                \
-        "str %[pr], %[rq]\n\tldr %[px], %[ya]\n\tldr %[t0], %[ys]\n\tldr %[t1], %[ys2]\n\t"                         \
-        "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                  \
-        "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                  \
-        "str %[px], %[ya]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b"                 \
-        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),     \
-          [pr] "=&r"(pr_), [px] "=&r"(px_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_),     \
-          [pw] "+r"(PW), [pb] "+m"(PB), [rq] "+m"(PR), [ya] "+m"(YA), [k] "+m"(PAIRS)                              \
-        : [q] "m"(Q), [ys] "m"(YS), [ys2] "m"(YS2)                                                                 \
-        : "cc", "memory");                                                                                         \
+/* A 3x3x3 window inside the image (rows of 9 bytes, RS apart from S) as its 7 packed q15 word pairs
+ * from O on (the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot 2): the words across two
+ * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
+ * cycles. F0: the offset in both lanes; S and R1 are advanced (rows 2 and 1), A..H scratch; every
+ * argument an operand name. */
+#define UTVM_CONV2D_Q15W_W28_WIN(S, R1, RS, F0, O, A, B, C, D, E, F, G, H)                                      \
+  "add %[" R1 "], %[" S "], %[" RS "]\n\tldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\t"           \
+  "ldr %[" C "], [%[" S "], #8]\n\tldr %[" D "], [%[" R1 "], #-1]\n\tldr %[" E "], [%[" R1 "], #3]\n\t"          \
+  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                  \
+  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                   \
+  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                   \
+  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                   \
+  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "]]\n\tstr %[" A "], [%[" O "], #4]\n\t" \
+  "str %[" F "], [%[" O "], #8]\n\tstr %[" B "], [%[" O "], #12]\n\tstr %[" G "], [%[" O "], #16]\n\t"           \
+  "str %[" D "], [%[" O "], #20]\n\tstr %[" H "], [%[" O "], #24]\n\tstr %[" E "], [%[" O "], #28]\n\t"          \
+  "add %[" S "], %[" R1 "], %[" RS "]\n\tldr %[" A "], [%[" R1 "], #7]\n\tldr %[" B "], [%[" S "], #-2]\n\t"     \
+  "ldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\t"          \
+  "lsr %[" D "], %[" D "], #8\n\tsxtab16 %[" A "], %[" F0 "], %[" B "]\n\t"                                      \
+  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" E "], %[" F0 "], %[" C "]\n\t"                   \
+  "sxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" D "]\n\t"                   \
+  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tstr %[" A "], [%[" O "], #32]\n\t"                           \
+  "str %[" B "], [%[" O "], #36]\n\tstr %[" E "], [%[" O "], #40]\n\tstr %[" C "], [%[" O "], #44]\n\t"          \
+  "str %[" F "], [%[" O "], #48]\n\tstr %[" D "], [%[" O "], #52]\n\t"
+/* The block's window of pixel a, b or c: the window text in the block's registers (src in px, rs in
+ * t0, the offset in t1, the windows' base in pw, pr and the sums' registers scratch). */
+#define UTVM_CONV2D_Q15W_W28_BWIN \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")
+/* The block on the context at CTX (utvm_conv2d_q15w_w28_ctx): n triples of pixels, per triple its
+ * windows from wo to wend from src on (src advanced past them), then every channel pair. */
+#define UTVM_CONV2D_Q15W_W28_RUN(CTX)                                                                             \
+  do {                                                                                                           \
+    int32_t pr_;                                                                                                 \
+    int32_t px_;                                                                                                 \
+    int32_t pw_;                                                                                                 \
+    int32_t a0_;                                                                                                 \
+    int32_t a1_;                                                                                                 \
+    int32_t b0_;                                                                                                 \
+    int32_t b1_;                                                                                                 \
+    int32_t c0_;                                                                                                 \
+    int32_t c1_;                                                                                                 \
+    int32_t t0_;                                                                                                 \
+    int32_t t1_;                                                                                                 \
+    int32_t t2_;                                                                                                 \
+    int32_t t3_;                                                                                                 \
+    __asm__ volatile(                                                                                            \
+        "1:\n\tldr %[pr], %[q]\n\tldr %[pw], [%[pr], #228]\n\tldr %[t2], [%[pr], #232]\n\tcmp %[pw], %[t2]\n\t"     \
+        "beq 2f\n\tldr %[t0], [%[pr], #200]\n\tldr %[t1], [%[pr], #204]\n\t"                                        \
+        "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #196]\n\tldr %[t2], [%[pr], #208]\n\tadd %[t2], %[px], %[t2]\n\t" \
+        "str %[t2], [%[pr], #196]\n\t" UTVM_CONV2D_Q15W_W28_BWIN                                                   \
+        "add %[pw], %[pw], #56\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #232]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"   \
+        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #224]\n\tldr %[t1], [%[pr], #216]\n\tldr %[t2], [%[pr], #220]\n\t" \
+        "ldr %[pw], [%[pr], #212]\n\tstr %[t0], [%[pr], #176]\n\tstr %[t1], [%[pr], #168]\n\tstr %[t2], [%[pr], #172]\n\t" \
+        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #168]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t" \
+        "str %[t0], [%[pr], #168]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t" \
+        UTVM_CONV2D_Q15W_W28_STEP3("0", "56", "112", "4", "60", "116")                                           \
+        UTVM_CONV2D_Q15W_W28_STEP3("8", "64", "120", "12", "68", "124")                                          \
+        UTVM_CONV2D_Q15W_W28_STEP3("16", "72", "128", "20", "76", "132")                                         \
+        UTVM_CONV2D_Q15W_W28_STEP3("24", "80", "136", "28", "84", "140")                                         \
+        UTVM_CONV2D_Q15W_W28_STEP3("32", "88", "144", "36", "92", "148")                                         \
+        UTVM_CONV2D_Q15W_W28_STEP3("40", "96", "152", "44", "100", "156")                                        \
+        UTVM_CONV2D_Q15W_W28_STEP3("48", "104", "160", "52", "108", "164")                                       \
+        "ldr %[pr], [%[pr], #172]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                 \
+        UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
+        UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                \
+        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #172]\n\tldr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #184]\n\t" \
+        "ldr %[t1], [%[t3], #188]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"               \
+        "strb %[a0], [%[px]], #1\n\tstrb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\t"                \
+        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #176]\n\t"                    \
+        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #176]\n\tbne 0b\n\t"                                         \
+        "ldr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #188]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #180]\n\t" \
+        "ldr %[t0], [%[t3], #192]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #192]\n\tbne 1b"                \
+        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
+          [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
+          [t3] "=&r"(t3_)                                                                                        \
+        : [q] "m"(CTX)                                                                                           \
+        : "cc", "memory");                                                                                       \
   } while (0)
 
 /* Does p take utvm_conv2d_q15w_w28 (packed windows of 28 bytes, UTVM_DSP_RQ_FULL, even out_c)? */
@@ -204,84 +272,62 @@ static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params
          ((p->g.filter_h * p->g.filter_w) > 1);
 }
 
-/* A 3x3x3 window inside the image (rows of 9 bytes, row_step apart from s) as its 7 packed q15 word
- * pairs from o on, the words of utvm_conv2d_q15_3x3x3 (slot 2) in assembly: the words across two
- * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
- * cycles. 13 registers. */
-static UTVM_DSP_INLINE void utvm_conv2d_q15w_3x3x3(const int8_t* s, int32_t row_step, int32_t offs, int32_t* o) {
-  const int8_t* s0 = s;
-  const int8_t* r1;
-  int32_t a;
-  int32_t b;
-  int32_t c;
-  int32_t d;
-  int32_t e;
-  int32_t f;
-  int32_t g;
-  int32_t h;
-  __asm__ volatile(
-      "add %[r1], %[s], %[rs]\n\tldr %[a], [%[s]]\n\tldr %[b], [%[s], #4]\n\tldr %[c], [%[s], #8]\n\t"
-      "ldr %[d], [%[r1], #-1]\n\tldr %[e], [%[r1], #3]\n\tbfi %[d], %[c], #0, #8\n\t"
-      "sxtab16 %[c], %[f0], %[a]\n\tsxtab16 %[a], %[f0], %[a], ror #8\n\tsxtab16 %[f], %[f0], %[b]\n\t"
-      "sxtab16 %[b], %[f0], %[b], ror #8\n\tsxtab16 %[g], %[f0], %[d]\n\tsxtab16 %[d], %[f0], %[d], ror #8\n\t"
-      "sxtab16 %[h], %[f0], %[e]\n\tsxtab16 %[e], %[f0], %[e], ror #8\n\t"
-      "str %[c], [%[o]]\n\tstr %[a], [%[o], #4]\n\tstr %[f], [%[o], #8]\n\tstr %[b], [%[o], #12]\n\t"
-      "str %[g], [%[o], #16]\n\tstr %[d], [%[o], #20]\n\tstr %[h], [%[o], #24]\n\tstr %[e], [%[o], #28]\n\t"
-      "add %[s], %[r1], %[rs]\n\tldr %[a], [%[r1], #7]\n\tldr %[b], [%[s], #-2]\n\tldr %[c], [%[s], #2]\n\t"
-      "ldr %[d], [%[s], #5]\n\tbfi %[b], %[a], #0, #16\n\tlsr %[d], %[d], #8\n\t"
-      "sxtab16 %[a], %[f0], %[b]\n\tsxtab16 %[b], %[f0], %[b], ror #8\n\tsxtab16 %[e], %[f0], %[c]\n\t"
-      "sxtab16 %[c], %[f0], %[c], ror #8\n\tsxtab16 %[f], %[f0], %[d]\n\tsxtab16 %[d], %[f0], %[d], ror #8\n\t"
-      "str %[a], [%[o], #32]\n\tstr %[b], [%[o], #36]\n\tstr %[e], [%[o], #40]\n\tstr %[c], [%[o], #44]\n\t"
-      "str %[f], [%[o], #48]\n\tstr %[d], [%[o], #52]"
-      : [s] "+r"(s0), [r1] "=&r"(r1), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e),
-        [f] "=&r"(f), [g] "=&r"(g), [h] "=&r"(h)
-      : [rs] "r"(row_step), [f0] "r"(offs), [o] "r"(o)
-      : "memory");
-}
-
-/* Every output of such a layer, output row by output row (no division per pixel): per three pixels
- * of the row (the last ones of a row repeated to fill the last three) their packed windows (a
- * 3x3x3 window inside the image by utvm_conv2d_q15w_3x3x3; others by
- * utvm_conv2d_q15_window), then every channel pair in one assembly block. Scratch: the three
- * windows (42 words), then the staging bytes (kernel_table.py _q15_conv_scratch). */
+/* Every output of such a layer, output row by output row (no division per pixel), three pixels at
+ * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
+ * windows all lie inside the image in one block; in any other triple the block builds the windows
+ * of its distinct pixels inside the image (wo..wend), C the others (utvm_conv2d_q15_window) first.
+ * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
+ * _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
-  const int32_t offs = (int32_t)((off16 << 16u) | off16);
   const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
-  const int32_t row_step = g->dilation_h * g->in_w * g->in_c;
+  /* the pixels whose window columns lie inside the image: lo..last */
+  const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
+  const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
   uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int8_t* const stage = (int8_t*)(void*)&q[42];
+  utvm_conv2d_q15w_w28_ctx* const cx = (utvm_conv2d_q15w_w28_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int8_t* const stage = (int8_t*)(void*)&cx[1];
   int32_t r;
+  cx->rs = g->dilation_h * g->in_w * g->in_c;
+  cx->offs = (int32_t)((off16 << 16u) | off16);
+  cx->sw = g->stride_w * 3;
+  cx->w = w;
+  cx->bias = bias;
+  cx->rq = rq;
+  cx->pairs = out_c >> 1;
   for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
     const int32_t b = r / g->out_h;
     const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
     const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
     int8_t* const row = &out[r * g->out_w * out_c];
     const bool rows_in = rgb && (iy0 >= 0) && ((iy0 + (2 * g->dilation_h)) < g->in_h);
-    int32_t ox0;
-    for (ox0 = 0; ox0 < g->out_w; ox0 += 3) {
-      const int32_t* pw = w;
-      const int32_t* pb = bias;
-      const int32_t* pr = rq;
-      const int32_t* qa = q;
-      int8_t* ya = &row[ox0 * out_c];
-      const int32_t ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
-      const int32_t ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
-      int32_t pairs = out_c >> 1;
+    int32_t ox0 = 0;
+    while (ox0 < g->out_w) {
+      const int32_t n = (rows_in && (ox0 >= lo)) ? (utvm_max_i32(last - ox0 + 1, 0) / 3) : 0;
+      const int32_t real = utvm_min_i32(g->out_w - ox0, 3); /* the triple's distinct pixels */
+      /* the block's windows: pixels j0..j1-1 of the triple */
+      const int32_t j0 = rows_in ? utvm_min_i32(utvm_max_i32(lo - ox0, 0), real) : 0;
+      const int32_t j1 = (n > 0) ? 3 : (rows_in ? utvm_min_i32(utvm_max_i32(last - ox0 + 1, j0), real) : 0);
+      utvm_conv2d_q15w_w28_ctx* ctx = cx;
       int32_t k;
       for (k = 0; k < 3; ++k) {
-        const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
-        if (rows_in && (ix0 >= 0) && ((ix0 + 3) <= g->in_w)) {
-          utvm_conv2d_q15w_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], row_step, offs, &q[14 * k]);
-        } else {
-          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &q[14 * k], stage, 2);
+        if ((k < j0) || (k >= j1)) {
+          const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
+          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
         }
       }
-      UTVM_CONV2D_Q15W_W28_PAIRS3(pairs, pw, pb, pr, qa, ya, ys, ys2);
+      cx->ya = &row[ox0 * out_c];
+      cx->ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
+      cx->ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
+      cx->n = utvm_max_i32(n, 1);
+      cx->wo = &cx->win[14 * j0];
+      cx->wend = &cx->win[14 * j1];
+      cx->src = &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3];
+      UTVM_CONV2D_Q15W_W28_RUN(ctx);
+      ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
   }
 }
