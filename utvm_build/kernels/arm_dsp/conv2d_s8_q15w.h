@@ -325,7 +325,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
       cx->n = utvm_max_i32(n, 1);
       cx->wo = &cx->win[14 * j0];
       cx->wend = &cx->win[14 * j1];
-      cx->src = &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3];
+      /* (a pointer into the image only when the block reads from it) */
+      cx->src = (j1 > j0) ? &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3] : in_b;
       UTVM_CONV2D_Q15W_W28_RUN(ctx);
       ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
