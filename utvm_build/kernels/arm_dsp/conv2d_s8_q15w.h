@@ -133,41 +133,43 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
 }
 
 #if defined(UTVM_CONV2D_Q15_1X1_ASM) /* (GCC with optimization, inline assembly) */
-#define UTVM_CONV2D_Q15W_W28_ASM 1
-/* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...), the full int8 range, an even
- * number of output channels: three output pixels at a time, every channel pair of the three in one
- * inline assembly block (as conv2d_q15_1x1.h does for 1x1 layers) with their 3x3x3 windows that
- * lie inside the image (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one
- * block): per triple its windows, then per channel pair its biases, the 7 steps unrolled (UTVM_CONV2D_Q15W_W28_STEP3:
+#define UTVM_CONV2D_Q15W_TRI_ASM 1
+/* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...) or 40 (10x4x1: KWS's first
+ * layer), the full int8 range, an even number of output channels: three output pixels at a time,
+ * every channel pair of the three in one inline assembly block (as conv2d_q15_1x1.h does for 1x1
+ * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
+ * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
+ * windows, then per channel pair its biases, the 7 or 10 steps unrolled (UTVM_CONV2D_Q15W_TRI_STEP:
  * 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against 18 per 16 for 2 x 2), the six
  * sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes. 13 registers:
- * the block's state (pointers, counts, the layer's constants) lives in the scratch after the windows
- * (utvm_conv2d_q15w_w28_ctx), read and written at fixed offsets from the windows' base, the one
- * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the
- * layer's cycles). */
+ * the block's state (pointers, counts, the layer's constants) lives in the scratch before the
+ * windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from its start, the one
+ * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
+ * cycles). */
 typedef struct {
-  int32_t win[42];        /* the three packed q15 windows, 14 words each (offset 0) */
-  const int32_t* pb;      /* 168: the channel pair's biases */
-  const int32_t* pr;      /* 172: its requantization triplets */
-  int32_t k;              /* 176: channel pairs left */
-  int8_t* ya;             /* 180: pixel a's output of the channel pair */
-  int32_t ys;             /* 184: pixel b's output from a's */
-  int32_t ys2;            /* 188: pixel c's */
-  int32_t n;              /* 192: triples left in the run */
-  const int8_t* src;      /* 196: the run's next input window (top left tap of pixel a) */
-  int32_t rs;             /* 200: from a filter row to the next in the input (bytes) */
-  int32_t offs;           /* 204: the input offset in both int16 lanes */
-  int32_t sw;             /* 208: from a pixel's window to the next pixel's in the input (bytes) */
-  const int32_t* w;       /* 212: the layer's weights, biases, requantization triplets */
-  const int32_t* bias;    /* 216 */
-  const int32_t* rq;      /* 220 */
-  int32_t pairs;          /* 224: out_c / 2 */
-  int32_t* wo;            /* 228: the first window the block builds (from src on) */
-  int32_t* wend;          /* 232: and the end of the last (wo: none) */
-} utvm_conv2d_q15w_w28_ctx;
+  const int32_t* pb;      /* 0: the channel pair's biases */
+  const int32_t* pr;      /* 4: its requantization triplets */
+  int32_t k;              /* 8: channel pairs left */
+  int8_t* ya;             /* 12: pixel a's output of the channel pair */
+  int32_t ys;             /* 16: pixel b's output from a's */
+  int32_t ys2;            /* 20: pixel c's */
+  int32_t n;              /* 24: triples left in the run */
+  const int8_t* src;      /* 28: the run's next input window (top left tap of pixel a) */
+  int32_t rs;             /* 32: from a filter row to the next in the input (bytes) */
+  int32_t offs;           /* 36: the input offset in both int16 lanes */
+  int32_t sw;             /* 40: from a pixel's window to the next pixel's in the input (bytes) */
+  const int32_t* w;       /* 44: the layer's weights, biases, requantization triplets */
+  const int32_t* bias;    /* 48 */
+  const int32_t* rq;      /* 52 */
+  int32_t pairs;          /* 56: out_c / 2 */
+  int32_t* wo;            /* 60: the first window the block builds (from src on) */
+  int32_t* wend;          /* 64: and the end of the last (wo: none) */
+  int32_t win[60];        /* 68: the three packed q15 windows, depth4 / 2 words each */
+} utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
-typedef char utvm_conv2d_q15w_w28_ctx_offsets[((offsetof(utvm_conv2d_q15w_w28_ctx, pb) == 168u) &&
-                                               (offsetof(utvm_conv2d_q15w_w28_ctx, wend) == 232u))
+typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, pb) == 0u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 64u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 68u))
                                                   ? 1
                                                   : -1];
 /* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
@@ -179,15 +181,24 @@ typedef char utvm_conv2d_q15w_w28_ctx_offsets[((offsetof(utvm_conv2d_q15w_w28_ct
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
- * windows' words at byte offsets XA, XB, XC from their base (pr here: 14 words per window), 6 SMLAD;
- * the 5 loads in a run (6 cycles), 12 cycles per 12 multiply-accumulates. */
-#define UTVM_CONV2D_Q15W_W28_HALF(W0, W1, XA, XB, XC)                                                              \
-  W0 W1 "ldr %[t2], [%[pr], #" XA "]\n\tldr %[t3], [%[pr], #" XB "]\n\tldr %[px], [%[pr], #" XC "]\n\t"         \
-        "smlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\t" \
-        "smlad %[b1], %[t3], %[t1], %[b1]\n\tsmlad %[c0], %[px], %[t0], %[c0]\n\tsmlad %[c1], %[px], %[t1], %[c1]\n\t"
-#define UTVM_CONV2D_Q15W_W28_STEP3(XA, XB, XC, XA4, XB4, XC4)                                              \
-  UTVM_CONV2D_Q15W_W28_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", XA, XB, XC)       \
-  UTVM_CONV2D_Q15W_W28_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", XA4, XB4, XC4)
+ * windows' words at byte X of each (the windows at xa, xb, xc from the context's start in pr), 6
+ * SMLAD; the 5 loads in a run (6 cycles), 12 cycles per 12 multiply-accumulates. */
+#define UTVM_CONV2D_Q15W_TRI_HALF(W0, W1, X)                                                                       \
+  W0 W1 "ldr %[t2], [%[pr], #(%c[xa] + " X ")]\n\tldr %[t3], [%[pr], #(%c[xb] + " X ")]\n\t"                      \
+        "ldr %[px], [%[pr], #(%c[xc] + " X ")]\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\t"                            \
+        "smlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\tsmlad %[b1], %[t3], %[t1], %[b1]\n\t" \
+        "smlad %[c0], %[px], %[t0], %[c0]\n\tsmlad %[c1], %[px], %[t1], %[c1]\n\t"
+/* Step k (window bytes 4k..4k+3: the even lanes' word at byte E = 8k of each window, the odd at O). */
+#define UTVM_CONV2D_Q15W_TRI_STEP(E, O)                                                         \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", E)    \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", O)
+#define UTVM_CONV2D_Q15W_TRI_STEPS7                                                                      \
+  UTVM_CONV2D_Q15W_TRI_STEP("0", "4") UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
+  UTVM_CONV2D_Q15W_TRI_STEP("24", "28") UTVM_CONV2D_Q15W_TRI_STEP("32", "36")                            \
+  UTVM_CONV2D_Q15W_TRI_STEP("40", "44") UTVM_CONV2D_Q15W_TRI_STEP("48", "52")
+#define UTVM_CONV2D_Q15W_TRI_STEPS10                                                                     \
+  UTVM_CONV2D_Q15W_TRI_STEPS7 UTVM_CONV2D_Q15W_TRI_STEP("56", "60") UTVM_CONV2D_Q15W_TRI_STEP("64", "68") \
+  UTVM_CONV2D_Q15W_TRI_STEP("72", "76")
 /* A 3x3x3 window inside the image (rows of 9 bytes, RS apart from S) as its 7 packed q15 word pairs
  * from O on (the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot 2): the words across two
  * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
@@ -211,13 +222,20 @@ typedef char utvm_conv2d_q15w_w28_ctx_offsets[((offsetof(utvm_conv2d_q15w_w28_ct
   "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tstr %[" A "], [%[" O "], #32]\n\t"                           \
   "str %[" B "], [%[" O "], #36]\n\tstr %[" E "], [%[" O "], #40]\n\tstr %[" C "], [%[" O "], #44]\n\t"          \
   "str %[" F "], [%[" O "], #48]\n\tstr %[" D "], [%[" O "], #52]\n\t"
-/* The block's window of pixel a, b or c: the window text in the block's registers (src in px, rs in
- * t0, the offset in t1, the windows' base in pw, pr and the sums' registers scratch). */
-#define UTVM_CONV2D_Q15W_W28_BWIN \
-  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")
-/* The block on the context at CTX (utvm_conv2d_q15w_w28_ctx): n triples of pixels, per triple its
- * windows from wo to wend from src on (src advanced past them), then every channel pair. */
-#define UTVM_CONV2D_Q15W_W28_RUN(CTX)                                                                             \
+/* The block's windows wo..wend of a 28-byte triple from src on (src advanced past them): the
+ * window text in the block's registers (src in px, rs in t0, the offset in t1, the window in pw, pr
+ * and the sums' registers scratch). */
+#define UTVM_CONV2D_Q15W_W28_WINS                                                                                     \
+  "ldr %[pw], [%[pr], #60]\n\tldr %[t2], [%[pr], #64]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
+  "ldr %[t0], [%[pr], #32]\n\tldr %[t1], [%[pr], #36]\n\t"                                                             \
+  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #28]\n\tldr %[t2], [%[pr], #40]\n\tadd %[t2], %[px], %[t2]\n\t"         \
+  "str %[t2], [%[pr], #28]\n\t"                                                                                       \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")              \
+  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #64]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
+/* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
+ * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
+ * pair through STEPS. */
+#define UTVM_CONV2D_Q15W_TRI_RUN(CTX, W, WINS, STEPS)                                                             \
   do {                                                                                                           \
     int32_t pr_;                                                                                                 \
     int32_t px_;                                                                                                 \
@@ -233,43 +251,89 @@ typedef char utvm_conv2d_q15w_w28_ctx_offsets[((offsetof(utvm_conv2d_q15w_w28_ct
     int32_t t2_;                                                                                                 \
     int32_t t3_;                                                                                                 \
     __asm__ volatile(                                                                                            \
-        "1:\n\tldr %[pr], %[q]\n\tldr %[pw], [%[pr], #228]\n\tldr %[t2], [%[pr], #232]\n\tcmp %[pw], %[t2]\n\t"     \
-        "beq 2f\n\tldr %[t0], [%[pr], #200]\n\tldr %[t1], [%[pr], #204]\n\t"                                        \
-        "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #196]\n\tldr %[t2], [%[pr], #208]\n\tadd %[t2], %[px], %[t2]\n\t" \
-        "str %[t2], [%[pr], #196]\n\t" UTVM_CONV2D_Q15W_W28_BWIN                                                   \
-        "add %[pw], %[pw], #56\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #232]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"   \
-        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #224]\n\tldr %[t1], [%[pr], #216]\n\tldr %[t2], [%[pr], #220]\n\t" \
-        "ldr %[pw], [%[pr], #212]\n\tstr %[t0], [%[pr], #176]\n\tstr %[t1], [%[pr], #168]\n\tstr %[t2], [%[pr], #172]\n\t" \
-        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #168]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t" \
-        "str %[t0], [%[pr], #168]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t" \
-        UTVM_CONV2D_Q15W_W28_STEP3("0", "56", "112", "4", "60", "116")                                           \
-        UTVM_CONV2D_Q15W_W28_STEP3("8", "64", "120", "12", "68", "124")                                          \
-        UTVM_CONV2D_Q15W_W28_STEP3("16", "72", "128", "20", "76", "132")                                         \
-        UTVM_CONV2D_Q15W_W28_STEP3("24", "80", "136", "28", "84", "140")                                         \
-        UTVM_CONV2D_Q15W_W28_STEP3("32", "88", "144", "36", "92", "148")                                         \
-        UTVM_CONV2D_Q15W_W28_STEP3("40", "96", "152", "44", "100", "156")                                        \
-        UTVM_CONV2D_Q15W_W28_STEP3("48", "104", "160", "52", "108", "164")                                       \
-        "ldr %[pr], [%[pr], #172]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                 \
+        "1:\n\tldr %[pr], %[q]\n\t" WINS                                                                         \
+        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #56]\n\tldr %[t1], [%[pr], #48]\n\tldr %[t2], [%[pr], #52]\n\t" \
+        "ldr %[pw], [%[pr], #44]\n\tstr %[t0], [%[pr], #8]\n\tstr %[t1], [%[pr]]\n\tstr %[t2], [%[pr], #4]\n\t"   \
+        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr]]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"    \
+        "str %[t0], [%[pr]]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"  \
+        STEPS                                                                                                    \
+        "ldr %[pr], [%[pr], #4]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                   \
         UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
         UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                \
-        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #172]\n\tldr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #184]\n\t" \
-        "ldr %[t1], [%[t3], #188]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"               \
+        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #4]\n\tldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #16]\n\t"    \
+        "ldr %[t1], [%[t3], #20]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"                \
         "strb %[a0], [%[px]], #1\n\tstrb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\t"                \
-        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #176]\n\t"                    \
-        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #176]\n\tbne 0b\n\t"                                         \
-        "ldr %[px], [%[t3], #180]\n\tldr %[t0], [%[t3], #188]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #180]\n\t" \
-        "ldr %[t0], [%[t3], #192]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #192]\n\tbne 1b"                \
+        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #8]\n\t"                       \
+        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #8]\n\tbne 0b\n\t"                                           \
+        "ldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #20]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #12]\n\t" \
+        "ldr %[t0], [%[t3], #24]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #24]\n\tbne 1b"                  \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
           [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
           [t3] "=&r"(t3_)                                                                                        \
-        : [q] "m"(CTX)                                                                                           \
+        : [q] "m"(CTX), [xa] "i"(68), [xb] "i"(68 + (4 * (W))), [xc] "i"(68 + (8 * (W))), [ws] "i"(4 * (W))     \
         : "cc", "memory");                                                                                       \
   } while (0)
 
-/* Does p take utvm_conv2d_q15w_w28 (packed windows of 28 bytes, UTVM_DSP_RQ_FULL, even out_c)? */
-static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params* p) {
-  return (p->depth4 == 28) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) && (p->strip_cols == 0) &&
-         ((p->g.filter_h * p->g.filter_w) > 1);
+/* The triple blocks the including file's calls take, bit 1 << n: 28-byte windows (n = 1), 40 (n = 2),
+ * none (0); the generated operator file defines it before the kernels (ops/conv.py q15w_triples,
+ * Params.selects_value), so that a block no layer takes is not compiled (the entry point is shared
+ * by the layers of a model with several); every block when it is not defined. */
+#ifndef UTVM_CONV2D_Q15W_TRI
+#define UTVM_CONV2D_Q15W_TRI 7u
+#endif
+#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
+
+/* Does p take utvm_conv2d_q15w_w28 / _w40 (packed windows of 28 or 40 bytes, UTVM_DSP_RQ_FULL, even
+ * out_c)? */
+static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_tri(const utvm_conv2d_q15_params* p) {
+  return ((p->depth4 == 28) || (p->depth4 == 40)) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) &&
+         (p->strip_cols == 0) && ((p->g.filter_h * p->g.filter_w) > 1);
+}
+
+/* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
+static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
+                                                                          const int32_t* w, const int32_t* bias,
+                                                                          const int32_t* rq, void* scratch) {
+  uint8_t* const raw = (uint8_t*)scratch;
+  utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  cx->w = w;
+  cx->bias = bias;
+  cx->rq = rq;
+  cx->pairs = p->g.out_c >> 1;
+  cx->wo = cx->win;
+  cx->wend = cx->win;
+  return cx;
+}
+
+/* Every output of a 40-byte-window layer (KWS's 10x4x1), three pixels at a time in output order
+ * (across rows: KWS's have 5 pixels; the last pixel repeated to fill the last three): their windows
+ * in C (utvm_conv2d_q15_window), then the block for every channel pair. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  int8_t* const stage = (int8_t*)(void*)&cx->win[60];
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 3) {
+    utvm_conv2d_q15w_tri_ctx* ctx = cx;
+    int32_t k;
+    for (k = 0; k < 3; ++k) {
+      const int32_t i = utvm_min_i32(pix + k, total - 1);
+      const int32_t b = i / per_image;
+      const int32_t oy = (i - (b * per_image)) / g->out_w;
+      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
+      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                             (ox * g->stride_w) - g->pad_w, &cx->win[20 * k], stage, 2);
+    }
+    cx->ya = &out[pix * out_c];
+    cx->ys = (utvm_min_i32(pix + 1, total - 1) - pix) * out_c; /* pixel b's outputs from a's */
+    cx->ys2 = (utvm_min_i32(pix + 2, total - 1) - pix) * out_c;
+    cx->n = 1;
+    UTVM_CONV2D_Q15W_TRI_RUN(ctx, 20, "", UTVM_CONV2D_Q15W_TRI_STEPS10);
+  }
 }
 
 /* Every output of such a layer, output row by output row (no division per pixel), three pixels at
@@ -277,7 +341,7 @@ static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params
  * windows all lie inside the image in one block; in any other triple the block builds the windows
  * of its distinct pixels inside the image (wo..wend), C the others (utvm_conv2d_q15_window) first.
  * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
- * _q15_conv_scratch). */
+ * _q15_conv_scratch: the context with 42 window words, then the staging bytes). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
@@ -287,17 +351,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
   const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
-  uint8_t* const raw = (uint8_t*)scratch;
-  utvm_conv2d_q15w_w28_ctx* const cx = (utvm_conv2d_q15w_w28_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int8_t* const stage = (int8_t*)(void*)&cx[1];
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  int8_t* const stage = (int8_t*)(void*)&cx->win[42];
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
   cx->offs = (int32_t)((off16 << 16u) | off16);
   cx->sw = g->stride_w * 3;
-  cx->w = w;
-  cx->bias = bias;
-  cx->rq = rq;
-  cx->pairs = out_c >> 1;
   for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
     const int32_t b = r / g->out_h;
     const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
@@ -311,7 +370,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
       /* the block's windows: pixels j0..j1-1 of the triple */
       const int32_t j0 = rows_in ? utvm_min_i32(utvm_max_i32(lo - ox0, 0), real) : 0;
       const int32_t j1 = (n > 0) ? 3 : (rows_in ? utvm_min_i32(utvm_max_i32(last - ox0 + 1, j0), real) : 0);
-      utvm_conv2d_q15w_w28_ctx* ctx = cx;
+      utvm_conv2d_q15w_tri_ctx* ctx = cx;
       int32_t k;
       for (k = 0; k < 3; ++k) {
         if ((k < j0) || (k >= j1)) {
@@ -327,7 +386,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
       cx->wend = &cx->win[14 * j1];
       /* (a pointer into the image only when the block reads from it) */
       cx->src = (j1 > j0) ? &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3] : in_b;
-      UTVM_CONV2D_Q15W_W28_RUN(ctx);
+      UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7);
       ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
   }
@@ -347,9 +406,11 @@ static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, 
   }
   if (p->strip_cols > 0) {
     utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
-#if defined(UTVM_CONV2D_Q15W_W28_ASM)
-  } else if (utvm_conv2d_q15w_is_w28(p)) {
+#if defined(UTVM_CONV2D_Q15W_TRI_ASM)
+  } else if (UTVM_CONV2D_Q15W_TRI_USES(1) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 28)) {
     utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
+  } else if (UTVM_CONV2D_Q15W_TRI_USES(2) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 40)) {
+    utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
 #endif
   } else {
     utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
