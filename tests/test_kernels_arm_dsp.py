@@ -606,6 +606,14 @@ Q15_CONV = [
     ([1, 9, 7, 3], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 33, -128, "typical"),
     ([1, 8, 9, 1], 4, (5, 5), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     ([2, 6, 6, 3], 5, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 10, -128, "typical"),
+    # the same block's pixel triples (output rows of 3k + 1 and 3k + 2 pixels: the last ones repeated)
+    # and its assembly 3x3x3 windows: batches with borders on the right and bottom, one channel pair;
+    # dilation_h 2 with every border
+    ([2, 9, 14, 3], 2, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -7, -128, "typical"),
+    ([1, 11, 8, 3], 4, (3, 3), (1, 1), (2, 1), "SAME", "NONE", 90, -128, "typical"),
+    # windows of 40 bytes (10x4x1, KWS's first layer) through the same block, triples in output order
+    # across rows and images (70 pixels: the last repeated twice)
+    ([2, 13, 5, 1], 4, (10, 4), (2, 1), (1, 1), "SAME", "NONE", -20, -128, "typical"),
     # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c: every pixel pair in one block
     # (conv2d_q15_1x1.h UTVM_CONV2D_Q15W_1X1S_ASM under --optimize speed); batches, an odd pixel count
     # (the last pixel in C), a single channel pair, a single pixel (C)
@@ -940,6 +948,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert calls["utvm_conv2d_s8_q15w"] == len(Q15_CONV) - n1x1, calls
             # both forms of the larger filters: strips (ops/conv.py q15_strip_cols) and packed windows
             assert re.search(r"\.strip_cols = [1-9]", src) and ".strip_cols = 0" in src
+            # and both three-pixel blocks (28- and 40-byte windows) and the layers without one
+            assert "#define UTVM_CONV2D_Q15W_TRI 0x7u" in src
         else:  # both 1x1 kernels (1x1 layers of fewer than 16 output pixels keep int8 weights)
             assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
             assert calls["utvm_conv2d_s8_q15w_1x1"] > 0 and calls["utvm_conv2d_s8_q15_1x1"] > 0, calls

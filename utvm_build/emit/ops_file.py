@@ -110,6 +110,9 @@ class _Renderer:
         if p.selects is not None:
             key, macro = p.selects
             self.fn.selects.setdefault(macro, set()).add(int(p.fields[key]))
+        if p.selects_value is not None:
+            macro, value = p.selects_value
+            self.fn.selects.setdefault(macro, set()).add(value)
         items = [f"  .{key} = {_field(value, 1)}" for key, value in p.fields.items()]
         self.fn.statics.append(f"static const {p.ctype} {name} = {{\n" + ",\n".join(items) + "\n};")
         return name

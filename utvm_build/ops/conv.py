@@ -354,7 +354,8 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     p = Params("utvm_conv2d_q15_params", {
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
-        "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"))
+        "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
+        selects_value=("UTVM_CONV2D_Q15W_TRI", q15w_triples(geo, depth4, mode, strip_cols, fn == Q15W_KERNEL)))
     fn1 = Q15_1X1_KERNELS[fn]
     if conv_q15_1x1_layer(geo, mode) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
@@ -366,6 +367,17 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
                     Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:
+    """conv2d_s8_q15w.h's three-pixel block a layer takes (its utvm_conv2d_q15w_is_tri): 1 for
+    windows of 28 bytes, 2 for 40, 0 for none (widened weights, the full int8 range
+    UTVM_DSP_RQ_FULL = 2, an even out_c, no strips, a filter larger than 1x1). Only to leave the
+    unused blocks out of the build (UTVM_CONV2D_Q15W_TRI): the kernel decides from the fields."""
+    if (not widened or mode != 2 or geo.out_c % 2 or strip_cols or geo.filter_h * geo.filter_w == 1
+            or depth4 not in (28, 40)):
+        return 0
+    return 1 if depth4 == 28 else 2
 
 
 #: The DSP CONV_2D with int16 pre-widened weights (kernels/arm_dsp/conv2d_s8_q15w.h; --optimize).

@@ -133,15 +133,45 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
 }
 
 #if defined(UTVM_CONV2D_Q15_1X1_ASM) /* (GCC with optimization, inline assembly) */
-#define UTVM_CONV2D_Q15W_W28_ASM 1
-/* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...), the full int8 range, an even
- * number of output channels: every channel pair of a pixel pair in one inline assembly block, as
- * conv2d_q15_1x1.h does for 1x1 layers: per pair its biases, the 7 steps unrolled
- * (UTVM_CONV2D_Q15WS_STEP: 18 cycles per 16 multiply-accumulates), the four sums requantized from the
- * registers (UTVM_CONV2D_Q15W_W28_RQ), the 4 output bytes; the pair count, the output pointer and
- * pixel b's distance from it are memory operands. Against the pair function (a call, the steps'
- * count bits and loop, the requantization block's operand moves per channel pair): VWW op0 1.31 M ->
- * 1.10 M estimated cycles. 13 registers. */
+#define UTVM_CONV2D_Q15W_TRI_ASM 1
+/* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...) or 40 (10x4x1: KWS's first
+ * layer), the full int8 range, an even number of output channels: three output pixels at a time,
+ * every channel pair of the three in one inline assembly block (as conv2d_q15_1x1.h does for 1x1
+ * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
+ * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
+ * windows, then per channel pair its biases, the 7 or 10 steps unrolled (UTVM_CONV2D_Q15W_TRI_STEP:
+ * 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against 18 per 16 for 2 x 2), the six
+ * sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes. 13 registers:
+ * the block's state (pointers, counts, the layer's constants) lives in the scratch before the
+ * windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from its start, the one
+ * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
+ * cycles). */
+typedef struct {
+  const int32_t* pb;      /* 0: the channel pair's biases */
+  const int32_t* pr;      /* 4: its requantization triplets */
+  int32_t k;              /* 8: channel pairs left */
+  int8_t* ya;             /* 12: pixel a's output of the channel pair */
+  int32_t ys;             /* 16: pixel b's output from a's */
+  int32_t ys2;            /* 20: pixel c's */
+  int32_t n;              /* 24: triples left in the run */
+  const int8_t* src;      /* 28: the run's next input window (top left tap of pixel a) */
+  int32_t rs;             /* 32: from a filter row to the next in the input (bytes) */
+  int32_t offs;           /* 36: the input offset in both int16 lanes */
+  int32_t sw;             /* 40: from a pixel's window to the next pixel's in the input (bytes) */
+  const int32_t* w;       /* 44: the layer's weights, biases, requantization triplets */
+  const int32_t* bias;    /* 48 */
+  const int32_t* rq;      /* 52 */
+  int32_t pairs;          /* 56: out_c / 2 */
+  int32_t* wo;            /* 60: the first window the block builds (from src on) */
+  int32_t* wend;          /* 64: and the end of the last (wo: none) */
+  int32_t win[60];        /* 68: the three packed q15 windows, depth4 / 2 words each */
+} utvm_conv2d_q15w_tri_ctx;
+/* (the offsets the assembly uses) */
+typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, pb) == 0u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 64u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 68u))
+                                                  ? 1
+                                                  : -1];
 /* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
  * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
 #define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
@@ -149,63 +179,216 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   "add %[px], %[t1], %[" X "], asr #31\n\tsmlal %[t3], %[px], %[" X "], %[t0]\n\t"                 \
   "asr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
-#define UTVM_CONV2D_Q15W_W28_PAIRS(PAIRS, PW, PB, PR, Q, QB, YA, YS)                                                 \
-  do {                                                                                                               \
-    const int32_t* px_;                                                                                              \
-    const int32_t* qb_;                                                                                              \
-    int32_t a0_;                                                                                                     \
-    int32_t a1_;                                                                                                     \
-    int32_t b0_;                                                                                                     \
-    int32_t b1_;                                                                                                     \
-    int32_t t0_;                                                                                                     \
-    int32_t t1_;                                                                                                     \
-    int32_t t2_;                                                                                                     \
-    int32_t t3_;                                                                                                     \
-    __asm__ volatile(                                                                                                \
-        "0:\n\tldr %[px], %[q]\n\tldr %[qb], %[qbm]\n\tldr %[a0], [%[pb]], #4\n\tldr %[a1], [%[pb]], #4\n\t"           \
-        "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP                       \
-            UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15WS_STEP               \
-                UTVM_CONV2D_Q15WS_STEP UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                     \
-                    UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1")          \
-                        UTVM_CONV2D_Q15W_W28_RQ("b1")                                                                \
-        "ldr %[px], %[ya]\n\tldr %[qb], %[ys]\n\tstrb %[b0], [%[px], %[qb]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
-        "strb %[b1], [%[px], %[qb]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
-        "str %[px], %[ya]\n\tldr %[t0], %[k]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], %[k]\n\tbne 0b"                   \
-        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [qb] "=&r"(qb_),       \
-          [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_), [t3] "=&r"(t3_), [pw] "+r"(PW), [pb] "+r"(PB),             \
-          [pr] "+r"(PR), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                              \
-        : [q] "m"(Q), [qbm] "m"(QB), [ys] "m"(YS)                                                                    \
-        : "cc", "memory");                                                                                           \
+/* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
+ * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
+ * windows' words at byte X of each (the windows at xa, xb, xc from the context's start in pr), 6
+ * SMLAD; the 5 loads in a run (6 cycles), 12 cycles per 12 multiply-accumulates. */
+#define UTVM_CONV2D_Q15W_TRI_HALF(W0, W1, X)                                                                       \
+  W0 W1 "ldr %[t2], [%[pr], #(%c[xa] + " X ")]\n\tldr %[t3], [%[pr], #(%c[xb] + " X ")]\n\t"                      \
+        "ldr %[px], [%[pr], #(%c[xc] + " X ")]\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\t"                            \
+        "smlad %[a1], %[t2], %[t1], %[a1]\n\tsmlad %[b0], %[t3], %[t0], %[b0]\n\tsmlad %[b1], %[t3], %[t1], %[b1]\n\t" \
+        "smlad %[c0], %[px], %[t0], %[c0]\n\tsmlad %[c1], %[px], %[t1], %[c1]\n\t"
+/* Step k (window bytes 4k..4k+3: the even lanes' word at byte E = 8k of each window, the odd at O). */
+#define UTVM_CONV2D_Q15W_TRI_STEP(E, O)                                                         \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", E)    \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", O)
+#define UTVM_CONV2D_Q15W_TRI_STEPS7                                                                      \
+  UTVM_CONV2D_Q15W_TRI_STEP("0", "4") UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
+  UTVM_CONV2D_Q15W_TRI_STEP("24", "28") UTVM_CONV2D_Q15W_TRI_STEP("32", "36")                            \
+  UTVM_CONV2D_Q15W_TRI_STEP("40", "44") UTVM_CONV2D_Q15W_TRI_STEP("48", "52")
+#define UTVM_CONV2D_Q15W_TRI_STEPS10                                                                     \
+  UTVM_CONV2D_Q15W_TRI_STEPS7 UTVM_CONV2D_Q15W_TRI_STEP("56", "60") UTVM_CONV2D_Q15W_TRI_STEP("64", "68") \
+  UTVM_CONV2D_Q15W_TRI_STEP("72", "76")
+/* A 3x3x3 window inside the image (rows of 9 bytes, RS apart from S) as its 7 packed q15 word pairs
+ * from O on (the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot 2): the words across two
+ * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
+ * cycles. F0: the offset in both lanes; S and R1 are advanced (rows 2 and 1), A..H scratch; every
+ * argument an operand name. */
+#define UTVM_CONV2D_Q15W_W28_WIN(S, R1, RS, F0, O, A, B, C, D, E, F, G, H)                                      \
+  "add %[" R1 "], %[" S "], %[" RS "]\n\tldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\t"           \
+  "ldr %[" C "], [%[" S "], #8]\n\tldr %[" D "], [%[" R1 "], #-1]\n\tldr %[" E "], [%[" R1 "], #3]\n\t"          \
+  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                  \
+  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                   \
+  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                   \
+  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                   \
+  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "]]\n\tstr %[" A "], [%[" O "], #4]\n\t" \
+  "str %[" F "], [%[" O "], #8]\n\tstr %[" B "], [%[" O "], #12]\n\tstr %[" G "], [%[" O "], #16]\n\t"           \
+  "str %[" D "], [%[" O "], #20]\n\tstr %[" H "], [%[" O "], #24]\n\tstr %[" E "], [%[" O "], #28]\n\t"          \
+  "add %[" S "], %[" R1 "], %[" RS "]\n\tldr %[" A "], [%[" R1 "], #7]\n\tldr %[" B "], [%[" S "], #-2]\n\t"     \
+  "ldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\t"          \
+  "lsr %[" D "], %[" D "], #8\n\tsxtab16 %[" A "], %[" F0 "], %[" B "]\n\t"                                      \
+  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" E "], %[" F0 "], %[" C "]\n\t"                   \
+  "sxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" D "]\n\t"                   \
+  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tstr %[" A "], [%[" O "], #32]\n\t"                           \
+  "str %[" B "], [%[" O "], #36]\n\tstr %[" E "], [%[" O "], #40]\n\tstr %[" C "], [%[" O "], #44]\n\t"          \
+  "str %[" F "], [%[" O "], #48]\n\tstr %[" D "], [%[" O "], #52]\n\t"
+/* The block's windows wo..wend of a 28-byte triple from src on (src advanced past them): the
+ * window text in the block's registers (src in px, rs in t0, the offset in t1, the window in pw, pr
+ * and the sums' registers scratch). */
+#define UTVM_CONV2D_Q15W_W28_WINS                                                                                     \
+  "ldr %[pw], [%[pr], #60]\n\tldr %[t2], [%[pr], #64]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
+  "ldr %[t0], [%[pr], #32]\n\tldr %[t1], [%[pr], #36]\n\t"                                                             \
+  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #28]\n\tldr %[t2], [%[pr], #40]\n\tadd %[t2], %[px], %[t2]\n\t"         \
+  "str %[t2], [%[pr], #28]\n\t"                                                                                       \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")              \
+  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #64]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
+/* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
+ * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
+ * pair through STEPS. */
+#define UTVM_CONV2D_Q15W_TRI_RUN(CTX, W, WINS, STEPS)                                                             \
+  do {                                                                                                           \
+    int32_t pr_;                                                                                                 \
+    int32_t px_;                                                                                                 \
+    int32_t pw_;                                                                                                 \
+    int32_t a0_;                                                                                                 \
+    int32_t a1_;                                                                                                 \
+    int32_t b0_;                                                                                                 \
+    int32_t b1_;                                                                                                 \
+    int32_t c0_;                                                                                                 \
+    int32_t c1_;                                                                                                 \
+    int32_t t0_;                                                                                                 \
+    int32_t t1_;                                                                                                 \
+    int32_t t2_;                                                                                                 \
+    int32_t t3_;                                                                                                 \
+    __asm__ volatile(                                                                                            \
+        "1:\n\tldr %[pr], %[q]\n\t" WINS                                                                         \
+        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #56]\n\tldr %[t1], [%[pr], #48]\n\tldr %[t2], [%[pr], #52]\n\t" \
+        "ldr %[pw], [%[pr], #44]\n\tstr %[t0], [%[pr], #8]\n\tstr %[t1], [%[pr]]\n\tstr %[t2], [%[pr], #4]\n\t"   \
+        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr]]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"    \
+        "str %[t0], [%[pr]]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"  \
+        STEPS                                                                                                    \
+        "ldr %[pr], [%[pr], #4]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                   \
+        UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
+        UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                \
+        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #4]\n\tldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #16]\n\t"    \
+        "ldr %[t1], [%[t3], #20]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"                \
+        "strb %[a0], [%[px]], #1\n\tstrb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\t"                \
+        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #8]\n\t"                       \
+        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #8]\n\tbne 0b\n\t"                                           \
+        "ldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #20]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #12]\n\t" \
+        "ldr %[t0], [%[t3], #24]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #24]\n\tbne 1b"                  \
+        : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
+          [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
+          [t3] "=&r"(t3_)                                                                                        \
+        : [q] "m"(CTX), [xa] "i"(68), [xb] "i"(68 + (4 * (W))), [xc] "i"(68 + (8 * (W))), [ws] "i"(4 * (W))     \
+        : "cc", "memory");                                                                                       \
   } while (0)
 
-/* Does p take utvm_conv2d_q15w_w28 (packed windows of 28 bytes, UTVM_DSP_RQ_FULL, even out_c)? */
-static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_w28(const utvm_conv2d_q15_params* p) {
-  return (p->depth4 == 28) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) && (p->strip_cols == 0) &&
-         ((p->g.filter_h * p->g.filter_w) > 1);
+/* The triple blocks the including file's calls take, bit 1 << n: 28-byte windows (n = 1), 40 (n = 2),
+ * none (0); the generated operator file defines it before the kernels (ops/conv.py q15w_triples,
+ * Params.selects_value), so that a block no layer takes is not compiled (the entry point is shared
+ * by the layers of a model with several); every block when it is not defined. */
+#ifndef UTVM_CONV2D_Q15W_TRI
+#define UTVM_CONV2D_Q15W_TRI 7u
+#endif
+#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
+
+/* Does p take utvm_conv2d_q15w_w28 / _w40 (packed windows of 28 or 40 bytes, UTVM_DSP_RQ_FULL, even
+ * out_c)? */
+static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_tri(const utvm_conv2d_q15_params* p) {
+  return ((p->depth4 == 28) || (p->depth4 == 40)) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) &&
+         (p->strip_cols == 0) && ((p->g.filter_h * p->g.filter_w) > 1);
 }
 
-/* Every output of such a layer: per pixel pair its packed windows (utvm_conv2d_q15_windows, the
- * scratch of utvm_conv2d_q15_run), then every channel pair in one assembly block. */
+/* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
+static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
+                                                                          const int32_t* w, const int32_t* bias,
+                                                                          const int32_t* rq, void* scratch) {
+  uint8_t* const raw = (uint8_t*)scratch;
+  utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  cx->w = w;
+  cx->bias = bias;
+  cx->rq = rq;
+  cx->pairs = p->g.out_c >> 1;
+  cx->wo = cx->win;
+  cx->wend = cx->win;
+  return cx;
+}
+
+/* Every output of a 40-byte-window layer (KWS's 10x4x1), three pixels at a time in output order
+ * (across rows: KWS's have 5 pixels; the last pixel repeated to fill the last three): their windows
+ * in C (utvm_conv2d_q15_window), then the block for every channel pair. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  int8_t* const stage = (int8_t*)(void*)&cx->win[60];
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 3) {
+    utvm_conv2d_q15w_tri_ctx* ctx = cx;
+    int32_t k;
+    for (k = 0; k < 3; ++k) {
+      const int32_t i = utvm_min_i32(pix + k, total - 1);
+      const int32_t b = i / per_image;
+      const int32_t oy = (i - (b * per_image)) / g->out_w;
+      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
+      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                             (ox * g->stride_w) - g->pad_w, &cx->win[20 * k], stage, 2);
+    }
+    cx->ya = &out[pix * out_c];
+    cx->ys = (utvm_min_i32(pix + 1, total - 1) - pix) * out_c; /* pixel b's outputs from a's */
+    cx->ys2 = (utvm_min_i32(pix + 2, total - 1) - pix) * out_c;
+    cx->n = 1;
+    UTVM_CONV2D_Q15W_TRI_RUN(ctx, 20, "", UTVM_CONV2D_Q15W_TRI_STEPS10);
+  }
+}
+
+/* Every output of such a layer, output row by output row (no division per pixel), three pixels at
+ * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
+ * windows all lie inside the image in one block; in any other triple the block builds the windows
+ * of its distinct pixels inside the image (wo..wend), C the others (utvm_conv2d_q15_window) first.
+ * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
+ * _q15_conv_scratch: the context with 42 window words, then the staging bytes). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const int32_t out_c = p->g.out_c;
-  const int32_t total = p->g.batches * p->g.out_h * p->g.out_w;
-  uint8_t* const raw = (uint8_t*)scratch;
-  int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
-  int8_t* const stage = (int8_t*)(void*)&q[p->depth4 + (2 * (out_c + 1))];
-  int32_t pix = 0;
-  while (pix < total) {
-    const int32_t first = utvm_conv2d_q15_windows(p, in, pix, total, q, stage, 2);
-    const int32_t* pw = w;
-    const int32_t* pb = bias;
-    const int32_t* pr = rq;
-    const int32_t* qa = q;
-    const int32_t* qb = &q[14];
-    int8_t* ya = &out[first * out_c];
-    const int32_t ys = (utvm_min_i32(first + 1, total - 1) - first) * out_c; /* pixel b's outputs from a's */
-    int32_t pairs = out_c >> 1;
-    UTVM_CONV2D_Q15W_W28_PAIRS(pairs, pw, pb, pr, qa, qb, ya, ys);
-    pix = first + 2;
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
+  /* the pixels whose window columns lie inside the image: lo..last */
+  const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
+  const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  int8_t* const stage = (int8_t*)(void*)&cx->win[42];
+  int32_t r;
+  cx->rs = g->dilation_h * g->in_w * g->in_c;
+  cx->offs = (int32_t)((off16 << 16u) | off16);
+  cx->sw = g->stride_w * 3;
+  for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
+    const int32_t b = r / g->out_h;
+    const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
+    const int8_t* const in_b = &in[b * g->in_h * g->in_w * g->in_c];
+    int8_t* const row = &out[r * g->out_w * out_c];
+    const bool rows_in = rgb && (iy0 >= 0) && ((iy0 + (2 * g->dilation_h)) < g->in_h);
+    int32_t ox0 = 0;
+    while (ox0 < g->out_w) {
+      const int32_t n = (rows_in && (ox0 >= lo)) ? (utvm_max_i32(last - ox0 + 1, 0) / 3) : 0;
+      const int32_t real = utvm_min_i32(g->out_w - ox0, 3); /* the triple's distinct pixels */
+      /* the block's windows: pixels j0..j1-1 of the triple */
+      const int32_t j0 = rows_in ? utvm_min_i32(utvm_max_i32(lo - ox0, 0), real) : 0;
+      const int32_t j1 = (n > 0) ? 3 : (rows_in ? utvm_min_i32(utvm_max_i32(last - ox0 + 1, j0), real) : 0);
+      utvm_conv2d_q15w_tri_ctx* ctx = cx;
+      int32_t k;
+      for (k = 0; k < 3; ++k) {
+        if ((k < j0) || (k >= j1)) {
+          const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
+          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
+        }
+      }
+      cx->ya = &row[ox0 * out_c];
+      cx->ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
+      cx->ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
+      cx->n = utvm_max_i32(n, 1);
+      cx->wo = &cx->win[14 * j0];
+      cx->wend = &cx->win[14 * j1];
+      /* (a pointer into the image only when the block reads from it) */
+      cx->src = (j1 > j0) ? &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3] : in_b;
+      UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7);
+      ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
+    }
   }
 }
 #endif
@@ -223,9 +406,11 @@ static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, 
   }
   if (p->strip_cols > 0) {
     utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
-#if defined(UTVM_CONV2D_Q15W_W28_ASM)
-  } else if (utvm_conv2d_q15w_is_w28(p)) {
+#if defined(UTVM_CONV2D_Q15W_TRI_ASM)
+  } else if (UTVM_CONV2D_Q15W_TRI_USES(1) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 28)) {
     utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
+  } else if (UTVM_CONV2D_Q15W_TRI_USES(2) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 40)) {
+    utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
 #endif
   } else {
     utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
