@@ -90,6 +90,32 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_Q15_1X1_ASM 1
 
+/* The lane words of pixels xa, xb and xc (steps of 4 input bytes) into q, the layout of a pixel
+ * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
+                                                        int32_t steps, int32_t offs, int32_t* q) {
+  int32_t* o = q;
+  int32_t k;
+  for (k = 0; k < steps; ++k) {
+    const int32_t va = utvm_dsp_ld4(&xa[4 * k]);
+    const int32_t vb = utvm_dsp_ld4(&xb[4 * k]);
+    const int32_t vc = utvm_dsp_ld4(&xc[4 * k]);
+    const int32_t ea = __sxtab16(offs, va);
+    const int32_t eb = __sxtab16(offs, vb);
+    const int32_t ec = __sxtab16(offs, vc);
+    const int32_t oa = utvm_dsp_odd_add(offs, va);
+    const int32_t ob = utvm_dsp_odd_add(offs, vb);
+    const int32_t oc = utvm_dsp_odd_add(offs, vc);
+    o[0] = ea;
+    o[1] = eb;
+    o[2] = ec;
+    o[3] = oa;
+    o[4] = ob;
+    o[5] = oc;
+    o = &o[6];
+  }
+}
+
 /* The 4 input words of a step: x0, x1 pixel a's lane words, x2, x3 pixel b's. */
 #define UTVM_CONV2D_Q15_1X1_X \
   "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #4\n\tldr %[x2], [%[px]], #4\n\tldr %[x3], [%[px]], #4\n\t"
@@ -148,12 +174,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
   [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_),     \
       [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
       [x3] "=&r"(x3_)
-#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                        \
+#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(PRE, SUMS, PAIRS, PW, Q, QEND, YA, YS)                               \
   do {                                                                                                     \
     UTVM_CONV2D_Q15_1X1_REGS;                                                                              \
     __asm__ volatile(UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                             \
                      : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
-                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                      \
+                     : [q] "m"(Q), [qend] "m"(QEND), [ys] "m"(YS)                                          \
                      : "cc", "memory");                                                                    \
   } while (0)
 
@@ -177,7 +203,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
  * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
  * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
  * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
-#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, ITERS, YA, YS)           \
+#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, YA, YS)                  \
   do {                                                                                                           \
     UTVM_CONV2D_Q15_1X1_REGS;                                                                                    \
     __asm__ volatile(                                                                                            \
@@ -187,7 +213,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
         "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
         : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
-        : [q] "m"(Q), [iters] "m"(ITERS), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)         \
+        : [q] "m"(Q), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)                             \
         : "cc", "memory");                                                                                       \
   } while (0)
 
@@ -196,22 +222,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 #define UTVM_CONV2D_Q15_1X1_STEP4 \
   UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP
 
-/* Loops over the steps N: widened, the count in t6; int8 (t6 is a lane word there), until px is
- * at the end of the pair's scratch (a memory operand). */
-#define UTVM_CONV2D_Q15W_1X1_LOOP(N) "1:\n\t" N "subs %[t6], %[t6], #1\n\tbne 1b\n\t"
+/* A loop over the steps N (int8 weights: t6 is a lane word there) until px is at the end of the
+ * pair's scratch (a memory operand). */
 #define UTVM_CONV2D_Q15_1X1_LOOP(N) "1:\n\t" N "ldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\tbne 1b\n\t"
-/* The start of a channel pair's block before its step loop: the widened loop's count into t6 (U16
- * 1), nothing for the int8 loop (U16 0) and the unrolled steps. */
-#define UTVM_CONV2D_Q15_1X1_PRE1 "ldr %[t6], %[iters]\n\t"
-#define UTVM_CONV2D_Q15_1X1_PRE0 ""
 
-/* One pixel's step (pixel a's two lane words, pixel b's skipped: px advances 16 bytes), both
- * channels: widened 12 estimated cycles per 8 multiply-accumulates, int8 13 (the pair's step: 18 and
- * 19 per 16). */
-#define UTVM_CONV2D_Q15W_1X1_STEP1                                                                        \
-  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
-  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[a0], %[x1], %[t5], %[a0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\t" \
-  "smlad %[a1], %[x0], %[t4], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
+/* One pixel's step of int8 weights (pixel a's two lane words, pixel b's skipped: px advances 16
+ * bytes), both channels: 13 estimated cycles per 8 multiply-accumulates (the pair's step: 19 per 16). */
 #define UTVM_CONV2D_Q15_1X1_STEP1                                                                         \
   "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
   "sxtb16 %[t6], %[t4]\n\tsxtb16 %[t4], %[t4], ror #8\n\t"                                                 \
@@ -222,7 +238,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
 /* Every channel pair of one pixel (an odd last pixel; in_c a multiple of 16): the pair's block with
  * pixel a's sums only (SUMS: a loop of 4 one-pixel steps), 2 output bytes per pair, instead of the
  * pixel paired with itself (twice the multiply-accumulates). */
-#define UTVM_CONV2D_Q15_1X1_ONE_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA)                                 \
+#define UTVM_CONV2D_Q15_1X1_ONE_ASM(PRE, SUMS, PAIRS, PW, Q, QEND, YA)                                        \
   do {                                                                                                      \
     UTVM_CONV2D_Q15_1X1_REGS;                                                                               \
     __asm__ volatile("0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" SUMS \
@@ -231,33 +247,99 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const i
                      "ldr %[px], %[ya]\n\tstrb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\t"             \
                      "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b" \
                      : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
-                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND)                                    \
+                     : [q] "m"(Q), [qend] "m"(QEND)                                                        \
                      : "cc", "memory");                                                                    \
     (void)b0_;                                                                                              \
     (void)b1_;                                                                                              \
   } while (0)
 
-/* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
- * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
- * (in_c = 8). */
-#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, U16, PAIRS, PW, Q, STEPS, QEND, YA, YS)   \
-  do {                                                                             \
-    int32_t k_ = (PAIRS);                                                          \
-    int32_t iters_;                                                                \
-    if (((U16) != 0) && (((STEPS) & 15) == 0)) {                                   \
-      iters_ = (STEPS) >> 4;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
-    } else if (((STEPS) & 7) == 0) {                                               \
-      iters_ = (STEPS) >> 3;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
-    } else if (((STEPS) & 3) == 0) {                                               \
-      iters_ = (STEPS) >> 2;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
-    } else {                                                                       \
-      iters_ = 0;                                                                  \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", N2, k_, PW, Q, iters_, QEND, YA, YS);          \
-    }                                                                              \
+/* Every channel pair of a pixel pair (int8 weights) with the steps' text N4 (4 steps) and the two
+ * steps' text N2: loops of 8 or 4 steps, or two steps (in_c = 8). */
+#define UTVM_CONV2D_Q15_1X1_PAIRS(N4, N2, PAIRS, PW, Q, STEPS, QEND, YA, YS)                                 \
+  do {                                                                                                   \
+    int32_t k_ = (PAIRS);                                                                                \
+    if (((STEPS) & 7) == 0) {                                                                            \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(N4 N4), k_, PW, Q, QEND, YA, YS);          \
+    } else if (((STEPS) & 3) == 0) {                                                                     \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(N4), k_, PW, Q, QEND, YA, YS);             \
+    } else {                                                                                             \
+      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", N2, k_, PW, Q, QEND, YA, YS);                                      \
+    }                                                                                                    \
   } while (0)
+
+/* Pixel triples (widened weights, in_c a multiple of 16): 3 pixels x 2 channels per step of 2 input
+ * channels (one lane word), 6 sums. Half a step of 4 input bytes: the three pixels' lane words
+ * (x0..x2, utvm_conv2d_q15_1x1_inputs3's layout) and both channels' weight words (t4, t5) by one
+ * run of 5 single loads (6 cycles), 6 SMLAD: 12 cycles per 12 multiply-accumulates (the pair's
+ * step: 18 per 16). The weights keep the pair's layout (channel c's even and odd word, then channel
+ * c + 1's): the post-indexed loads walk it +8, -4, +8, +4. */
+#define UTVM_CONV2D_Q15W_1X1_HALF3                                                              \
+  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #4\n\tldr %[x2], [%[px]], #4\n\t"             \
+  "ldr %[t4], [%[pw]], #8\n\t"
+#define UTVM_CONV2D_Q15W_1X1_MAC3                                                                   \
+  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[b0], %[x1], %[t4], %[b0]\n\tsmlad %[c0], %[x2], %[t4], %[c0]\n\t" \
+  "smlad %[a1], %[x0], %[t5], %[a1]\n\tsmlad %[b1], %[x1], %[t5], %[b1]\n\tsmlad %[c1], %[x2], %[t5], %[c1]\n\t"
+#define UTVM_CONV2D_Q15W_1X1_STEP3                                                                         \
+  UTVM_CONV2D_Q15W_1X1_HALF3 "ldr %[t5], [%[pw]], #-4\n\t" UTVM_CONV2D_Q15W_1X1_MAC3 UTVM_CONV2D_Q15W_1X1_HALF3 \
+  "ldr %[t5], [%[pw]], #4\n\t" UTVM_CONV2D_Q15W_1X1_MAC3
+#define UTVM_CONV2D_Q15W_1X1_STEP3X4 \
+  UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
+
+/* Every channel pair of a pixel triple (PAIRS of them, a memory operand counted down): the biases,
+ * loops of 4 steps until px is at QEND (loaded into the weight register t5, dead there), the six
+ * sums requantized from the registers (UTVM_CONV2D_Q15_1X1_RQ1, each channel's triplet by one LDM),
+ * 6 output bytes (pixel a at *YA, advanced by 2; pixel b YS bytes after it, pixel c YS2). 13
+ * registers: the triplet / input words r8-r10, t4 r11, nine GCC's. */
+#define UTVM_CONV2D_Q15W_1X1_TRI_ASM(PAIRS, PW, Q, QEND, YA, YS, YS2)                                          \
+  do {                                                                                                         \
+    UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_);                                                                       \
+    const int32_t* px_;                                                                                        \
+    int32_t a0_;                                                                                               \
+    int32_t b0_;                                                                                               \
+    int32_t c0_;                                                                                               \
+    int32_t a1_;                                                                                               \
+    int32_t b1_;                                                                                               \
+    int32_t c1_;                                                                                               \
+    int32_t t5_;                                                                                               \
+    __asm__ volatile(                                                                                          \
+        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"                          \
+        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"                       \
+        "1:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbne 1b\n\t"            \
+        "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")   \
+        UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")  \
+        UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                            \
+        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                          \
+        "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"               \
+        "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"               \
+        "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b"              \
+        : [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_), \
+          [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),   \
+          [x2] "=&r"(x2_), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                      \
+        : [q] "m"(Q), [qend] "m"(QEND), [ys] "m"(YS), [ys2] "m"(YS2)                                           \
+        : "cc", "memory");                                                                                     \
+  } while (0)
+
+/* The last channel of an odd out_c (its pair's second channel is a copy) for a pixel triple, in C:
+ * the pair's data at w (biases, the widened weights, the triplets), outputs at y, y + ys, y + ys2. */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_last3(const int32_t* q, const int32_t* w, int32_t steps, int8_t* y,
+                                                      int32_t ys, int32_t ys2) {
+  const int32_t* pw = &w[2];
+  const int32_t* px = q;
+  int32_t s0 = w[0];
+  int32_t s1 = w[0];
+  int32_t s2 = w[0];
+  int32_t k;
+  for (k = 0; k < steps; ++k) {
+    s0 = __smlad(px[3], pw[1], __smlad(px[0], pw[0], s0));
+    s1 = __smlad(px[4], pw[1], __smlad(px[1], pw[0], s1));
+    s2 = __smlad(px[5], pw[1], __smlad(px[2], pw[0], s2));
+    px = &px[6];
+    pw = &pw[4];
+  }
+  y[ys] = utvm_dsp_rq3(s1, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
+  y[ys2] = utvm_dsp_rq3(s2, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
+  y[0] = utvm_dsp_rq3(s0, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
+}
 #endif
 
 /* One channel pair of a pixel pair in C (other compilers, -O0; an odd last channel, n_out = 1):
@@ -325,21 +407,45 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     int32_t* qm = q;
     int8_t* ya = out;
     int32_t k = pairs;
-    const int32_t iters = 0;
     if (steps == 2) {
       UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
                                 UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
-                                qm, iters, ya, out_c);
+                                qm, ya, out_c);
     } else if (steps == 4) {
       UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
-                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
+                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, ya, out_c);
     } else {
       UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 32, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 40, 32)
                                     UTVM_CONV2D_Q15W_1X1_IN8(16, 48, 64) UTVM_CONV2D_Q15W_1X1_IN8(24, 56, 96),
                                 "64", UTVM_CONV2D_Q15W_1X1_STEP4 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k,
-                                pw, qm, iters, ya, out_c);
+                                pw, qm, ya, out_c);
     }
     pix = total & ~1; /* an odd last pixel: below */
+  }
+  if (widened && ((steps & 3) == 0)) { /* pixel triples (the last one's missing pixels: the one before) */
+    for (; pix < total; pix += 3) {
+      const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix;
+      const int32_t pix_c = ((pix + 2) < total) ? (pix + 2) : pix_b;
+      const int32_t* pw = w;
+      int32_t* qm = q;
+      const int32_t* qend = &q[6 * steps];
+      int8_t* ya = &out[pix * out_c];
+      const int32_t ys = (pix_b - pix) * out_c;
+      const int32_t ys2 = (pix_c - pix) * out_c;
+      int32_t k = pairs;
+      if (dense) {
+        utvm_conv2d_q15_1x1_inputs3(&in[pix * g->in_c], &in[pix_b * g->in_c], &in[pix_c * g->in_c], steps, offs, q);
+      } else {
+        utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix_b),
+                                    utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, q);
+      }
+      if (pairs > 0) {
+        UTVM_CONV2D_Q15W_1X1_TRI_ASM(k, pw, qm, qend, ya, ys, ys2);
+      }
+      if ((out_c & 1) != 0) {
+        utvm_conv2d_q15_1x1_last3(q, pw, steps, ya, ys, ys2);
+      }
+    }
   }
 #endif
   for (; pix < total; pix += 2) {
@@ -359,26 +465,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       if (pairs == 0) {
         /* one output channel: below */
+      } else if (widened) { /* in_c = 8 (the others: pixel triples, above) */
+        int32_t k = pairs;
+        UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, k, pw, qm, qend, ya, ys);
       } else if ((pix_b == pix) && ((steps & 3) == 0)) { /* an odd last pixel alone */
         int32_t k = pairs;
-        const int32_t iters = steps >> 2;
-        if (widened) {
-          UTVM_CONV2D_Q15_1X1_ONE_ASM(UTVM_CONV2D_Q15_1X1_PRE1, UTVM_CONV2D_Q15W_1X1_LOOP(UTVM_CONV2D_Q15W_1X1_STEP1
-                                          UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1),
-                                      k, pw, qm, iters, qend, ya);
-        } else {
-          UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
-                                              UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1),
-                                      k, pw, qm, iters, qend, ya);
-        }
-      } else if (widened) {
-        UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
-                                  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
-                                  ya, ys);
+        UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
+                                            UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1),
+                                    k, pw, qm, qend, ya);
       } else {
-        UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15_1X1_LOOP, UTVM_CONV2D_Q15_1X1_STEP4,
-                                  UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP, 0, pairs, pw, qm, steps, qend, ya,
-                                  ys);
+        UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15_1X1_STEP4, UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP, pairs,
+                                  pw, qm, steps, qend, ya, ys);
       }
     }
 #else
