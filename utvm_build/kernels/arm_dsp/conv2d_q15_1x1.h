@@ -286,11 +286,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
 
 /* Every channel pair of a pixel triple (PAIRS of them, a memory operand counted down): the biases,
- * loops of 4 steps until px is at QEND (loaded into the weight register t5, dead there), the six
+ * loops of 8 steps until px is at QEND (loaded into the weight register t5, dead there; when ODD4 is
+ * not 0, steps an odd multiple of 4, the first iteration enters at its second half), the six
  * sums requantized from the registers (UTVM_CONV2D_Q15_1X1_RQ1, each channel's triplet by one LDM),
  * 6 output bytes (pixel a at *YA, advanced by 2; pixel b YS bytes after it, pixel c YS2). 13
  * registers: the triplet / input words r8-r10, t4 r11, nine GCC's. */
-#define UTVM_CONV2D_Q15W_1X1_TRI_ASM(PAIRS, PW, Q, QEND, YA, YS, YS2)                                          \
+#define UTVM_CONV2D_Q15W_1X1_TRI_ASM(PAIRS, PW, Q, QEND, ODD4, YA, YS, YS2)                                       \
   do {                                                                                                         \
     UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_);                                                                       \
     const int32_t* px_;                                                                                        \
@@ -302,9 +303,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
     int32_t c1_;                                                                                               \
     int32_t t5_;                                                                                               \
     __asm__ volatile(                                                                                          \
-        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"                          \
-        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"                       \
-        "1:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbne 1b\n\t"            \
+        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\tldr %[t5], %[odd4]\n\t"    \
+        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\tcmp %[t5], #0\n\tbne 2f\n\t" \
+        "1:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4 "2:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4                              \
+        "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbne 1b\n\t"                                                   \
         "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")   \
         UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")  \
         UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                            \
@@ -315,7 +317,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
         : [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_), \
           [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),   \
           [x2] "=&r"(x2_), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                      \
-        : [q] "m"(Q), [qend] "m"(QEND), [ys] "m"(YS), [ys2] "m"(YS2)                                           \
+        : [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2)                         \
         : "cc", "memory");                                                                                     \
   } while (0)
 
@@ -433,6 +435,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       const int32_t ys2 = (pix_c - pix) * out_c;
       int32_t k = pairs;
+      const int32_t odd4 = steps & 4;
       if (dense) {
         utvm_conv2d_q15_1x1_inputs3(&in[pix * g->in_c], &in[pix_b * g->in_c], &in[pix_c * g->in_c], steps, offs, q);
       } else {
@@ -440,7 +443,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
                                     utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, q);
       }
       if (pairs > 0) {
-        UTVM_CONV2D_Q15W_1X1_TRI_ASM(k, pw, qm, qend, ya, ys, ys2);
+        UTVM_CONV2D_Q15W_1X1_TRI_ASM(k, pw, qm, qend, odd4, ya, ys, ys2);
       }
       if ((out_c & 1) != 0) {
         utvm_conv2d_q15_1x1_last3(q, pw, steps, ya, ys, ys2);
