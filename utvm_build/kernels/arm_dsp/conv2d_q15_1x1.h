@@ -125,12 +125,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   "smlad %[" A0 "], %[x0], %[" E "], %[" A0 "]\n\tsmlad %[" A0 "], %[x1], %[" O "], %[" A0 "]\n\t"     \
   "smlad %[" B0 "], %[x2], %[" E "], %[" B0 "]\n\tsmlad %[" B0 "], %[x3], %[" O "], %[" B0 "]\n\t"
 
-/* Widened weights: t4, t5 channel c's lane words, then channel c + 1's. */
-#define UTVM_CONV2D_Q15W_1X1_STEP                                                                 \
-  UTVM_CONV2D_Q15_1X1_X "ldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t"                    \
-      UTVM_CONV2D_Q15_1X1_MAC("a0", "b0", "t4", "t5") "ldrd %[t4], %[t5], [%[pw]], #8\n\t"          \
-          UTVM_CONV2D_Q15_1X1_MAC("a1", "b1", "t4", "t5")
-
 /* int8 weights: t4, t5 the words of channel c and c + 1, extended into t6 (even bytes) and
  * themselves (odd bytes). */
 #define UTVM_CONV2D_Q15_1X1_STEP                                                                        \
@@ -183,42 +177,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
                      : "cc", "memory");                                                                    \
   } while (0)
 
-/* 8 input bytes of both pixels (pixel a's at byte A of px, pixel b's at byte B) as int16 lane
- * words with the offset (t6) added, into the scratch at byte D of pw (utvm_conv2d_q15_1x1_inputs'
- * layout): a run of 4 loads, 8 SXTAB16, a run of 8 stores. */
-#define UTVM_CONV2D_Q15W_1X1_IN8(A, B, D)                                                                         \
-  "ldr %[x0], [%[px], #" #A "]\n\tldr %[x1], [%[px], #" #A "+4]\n\tldr %[x2], [%[px], #" #B "]\n\t"              \
-  "ldr %[x3], [%[px], #" #B "+4]\n\t"                                                                            \
-  "sxtab16 %[a0], %[t6], %[x0]\n\tsxtab16 %[a1], %[t6], %[x0], ror #8\n\t"                                       \
-  "sxtab16 %[b0], %[t6], %[x2]\n\tsxtab16 %[b1], %[t6], %[x2], ror #8\n\t"                                       \
-  "sxtab16 %[t4], %[t6], %[x1]\n\tsxtab16 %[t5], %[t6], %[x1], ror #8\n\t"                                       \
-  "sxtab16 %[x0], %[t6], %[x3]\n\tsxtab16 %[x2], %[t6], %[x3], ror #8\n\t"                                       \
-  "str %[a0], [%[pw], #" #D "]\n\tstr %[a1], [%[pw], #" #D "+4]\n\tstr %[b0], [%[pw], #" #D "+8]\n\t"            \
-  "str %[b1], [%[pw], #" #D "+12]\n\tstr %[t4], [%[pw], #" #D "+16]\n\tstr %[t5], [%[pw], #" #D "+20]\n\t"       \
-  "str %[x0], [%[pw], #" #D "+24]\n\tstr %[x2], [%[pw], #" #D "+28]\n\t"
-
-/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8, 16 or 32 input
- * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once per 8 input bytes; IC2: 2 * in_c as text;
- * SUMS: the steps unrolled; VWW's and person_detect's op2, op4, op6, op8): NP pixel pairs from IN_ on in
- * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
- * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
- * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
-#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, YA, YS)                  \
-  do {                                                                                                           \
-    UTVM_CONV2D_Q15_1X1_REGS;                                                                                    \
-    __asm__ volatile(                                                                                            \
-        "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[pw], %[q]\n\t" IN "add %[px], %[px], #" IC2 "\n\t"  \
-        "str %[px], %[in]\n\tldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t"                     \
-        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT("", SUMS)                                                                 \
-        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
-        "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
-        : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
-        : [q] "m"(Q), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)                             \
-        : "cc", "memory");                                                                                       \
-  } while (0)
-
-#define UTVM_CONV2D_Q15W_1X1_STEP4 \
-  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP
 #define UTVM_CONV2D_Q15_1X1_STEP4 \
   UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP
 
@@ -285,13 +243,20 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
 #define UTVM_CONV2D_Q15W_1X1_STEP3X4 \
   UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
 
+/* The sums of a pixel triple: loops of 8 steps until px is at QEND (loaded into the weight register
+ * t5, dead there; when ODD4 is not 0, steps an odd multiple of 4, the first iteration enters at its
+ * second half: ODD4 loaded into t5 before the biases' moves); in_c = 8: two steps. */
+#define UTVM_CONV2D_Q15W_1X1_LOOP3                                                                            \
+  "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4 "2:\n\t"               \
+      UTVM_CONV2D_Q15W_1X1_STEP3X4 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbne 1b\n\t"
+#define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
+
 /* Every channel pair of a pixel triple (PAIRS of them, a memory operand counted down): the biases,
- * loops of 8 steps until px is at QEND (loaded into the weight register t5, dead there; when ODD4 is
- * not 0, steps an odd multiple of 4, the first iteration enters at its second half), the six
+ * the sums (SUMS), the six
  * sums requantized from the registers (UTVM_CONV2D_Q15_1X1_RQ1, each channel's triplet by one LDM),
  * 6 output bytes (pixel a at *YA, advanced by 2; pixel b YS bytes after it, pixel c YS2). 13
  * registers: the triplet / input words r8-r10, t4 r11, nine GCC's. */
-#define UTVM_CONV2D_Q15W_1X1_TRI_ASM(PAIRS, PW, Q, QEND, ODD4, YA, YS, YS2)                                       \
+#define UTVM_CONV2D_Q15W_1X1_TRI_ASM(PRE, SUMS, PAIRS, PW, Q, QEND, ODD4, YA, YS, YS2)                                       \
   do {                                                                                                         \
     UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_);                                                                       \
     const int32_t* px_;                                                                                        \
@@ -303,10 +268,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
     int32_t c1_;                                                                                               \
     int32_t t5_;                                                                                               \
     __asm__ volatile(                                                                                          \
-        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\tldr %[t5], %[odd4]\n\t"    \
-        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\tcmp %[t5], #0\n\tbne 2f\n\t" \
-        "1:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4 "2:\n\t" UTVM_CONV2D_Q15W_1X1_STEP3X4                              \
-        "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbne 1b\n\t"                                                   \
+        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE                      \
+        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t" SUMS                  \
         "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")   \
         UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")  \
         UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                            \
@@ -401,30 +364,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
   int32_t pix = 0;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && ((steps == 2) || (steps == 4) || (steps == 8)) && (pairs > 0) && ((out_c & 1) == 0) &&
-      (total > 1)) {
-    int32_t np = total >> 1;
-    const int8_t* src = in;
-    const int32_t* pw = w;
-    int32_t* qm = q;
-    int8_t* ya = out;
-    int32_t k = pairs;
-    if (steps == 2) {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
-                                UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
-                                qm, ya, out_c);
-    } else if (steps == 4) {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
-                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, ya, out_c);
-    } else {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 32, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 40, 32)
-                                    UTVM_CONV2D_Q15W_1X1_IN8(16, 48, 64) UTVM_CONV2D_Q15W_1X1_IN8(24, 56, 96),
-                                "64", UTVM_CONV2D_Q15W_1X1_STEP4 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k,
-                                pw, qm, ya, out_c);
-    }
-    pix = total & ~1; /* an odd last pixel: below */
-  }
-  if (widened && ((steps & 3) == 0)) { /* pixel triples (the last one's missing pixels: the one before) */
+  if (widened) { /* pixel triples (the last one's missing pixels: the one before) */
     for (; pix < total; pix += 3) {
       const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix;
       const int32_t pix_c = ((pix + 2) < total) ? (pix + 2) : pix_b;
@@ -442,8 +382,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
         utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix_b),
                                     utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, q);
       }
-      if (pairs > 0) {
-        UTVM_CONV2D_Q15W_1X1_TRI_ASM(k, pw, qm, qend, odd4, ya, ys, ys2);
+      if (pairs == 0) {
+        /* one output channel: below */
+      } else if (steps == 2) {
+        UTVM_CONV2D_Q15W_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, k, pw, qm, qend, odd4, ya, ys, ys2);
+      } else {
+        UTVM_CONV2D_Q15W_1X1_TRI_ASM("ldr %[t5], %[odd4]\n\t", UTVM_CONV2D_Q15W_1X1_LOOP3, k, pw, qm, qend, odd4, ya, ys, ys2);
       }
       if ((out_c & 1) != 0) {
         utvm_conv2d_q15_1x1_last3(q, pw, steps, ya, ys, ys2);
@@ -468,9 +412,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t ys = (pix_b - pix) * out_c;
       if (pairs == 0) {
         /* one output channel: below */
-      } else if (widened) { /* in_c = 8 (the others: pixel triples, above) */
-        int32_t k = pairs;
-        UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, k, pw, qm, qend, ya, ys);
       } else if ((pix_b == pix) && ((steps & 3) == 0)) { /* an odd last pixel alone */
         int32_t k = pairs;
         UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
