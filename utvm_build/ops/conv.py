@@ -361,6 +361,9 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         # last channel paired with a copy of itself, as the weights and the bias are)
         pairs = (geo.out_c + 1) // 2
         rq2 = np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq
+        if fn == Q15_KERNEL:  # int8: per 4 bytes, bytes 0 and 2 interleaved by channel, then 1 and 3
+            inter = words[:, :, :, [0, 2, 1, 3]].reshape(pairs, -1, 2, 2, 2).transpose(0, 1, 3, 4, 2)
+            packed = np.ascontiguousarray(inter).reshape(-1).view("<i4").astype(np.int32)
         stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq2.reshape(pairs, 6)], axis=1)
         return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
                     Scratch("void"), Out(0))
