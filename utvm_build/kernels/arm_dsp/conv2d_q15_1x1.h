@@ -54,9 +54,10 @@ static UTVM_DSP_INLINE const int8_t* utvm_conv2d_q15_1x1_src(const utvm_conv_geo
 }
 
 /* The lane words of pixels xa, xb and xc (steps of 4 input bytes) into q, the layout of a pixel
- * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones. */
+ * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones;
+ * twice the lanes when twice (int8 weights: the sums are twice the layer's, utvm_conv2d_q15_1x1_rq). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
-                                                        int32_t steps, int32_t offs, int32_t* q) {
+                                                        int32_t steps, int32_t offs, bool twice, int32_t* q) {
   int32_t* o = q;
   int32_t k;
   for (k = 0; k < steps; ++k) {
@@ -69,12 +70,21 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
     const int32_t oa = utvm_dsp_odd_add(offs, va);
     const int32_t ob = utvm_dsp_odd_add(offs, vb);
     const int32_t oc = utvm_dsp_odd_add(offs, vc);
-    o[0] = ea;
-    o[1] = eb;
-    o[2] = ec;
-    o[3] = oa;
-    o[4] = ob;
-    o[5] = oc;
+    if (twice) {
+      o[0] = __sadd16(ea, ea);
+      o[1] = __sadd16(eb, eb);
+      o[2] = __sadd16(ec, ec);
+      o[3] = __sadd16(oa, oa);
+      o[4] = __sadd16(ob, ob);
+      o[5] = __sadd16(oc, oc);
+    } else {
+      o[0] = ea;
+      o[1] = eb;
+      o[2] = ec;
+      o[3] = oa;
+      o[4] = ob;
+      o[5] = oc;
+    }
     o = &o[6];
   }
 }
@@ -108,12 +118,11 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   "cmp %[px], %[t5]\n\tbne 1b\n\t"
 #define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t"
 
-/* One sum X requantized in place (utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's triplet in
- * x0 (m), x1 (k), x2 (s): the SMLAL start value (k - [X < 0] : 2^30 + [X < 0] 2^31), the high
- * word shifted right by s, SSAT to 8 bits. */
-#define UTVM_CONV2D_Q15_1X1_RQ1(X)                                                                \
-  "and %[t4], %[" X "], #0x80000000\n\torr %[t4], %[t4], #0x40000000\n\t"                         \
-  "add %[t5], %[x1], %[" X "], asr #31\n\tsmlal %[t4], %[t5], %[" X "], %[x0]\n\t"                 \
+/* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
+ * (2k), x2 (s + 1): SMMLAR with the high word 2k - [X < 0], shifted right by s + 1, SSAT to 8 bits
+ * (utvm_conv2d_q15_1x1_rq). */
+#define UTVM_CONV2D_Q15_1X1_RQ1(X)                                                                        \
+  "add %[t5], %[x1], %[" X "], asr #31\n\tsmmlar %[t5], %[" X "], %[x0], %[t5]\n\t"                       \
   "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
 
 /* Every channel pair of a pixel triple (PAIRS of them, a memory operand counted down): the biases,
@@ -148,6 +157,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
         : "cc", "memory");                                                                                     \
   } while (0)
 #endif
+
+/* One sum x2 (twice the layer's sum) requantized with the 1x1 triplet t = (m, 2k, s + 1): SMMLAR's
+ * arithmetic, floor(((2k - [x2 < 0]) 2^32 + x2 m + 2^31) / 2^32) >> (s + 1), which is utvm_dsp_rq3's
+ * floor((k 2^32 + 2^30 - [x < 0] 2^31 + x m) / 2^(32 + s)) for x2 = 2x (ops/conv.py keeps |x2| < 2^31). */
+static UTVM_DSP_INLINE int8_t utvm_conv2d_q15_1x1_rq(int32_t x2, const int32_t* t) {
+  const int64_t hi = (int64_t)t[1] - (int64_t)(((uint32_t)x2 >> 31u) & 1u);
+  const int64_t v = (hi * 4294967296) + ((int64_t)x2 * (int64_t)t[0]) + 2147483648;
+  return (int8_t)__ssat((int32_t)((uint32_t)((uint64_t)v >> 32u)) >> t[2], 8);
+}
 
 /* N_OUT (1 or 2) channels of a channel pair (its data at w) for a pixel triple in C (other
  * compilers, -O0; the last channel of an odd out_c): the same data and arithmetic; outputs at y,
@@ -189,9 +207,9 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
   }
   for (c = 0; c < n_out; ++c) {
     const int32_t* t = &pw[3 * c];
-    y[ys + c] = utvm_dsp_rq3(s[c][1], UTVM_DSP_RQ_FULL, t[0], t[1], t[2], 0, -128, 127);
-    y[ys2 + c] = utvm_dsp_rq3(s[c][2], UTVM_DSP_RQ_FULL, t[0], t[1], t[2], 0, -128, 127);
-    y[c] = utvm_dsp_rq3(s[c][0], UTVM_DSP_RQ_FULL, t[0], t[1], t[2], 0, -128, 127);
+    y[ys + c] = utvm_conv2d_q15_1x1_rq(s[c][1], t);
+    y[ys2 + c] = utvm_conv2d_q15_1x1_rq(s[c][2], t);
+    y[c] = utvm_conv2d_q15_1x1_rq(s[c][0], t);
   }
   return &pw[6];
 }
@@ -219,10 +237,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     const int32_t ys = (pix_b - pix) * out_c;
     const int32_t ys2 = (pix_c - pix) * out_c;
     if (dense) {
-      utvm_conv2d_q15_1x1_inputs3(&in[pix * g->in_c], &in[pix_b * g->in_c], &in[pix_c * g->in_c], steps, offs, q);
+      utvm_conv2d_q15_1x1_inputs3(&in[pix * g->in_c], &in[pix_b * g->in_c], &in[pix_c * g->in_c], steps, offs, !widened, q);
     } else {
       utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix_b),
-                                  utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, q);
+                                  utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
     if (pairs > 0) {
