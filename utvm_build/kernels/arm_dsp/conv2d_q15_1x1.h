@@ -98,16 +98,29 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
 #define UTVM_CONV2D_Q15_1X1_MAC3                                                                                  \
   "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[b0], %[x1], %[t4], %[b0]\n\tsmlad %[c0], %[x2], %[t4], %[c0]\n\t" \
   "smlad %[a1], %[x0], %[t5], %[a1]\n\tsmlad %[b1], %[x1], %[t5], %[b1]\n\tsmlad %[c1], %[x2], %[t5], %[c1]\n\t"
+/* The first half step: the sums of pixels b and c start from pixel a's register, the bias (no moves). */
+#define UTVM_CONV2D_Q15_1X1_MAC3F                                                                                 \
+  "smlad %[b0], %[x1], %[t4], %[a0]\n\tsmlad %[c0], %[x2], %[t4], %[a0]\n\tsmlad %[a0], %[x0], %[t4], %[a0]\n\t" \
+  "smlad %[b1], %[x1], %[t5], %[a1]\n\tsmlad %[c1], %[x2], %[t5], %[a1]\n\tsmlad %[a1], %[x0], %[t5], %[a1]\n\t"
 /* Widened weights (the layout walked +8, -4, +8, +4: channel c's even word, c + 1's, c's odd word,
  * c + 1's). */
-#define UTVM_CONV2D_Q15W_1X1_STEP3                                                                       \
-  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #-4\n\t" UTVM_CONV2D_Q15_1X1_MAC3 \
-      UTVM_CONV2D_Q15_1X1_X3 "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #4\n\t" UTVM_CONV2D_Q15_1X1_MAC3
+#define UTVM_CONV2D_Q15W_1X1_STEP3_(MAC)                                                             \
+  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #-4\n\t" MAC UTVM_CONV2D_Q15_1X1_X3 \
+      "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #4\n\t" UTVM_CONV2D_Q15_1X1_MAC3
+#define UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3)
 /* int8 weights: one word per half step, both channels' lane words by SXTB16 (c) and SXTB16 ROR 8
  * (c + 1). */
-#define UTVM_CONV2D_Q15_1X1_HALF3 \
-  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" UTVM_CONV2D_Q15_1X1_MAC3
-#define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3 UTVM_CONV2D_Q15_1X1_HALF3
+#define UTVM_CONV2D_Q15_1X1_HALF3(MAC) \
+  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
+#define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
+
+/* The sums' start (the biases in a0 and a1): loops (PRE8: odd4 into t5, then the biases' moves),
+ * or in_c = 8, two steps, the first starting from the biases (UTVM_CONV2D_Q15_1X1_MAC3F). */
+#define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
+#define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
+#define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
+  UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
+      UTVM_CONV2D_Q15_1X1_STEP3
 
 /* The sums of a pixel triple (S: one step's text): loops of 8 steps until px is at the scratch's
  * end (qend, loaded into the weight register t5, dead there; when odd4 is not 0, steps an odd
@@ -116,7 +129,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
 #define UTVM_CONV2D_Q15_1X1_LOOP8(S)                                                        \
   "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S S "ldr %[t5], %[qend]\n\t" \
   "cmp %[px], %[t5]\n\tbne 1b\n\t"
-#define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t"
+#define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t" UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
  * (2k), x2 (s + 1): SMMLAR with the high word 2k - [X < 0], shifted right by s + 1, SSAT to 8 bits
@@ -125,11 +138,11 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   "add %[t5], %[x1], %[" X "], asr #31\n\tsmmlar %[t5], %[" X "], %[x0], %[t5]\n\t"                       \
   "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
 
-/* Every channel pair of a pixel triple (PAIRS of them, a memory operand counted down): the biases,
- * the sums (PRE before the biases' moves, SUMS after), the six sums requantized from the
+/* Every channel pair of a pixel triple (until pw is at WEND, a memory operand): the biases,
+ * the sums (PRE, then SUMS), the six sums requantized from the
  * registers, 6 output bytes (pixel a at *YA, advanced by 2; pixel b YS bytes after it, pixel c
  * YS2). 13 registers: the input words / triplet r8-r10, t4 r11, nine GCC's. */
-#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, PAIRS, PW, Q, QEND, ODD4, YA, YS, YS2)                            \
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                              \
   do {                                                                                                         \
     UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_);                                                                       \
     const int32_t* px_;                                                                                        \
@@ -141,19 +154,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
     int32_t c1_;                                                                                               \
     int32_t t5_;                                                                                               \
     __asm__ volatile(                                                                                          \
-        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE                      \
-        "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t" SUMS                  \
+        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS \
         "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")   \
         UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")  \
         UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                            \
         "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                          \
         "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"               \
         "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"               \
-        "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b"              \
+        "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b"                                    \
         : [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_), \
           [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),   \
-          [x2] "=&r"(x2_), [ya] "+m"(YA), [k] "+m"(PAIRS)                                                      \
-        : [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2)                         \
+          [x2] "=&r"(x2_), [ya] "+m"(YA)                                                                       \
+        : [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2), [wend] "m"(WEND)       \
         : "cc", "memory");                                                                                     \
   } while (0)
 #endif
@@ -228,6 +240,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   /* stride 1 (the input's pixels are the output's): no division per pixel */
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
+  /* the end of the channel pairs' data (an odd last channel's pair follows) */
+  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) { /* the last triple's missing pixels: the one before */
     const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix;
@@ -247,18 +261,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       int32_t* qm = q;
       const int32_t* qend = &q[6 * steps];
       const int32_t odd4 = steps & 4;
-      int32_t k = pairs;
       if (widened && (steps == 2)) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3, k, pw, qm, qend, odd4,
+        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4,
                                     ya, ys, ys2);
       } else if (widened) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3), k,
+        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3), wend,
                                     pw, qm, qend, odd4, ya, ys, ys2);
       } else if (steps == 2) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_STEP3, k, pw, qm, qend, odd4,
+        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4,
                                     ya, ys, ys2);
       } else {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), k,
+        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
                                     pw, qm, qend, odd4, ya, ys, ys2);
       }
     }
