@@ -242,38 +242,51 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
   /* the end of the channel pairs' data (an odd last channel's pair follows) */
   const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
+  /* pixels b and c of a triple: the next two (the last triple's missing ones: the one before), nb and
+   * nc pixels on; their output and input offsets */
+  int32_t nb = 1;
+  int32_t nc = 2;
+  int32_t ys = out_c;
+  int32_t ys2 = 2 * out_c;
+  int32_t xs = g->in_c;
+  int32_t xs2 = 2 * g->in_c;
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  int32_t* const qm = q;
+  const int32_t* const qend = &q[6 * steps];
+  const int32_t odd4 = steps & 4;
+#endif
   int32_t pix;
-  for (pix = 0; pix < total; pix += 3) { /* the last triple's missing pixels: the one before */
-    const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix;
-    const int32_t pix_c = ((pix + 2) < total) ? (pix + 2) : pix_b;
+  for (pix = 0; pix < total; pix += 3) {
     const int32_t* pw = w;
     int8_t* ya = &out[pix * out_c];
-    const int32_t ys = (pix_b - pix) * out_c;
-    const int32_t ys2 = (pix_c - pix) * out_c;
+    if ((pix + 2) >= total) {
+      nb = ((pix + 1) < total) ? 1 : 0;
+      nc = nb;
+      ys = nb * out_c;
+      ys2 = ys;
+      xs = nb * g->in_c;
+      xs2 = xs;
+    }
     if (dense) {
-      utvm_conv2d_q15_1x1_inputs3(&in[pix * g->in_c], &in[pix_b * g->in_c], &in[pix_c * g->in_c], steps, offs, !widened, q);
+      const int8_t* const xa = &in[pix * g->in_c];
+      utvm_conv2d_q15_1x1_inputs3(xa, &xa[xs], &xa[xs2], steps, offs, !widened, q);
     } else {
-      utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix_b),
-                                  utvm_conv2d_q15_1x1_src(g, in, pix_c), steps, offs, !widened, q);
+      utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix + nb),
+                                  utvm_conv2d_q15_1x1_src(g, in, pix + nc), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    if (pairs > 0) {
-      int32_t* qm = q;
-      const int32_t* qend = &q[6 * steps];
-      const int32_t odd4 = steps & 4;
-      if (widened && (steps == 2)) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4,
-                                    ya, ys, ys2);
-      } else if (widened) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3), wend,
-                                    pw, qm, qend, odd4, ya, ys, ys2);
-      } else if (steps == 2) {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4,
-                                    ya, ys, ys2);
-      } else {
-        UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
-                                    pw, qm, qend, odd4, ya, ys, ys2);
-      }
+    if (pairs == 0) {
+      /* one output channel: below */
+    } else if (widened && (steps == 2)) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else if (widened) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3), wend,
+                                  pw, qm, qend, odd4, ya, ys, ys2);
+    } else if (steps == 2) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
+                                  pw, qm, qend, odd4, ya, ys, ys2);
     }
 #else
     {
