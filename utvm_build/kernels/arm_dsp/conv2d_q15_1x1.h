@@ -240,8 +240,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   /* stride 1 (the input's pixels are the output's): no division per pixel */
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
-  /* the end of the channel pairs' data (an odd last channel's pair follows) */
-  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
   /* pixels b and c of a triple: the next two (the last triple's missing ones: the one before), nb and
    * nc pixels on; their output and input offsets */
   int32_t nb = 1;
@@ -251,6 +249,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t xs = g->in_c;
   int32_t xs2 = 2 * g->in_c;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  /* the end of the channel pairs' data (an odd last channel's pair follows) */
+  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
   int32_t* const qm = q;
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
