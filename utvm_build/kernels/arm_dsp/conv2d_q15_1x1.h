@@ -138,35 +138,71 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   "add %[t5], %[x1], %[" X "], asr #31\n\tsmmlar %[t5], %[" X "], %[x0], %[t5]\n\t"                       \
   "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
 
-/* Every channel pair of a pixel triple (until pw is at WEND, a memory operand): the biases,
- * the sums (PRE, then SUMS), the six sums requantized from the
- * registers, 6 output bytes (pixel a at *YA, advanced by 2; pixel b YS bytes after it, pixel c
- * YS2). 13 registers: the input words / triplet r8-r10, t4 r11, nine GCC's. */
-#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                              \
-  do {                                                                                                         \
-    UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_);                                                                       \
-    const int32_t* px_;                                                                                        \
-    int32_t a0_;                                                                                               \
-    int32_t b0_;                                                                                               \
-    int32_t c0_;                                                                                               \
-    int32_t a1_;                                                                                               \
-    int32_t b1_;                                                                                               \
-    int32_t c1_;                                                                                               \
-    int32_t t5_;                                                                                               \
-    __asm__ volatile(                                                                                          \
-        "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS \
-        "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")   \
-        UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")  \
-        UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                            \
-        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                          \
-        "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"               \
-        "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"               \
-        "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b"                                    \
-        : [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_), \
-          [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),   \
-          [x2] "=&r"(x2_), [ya] "+m"(YA)                                                                       \
-        : [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2), [wend] "m"(WEND)       \
-        : "cc", "memory");                                                                                     \
+/* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
+ * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
+ * *ya, advanced by 2; pixel b ys bytes after it, pixel c ys2). 13 registers: the input words /
+ * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
+#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                                                  \
+  "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                        \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
+  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
+  UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                                \
+  "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"                     \
+  "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"                     \
+  "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
+#define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
+  UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
+  const int32_t* px_;                  \
+  int32_t a0_;                         \
+  int32_t b0_;                         \
+  int32_t c0_;                         \
+  int32_t a1_;                         \
+  int32_t b1_;                         \
+  int32_t c1_;                         \
+  int32_t t5_
+#define UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                                                     \
+  [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
+      [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
+      [x2] "=&r"(x2_), [ya] "+m"(YA)
+#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2) \
+  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2), [wend] "m"(WEND)
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                         \
+  do {                                                                                                    \
+    UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                         \
+    __asm__ volatile(UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                              \
+                     : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                               \
+                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2)                          \
+                     : "cc", "memory");                                                                   \
+  } while (0)
+
+/* One step of three pixels' inputs (words A, B, C) into the scratch at byte D of pw: the even lane
+ * words with the offset (t5) added, then the odd ones, through b0..c1, x0, x2 (free there). */
+#define UTVM_CONV2D_Q15W_1X1_IN3(A, B, C, D)                                                                     \
+  "sxtab16 %[b0], %[t5], %[" A "]\n\tsxtab16 %[c0], %[t5], %[" B "]\n\tsxtab16 %[b1], %[t5], %[" C "]\n\t"       \
+  "sxtab16 %[c1], %[t5], %[" A "], ror #8\n\tsxtab16 %[x0], %[t5], %[" B "], ror #8\n\t"                          \
+  "sxtab16 %[x2], %[t5], %[" C "], ror #8\n\tstr %[b0], [%[pw], #" #D "]\n\tstr %[c0], [%[pw], #" #D "+4]\n\t"   \
+  "str %[b1], [%[pw], #" #D "+8]\n\tstr %[c1], [%[pw], #" #D "+12]\n\tstr %[x0], [%[pw], #" #D "+16]\n\t"         \
+  "str %[x2], [%[pw], #" #D "+20]\n\t"
+/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), an even out_c: NP pixel
+ * triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its 24 input
+ * bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then the
+ * channel pairs (the weights from W), YA advanced by YS2 past pixels b and c (about 50 cycles per
+ * triple around the channel pairs against about 110 in C). */
+#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                    \
+  do {                                                                                                        \
+    UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
+    __asm__ volatile(                                                                                         \
+        "3:\n\tldr %[px], %[src]\n\tldr %[t5], %[offs]\n\tldr %[pw], %[q]\n\tldr %[x0], [%[px]]\n\t"            \
+        "ldr %[x1], [%[px], #4]\n\tldr %[x2], [%[px], #8]\n\tldr %[t4], [%[px], #12]\n\t"                       \
+        "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
+            UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
+            "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
+            "ldr %[px], %[ya]\n\tldr %[t4], %[ys2]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"            \
+            "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
+        : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2), [offs] "m"(OFFS), [w] "m"(W)              \
+        : "cc", "memory");                                                                                    \
   } while (0)
 #endif
 
@@ -255,8 +291,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
 #endif
-  int32_t pix;
-  for (pix = 0; pix < total; pix += 3) {
+  int32_t pix = 0;
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total >= 3)) {
+    int32_t np = total / 3;
+    const int8_t* src = in;
+    const int32_t* pw = w;
+    int8_t* ya = out;
+    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    pix = (total / 3) * 3; /* the last one or two pixels: below */
+  }
+#endif
+  for (; pix < total; pix += 3) {
     const int32_t* pw = w;
     int8_t* ya = &out[pix * out_c];
     if ((pix + 2) >= total) {
