@@ -119,9 +119,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
 #define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
 #define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
 #define UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
+/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless px is at the
+ * scratch's end, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). */
 #define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
   UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
-      UTVM_CONV2D_Q15W_1X1_STEP3
+      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\tldr %[t5], %[odd4]\n\t"      \
+      UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3) "9:\n\t"
 #define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
       UTVM_CONV2D_Q15_1X1_STEP3
@@ -331,11 +334,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
     } else if (widened && (steps == 4)) {
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys, ys2);
-    } else if (widened && (steps == 8)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys, ys2);
     } else if (widened) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3), wend,
-                                  pw, qm, qend, odd4, ya, ys, ys2);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys, ys2);
     } else if (steps == 2) {
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
     } else {
