@@ -617,9 +617,9 @@ Q15_CONV = [
     ([1, 9, 7, 3], 6, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 33, -128, "typical"),
     ([1, 8, 9, 1], 4, (5, 5), (2, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     ([2, 6, 6, 3], 5, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 10, -128, "typical"),
-    # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c: every pixel pair in one block
-    # (conv2d_q15_1x1.h UTVM_CONV2D_Q15W_1X1S_ASM under --optimize speed); batches, an odd pixel count
-    # (the last pixel in C), a single channel pair, a single pixel (C)
+    # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c (conv2d_q15_1x1.h: in_c 8 every
+    # pixel triple in one block, UTVM_CONV2D_Q15W_1X1_TRIS_ASM under --optimize speed; 16 and 32 the
+    # steps unrolled); batches, a single channel pair, a single pixel (a triple of one pixel)
     ([3, 1, 3, 8], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 127, -128, "typical"),
     ([1, 1, 1, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "typical"),
     ([2, 2, 3, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 100, -128, "typical"),

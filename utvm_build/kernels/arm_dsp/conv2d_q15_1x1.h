@@ -15,24 +15,30 @@
  * - the sums, 3 pixels x 2 channels, per half step (one lane word of each pixel: 2 input channels)
  *   the three input words and both channels' weights by one run of single post-indexed loads, then
  *   6 SMLAD: widened 5 loads (6 cycles), 12 cycles per 12 multiply-accumulates (the pixel pairs'
- *   step before: 18 per 16); int8 4 loads and 2 SXTB16, 13 cycles (before: 19 per 16); loops of 8
- *   steps (an odd multiple of 4 enters the first at its second half), in_c = 8 two steps;
+ *   step before: 18 per 16); int8 4 loads and 2 SXTB16, 13 cycles (before: 19 per 16); widened
+ *   in_c 8, 16 and 32 unrolled, the first half step starting the sums from the biases, more input
+ *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
+ *   half); int8 in_c 8 two steps, else loops of 8;
  * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum; the 6 output bytes by a run of 6 stores.
+ *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions); the 6 output
+ *   bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
- * pair count, the output pointer and offsets are memory operands. Other compilers and -O0: the same
- * arithmetic in C (utvm_conv2d_q15_1x1_tri_c). The last triple's missing pixels repeat the one
- * before (their outputs written twice, equal); an odd last channel is its pair's first (the
- * generator pairs it with a copy), computed in C.
+ * weights' end, the output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
+ * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). The last triple's
+ * missing pixels repeat the one before (their outputs written twice, equal); an odd last channel is
+ * its pair's first (the generator pairs it with a copy), computed in C.
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
- * int32 words: the two biases, then per 4 input bytes the weights (widened: channel c's two int16
- * lane words, bytes 0 and 2, bytes 1 and 3, then channel c + 1's; int8: two words of bytes
+ * int32 words: twice the two biases, then per 4 input bytes the weights (widened: channel c's two
+ * int16 lane words of twice the weights, bytes 0 and 2, bytes 1 and 3, then channel c + 1's; int8
+ * (the kernel doubles the inputs instead): two words of bytes
  * interleaved by channel, c's byte 0, c + 1's byte 0, c's byte 2, c + 1's byte 2, then the same of
  * bytes 1 and 3, so that SXTB16 and SXTB16 ROR 8 of one word are both channels' lane words of one
  * input lane pair), then channel c's requantization triplet and channel c + 1's (dsp_s8.h
- * utvm_dsp_rq3). Scratch (kernel_table.py): 6 * in_c + 4 bytes.
+ * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_conv2d_q15_1x1_rq). Scratch (kernel_table.py):
+ * 6 * in_c + 4 bytes.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
 #define UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
@@ -114,8 +120,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
 #define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
-/* The sums' start (the biases in a0 and a1): loops (PRE8: odd4 into t5, then the biases' moves),
- * or in_c = 8, two steps, the first starting from the biases (UTVM_CONV2D_Q15_1X1_MAC3F). */
+/* The sums (the biases in a0 and a1): unrolled steps, the first starting from the biases
+ * (UTVM_CONV2D_Q15_1X1_MAC3F; widened in_c 8, 16, 32 and the first 8 steps of more, int8 in_c 8),
+ * or int8 loops (UTVM_CONV2D_Q15_1X1_PRE8: odd4 into t5, then the biases' moves). */
 #define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
 #define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
 #define UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
@@ -129,10 +136,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
       UTVM_CONV2D_Q15_1X1_STEP3
 
-/* The sums of a pixel triple (S: one step's text): loops of 8 steps until px is at the scratch's
- * end (qend, loaded into the weight register t5, dead there; when odd4 is not 0, steps an odd
- * multiple of 4, the first iteration enters at its second half: odd4 loaded into t5 by
- * UTVM_CONV2D_Q15_1X1_PRE8 before the biases' moves); in_c = 8: two steps. */
+/* Loops of 8 steps (S: one step's text) until px is at the scratch's end (qend, loaded into the
+ * weight register t5, dead there); when odd4 (in t5 on entry) is not 0, the steps left an odd
+ * multiple of 4, the first iteration enters at its second half. */
 #define UTVM_CONV2D_Q15_1X1_LOOP8(S)                                                        \
   "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S S "ldr %[t5], %[qend]\n\t" \
   "cmp %[px], %[t5]\n\tbne 1b\n\t"
