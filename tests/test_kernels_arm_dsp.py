@@ -631,6 +631,8 @@ Q15_CONV = [
     ([1, 9, 7, 8], 10, (1, 1), (2, 2), (1, 1), "VALID", "NONE", 21, -5, "typical"),
     ([1, 3, 7, 48], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", -100, -128, "typical"),
     ([1, 4, 7, 16], 5, (1, 1), (1, 2), (1, 1), "SAME", "RELU", 40, -128, "typical"),
+    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples
+    ([1, 2, 7, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -60, -128, "typical"),
 ]
 
 
