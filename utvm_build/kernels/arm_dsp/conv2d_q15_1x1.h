@@ -62,8 +62,8 @@ static UTVM_DSP_INLINE const int8_t* utvm_conv2d_q15_1x1_src(const utvm_conv_geo
 /* The lane words of pixels xa, xb and xc (steps of 4 input bytes) into q, the layout of a pixel
  * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones;
  * twice the lanes when twice (int8 weights: the sums are twice the layer's, utvm_conv2d_q15_1x1_rq). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
-                                                        int32_t steps, int32_t offs, bool twice, int32_t* q) {
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, const int8_t* xb, const int8_t* xc,
+                                                          int32_t steps, int32_t offs, bool twice, int32_t* q) {
   int32_t* o = q;
   int32_t k;
   for (k = 0; k < steps; ++k) {
@@ -217,7 +217,45 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
         : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2), [offs] "m"(OFFS), [w] "m"(W)              \
         : "cc", "memory");                                                                                    \
   } while (0)
+
+/* One step of utvm_conv2d_q15_1x1_inputs3 (not doubled): a run of 3 loads, 6 SXTAB16, a run of 6
+ * stores. */
+#define UTVM_CONV2D_Q15_1X1_IN3STEP                                                                    \
+  "ldr %[va], [%[pa]], #4\n\tldr %[vb], [%[pb]], #4\n\tldr %[vc], [%[pc]], #4\n\t"                      \
+  "sxtab16 %[ea], %[offs], %[va]\n\tsxtab16 %[eb], %[offs], %[vb]\n\tsxtab16 %[ec], %[offs], %[vc]\n\t" \
+  "sxtab16 %[va], %[offs], %[va], ror #8\n\tsxtab16 %[vb], %[offs], %[vb], ror #8\n\t"                 \
+  "sxtab16 %[vc], %[offs], %[vc], ror #8\n\tstr %[ea], [%[o]], #4\n\tstr %[eb], [%[o]], #4\n\t"        \
+  "str %[ec], [%[o]], #4\n\tstr %[va], [%[o]], #4\n\tstr %[vb], [%[o]], #4\n\tstr %[vc], [%[o]], #4\n\t"
 #endif
+
+/* The lane words of pixels xa, xb and xc into q (utvm_conv2d_q15_1x1_inputs3_c; widened weights
+ * under GCC with optimization: two steps per iteration in inline assembly, about 18 cycles per step
+ * against about 26). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
+                                                        int32_t steps, int32_t offs, bool twice, int32_t* q) {
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  if (!twice) { /* steps: even (in_c 8 or a multiple of 16) */
+    const int8_t* pa = xa;
+    const int8_t* pb = xb;
+    const int8_t* pc = xc;
+    int32_t* o = q;
+    const int32_t* const oend = &q[6 * steps];
+    int32_t va;
+    int32_t vb;
+    int32_t vc;
+    int32_t ea;
+    int32_t eb;
+    int32_t ec;
+    __asm__ volatile("1:\n\t" UTVM_CONV2D_Q15_1X1_IN3STEP UTVM_CONV2D_Q15_1X1_IN3STEP "cmp %[o], %[oend]\n\tbne 1b"
+                     : [pa] "+r"(pa), [pb] "+r"(pb), [pc] "+r"(pc), [o] "+r"(o), [va] "=&r"(va), [vb] "=&r"(vb),
+                       [vc] "=&r"(vc), [ea] "=&r"(ea), [eb] "=&r"(eb), [ec] "=&r"(ec)
+                     : [offs] "r"(offs), [oend] "r"(oend)
+                     : "cc", "memory");
+    return;
+  }
+#endif
+  utvm_conv2d_q15_1x1_inputs3_c(xa, xb, xc, steps, offs, twice, q);
+}
 
 /* One sum x2 (twice the layer's sum) requantized with the 1x1 triplet t = (m, 2k, s + 1): SMMLAR's
  * arithmetic, floor(((2k - [x2 < 0]) 2^32 + x2 m + 2^31) / 2^32) >> (s + 1), which is utvm_dsp_rq3's
