@@ -427,6 +427,17 @@ def tools() -> None:
     need("arm-none-eabi-gcc", "qemu-system-arm")
 
 
+def test_1x1_kernel_keeps_twice_the_sums_in_int32() -> None:
+    """conv2d_q15_1x1.h requantizes twice each sum (SMMLAR): ops/conv.py keeps a layer whose doubled
+    sums could leave int32 (a bias near 2^30) on the general kernel, and takes the others."""
+    from utvm_build.ops.conv import _Geom, conv_q15_1x1_layer
+    geo = _Geom(1, 6, 6, 64, 1, 1, 64, 1, 6, 6, 32, 1, 1, 1, 1, 0, 0)
+    limit = 2 ** 30 - 64 * 255 * 128
+    assert conv_q15_1x1_layer(geo, 2, 0) and conv_q15_1x1_layer(geo, 2, limit - 1)
+    assert not conv_q15_1x1_layer(geo, 2, limit)
+    assert not conv_q15_1x1_layer(geo, 1, 0)  # a clamp inside int8: the general kernel
+
+
 def test_every_override_has_the_dsp_guard() -> None:
     files = sorted(DSP.glob("*.h"))
     assert files, "no arm_dsp kernels"
@@ -614,13 +625,22 @@ Q15_CONV = [
     # windows of 40 bytes (10x4x1, KWS's first layer) through the same block, triples in output order
     # across rows and images (70 pixels: the last repeated twice)
     ([2, 13, 5, 1], 4, (10, 4), (2, 1), (1, 1), "SAME", "NONE", -20, -128, "typical"),
-    # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c: every pixel pair in one block
-    # (conv2d_q15_1x1.h UTVM_CONV2D_Q15W_1X1S_ASM under --optimize speed); batches, an odd pixel count
-    # (the last pixel in C), a single channel pair, a single pixel (C)
+    # 1x1 with 8, 16 or 32 input channels, stride 1, an even out_c (conv2d_q15_1x1.h: in_c 8 every
+    # pixel triple in one block, UTVM_CONV2D_Q15W_1X1_TRIS_ASM under --optimize speed; 16 and 32 the
+    # steps unrolled); batches, a single channel pair, a single pixel (a triple of one pixel)
     ([3, 1, 3, 8], 2, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 127, -128, "typical"),
     ([1, 1, 1, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -128, -128, "typical"),
     ([2, 2, 3, 16], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 100, -128, "typical"),
     ([1, 3, 3, 32], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 50, -128, "typical"),
+    # 1x1 pixel triples (conv2d_q15_1x1.h UTVM_CONV2D_Q15_1X1_TRI_ASM, both weight types): a last
+    # triple of one pixel after 16-step (two-iteration) loops, of two pixels at in_c 8 and 48 (an odd
+    # multiple of 4 steps) at stride 2, an odd out_c with 16 input channels at stride (1, 2)
+    ([1, 2, 5, 64], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -7, -128, "typical"),
+    ([1, 9, 7, 8], 10, (1, 1), (2, 2), (1, 1), "VALID", "NONE", 21, -5, "typical"),
+    ([1, 3, 7, 48], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", -100, -128, "typical"),
+    ([1, 4, 7, 16], 5, (1, 1), (1, 2), (1, 1), "SAME", "RELU", 40, -128, "typical"),
+    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples
+    ([1, 2, 7, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -60, -128, "typical"),
 ]
 
 

@@ -161,7 +161,7 @@ def _q15_conv_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
 
 
 def _q15_1x1_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
-    return 4 * int(c.field("g")["in_c"]) + 4
+    return 6 * int(c.field("g")["in_c"]) + 4
 
 
 _SCRATCH: dict[tuple[str, str], ScratchRule] = {
@@ -178,7 +178,7 @@ _SCRATCH: dict[tuple[str, str], ScratchRule] = {
     # input columns, 4 bytes per strip byte, ops/conv.py q15_strip_cols)
     ("utvm_conv2d_s8_q15", "arm_dsp"): _q15_conv_scratch,
     ("utvm_conv2d_s8_q15w", "arm_dsp"): _q15_conv_scratch,
-    # their 1x1 entry points (conv2d_q15_1x1.h): the q15 inputs of a pixel pair, 4 bytes to align
+    # their 1x1 entry points (conv2d_q15_1x1.h): the q15 inputs of a pixel triple, 4 bytes to align
     ("utvm_conv2d_s8_q15_1x1", "arm_dsp"): _q15_1x1_scratch,
     ("utvm_conv2d_s8_q15w_1x1", "arm_dsp"): _q15_1x1_scratch,
     # DSP DEPTHWISE_CONV_2D (kernels/arm_dsp/depthwise_conv2d_s8_q15.h): one band of input rows as

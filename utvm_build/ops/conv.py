@@ -339,6 +339,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         rows = np.concatenate([rows, rows[-1:]])
     rows = np.pad(rows, ((0, 0), (0, depth4 - depth)))
     words = rows.reshape(-1, 2, depth4 // 4, 4).transpose(0, 2, 1, 3)  # [pair][step][channel][4 bytes]
+    w4 = words
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
@@ -357,12 +358,23 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
         selects_value=("UTVM_CONV2D_Q15W_TRI", q15w_triples(geo, depth4, mode, strip_cols, fn == Q15W_KERNEL)))
     fn1 = Q15_1X1_KERNELS[fn]
-    if conv_q15_1x1_layer(geo, mode) and offers(fn1, target):
+    if conv_q15_1x1_layer(geo, mode, int(np.abs(b.astype(np.int64)).max())) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
-        # last channel paired with a copy of itself, as the weights and the bias are)
+        # last channel paired with a copy of itself, as the weights and the bias are); the kernel
+        # sums twice the products (widened: the weights doubled here; int8: the inputs at run time)
+        # for its SMMLAR requantization: the biases doubled, the triplets (m, 2k, s + 1)
         pairs = (geo.out_c + 1) // 2
-        rq2 = np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq
-        stream = np.concatenate([b.reshape(pairs, 2), packed.reshape(pairs, -1), rq2.reshape(pairs, 6)], axis=1)
+        rq2 = (np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq).astype(np.int64).reshape(-1, 3)
+        rq2 = rq2 * np.array([1, 2, 1]) + np.array([0, 0, 1])
+        if fn == Q15_KERNEL:  # int8: per 4 bytes, bytes 0 and 2 interleaved by channel, then 1 and 3
+            inter = w4[:, :, :, [0, 2, 1, 3]].reshape(pairs, -1, 2, 2, 2).transpose(0, 1, 3, 4, 2)
+            packed = np.ascontiguousarray(inter).reshape(-1).view("<i4").astype(np.int32)
+        else:  # int16 lanes of twice the weights (-256..254)
+            lanes2 = (w4.astype(np.int64) * 2) & 0xFFFF
+            packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
+                              axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
+        stream = np.concatenate([2 * b.astype(np.int64).reshape(pairs, 2), packed.reshape(pairs, -1),
+                                 rq2.reshape(pairs, 6)], axis=1)
         return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
                     Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
@@ -387,11 +399,13 @@ Q15W_KERNEL = "utvm_conv2d_s8_q15w"
 Q15_1X1_KERNELS = {Q15_KERNEL: "utvm_conv2d_s8_q15_1x1", Q15W_KERNEL: "utvm_conv2d_s8_q15w_1x1"}
 
 
-def conv_q15_1x1_layer(geo: _Geom, mode: int) -> bool:
+def conv_q15_1x1_layer(geo: _Geom, mode: int, bias_max: int = 0) -> bool:
     """Does a layer take its Q15_1X1_KERNELS kernel? 1x1 without padding, input channels a multiple
-    of 16 or 8, the full int8 output range (UTVM_DSP_RQ_FULL = 2)."""
+    of 16 or 8, the full int8 output range (UTVM_DSP_RQ_FULL = 2), and twice any sum in int32 (its
+    SMMLAR requantization: the largest bias magnitude bias_max plus in_c products of at most
+    255 x 128 under 2^30)."""
     return ((geo.filter_h, geo.filter_w, geo.pad_h, geo.pad_w) == (1, 1, 0, 0)
-            and (geo.in_c % 16 == 0 or geo.in_c == 8) and mode == 2)
+            and (geo.in_c % 16 == 0 or geo.in_c == 8) and mode == 2 and bias_max + geo.in_c * 255 * 128 < 2 ** 30)
 #: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
 #: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
 WIDEN_BUDGET = 0.35

@@ -6,31 +6,39 @@
  *
  * ops/conv.py calls them instead of utvm_conv2d_s8_q15w / utvm_conv2d_s8_q15 for a 1x1 filter
  * without padding (any stride), input channels a multiple of 16 or 8 and the full int8 output
- * range (UTVM_DSP_RQ_FULL); conv_q15_1x1_layer there says the same. Per pixel pair: both pixels'
- * inputs as int16 lanes with the offset added into scratch (conv2d_q15_window.h's layout of a
- * pair: per 4 input bytes pixel a's two lane words, then pixel b's); then the pairs of output
- * channels, under GCC with optimization in one inline assembly block (UTVM_CONV2D_Q15_1X1_PAIRS_ASM):
+ * range (UTVM_DSP_RQ_FULL); conv_q15_1x1_layer there says the same. Per pixel triple: the three
+ * pixels' inputs as int16 lanes with the offset added into scratch (utvm_conv2d_q15_1x1_inputs3:
+ * per 4 input bytes the three even lane words, bytes 0 and 2, then the three odd ones); then the
+ * pairs of output channels, under GCC with optimization in one inline assembly block
+ * (UTVM_CONV2D_Q15_1X1_TRI_ASM):
  * - the biases by a run of loads from the channel pair's data;
- * - the sums, per 4 input bytes: the 4 input words and channel c's weights by one run of single
- *   post-indexed loads, then channel c + 1's; widened (UTVM_CONV2D_Q15W_1X1_STEP): 6 loads (7
- *   cycles), 4 SMLAD, one LDRD, 4 SMLAD, 18 cycles per 16 multiply-accumulates (4 LDRD: 20); int8
- *   (UTVM_CONV2D_Q15_1X1_STEP): 6 loads (7 cycles), 2 x (2 SXTB16, 4 SMLAD), 19 cycles (3 LDRD:
- *   21); 16 (widened), 8 or 4 steps per loop iteration;
- * - the four sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum; the 4 output bytes by a run of 4 stores.
- * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers),
- * nine GCC's (r7 may stay the frame pointer); the pixel pair's scratch, the loop and pair counts
- * and the output pointer are memory operands. Other compilers and -O0: the same arithmetic in C.
- * An odd last pixel is paired with itself (its outputs written twice, equal); an odd last channel
- * is its pair's first (the generator pairs it with a copy), computed in C. Widened weights with 8,
- * 16 or 32 input channels at stride 1 and an even out_c: the pixel-pair loop in the block too
- * (UTVM_CONV2D_Q15W_1X1S_ASM, the steps unrolled).
+ * - the sums, 3 pixels x 2 channels, per half step (one lane word of each pixel: 2 input channels)
+ *   the three input words and both channels' weights by one run of single post-indexed loads, then
+ *   6 SMLAD: widened 5 loads (6 cycles), 12 cycles per 12 multiply-accumulates (the pixel pairs'
+ *   step before: 18 per 16); int8 4 loads and 2 SXTB16, 13 cycles (before: 19 per 16); widened
+ *   in_c 8, 16 and 32 unrolled, the first half step starting the sums from the biases, more input
+ *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
+ *   half); int8 in_c 8 two steps, else loops of 8;
+ * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
+ *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions); the 6 output
+ *   bytes by a run of 6 stores.
+ * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
+ * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
+ * weights' end, the output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
+ * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). The last triple's
+ * missing pixels repeat the one before (their outputs written twice, equal); an odd last channel is
+ * its pair's first (the generator pairs it with a copy), computed in C.
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
- * int32 words: the two biases, then per 4 input bytes channel c's weights and channel c + 1's
- * (widened: two int16 lane words each, bytes 0 and 2, bytes 1 and 3; int8: one word each), then
- * channel c's requantization triplet and channel c + 1's (dsp_s8.h utvm_dsp_rq3).
- * Scratch (kernel_table.py): 4 * in_c + 4 bytes.
+ * int32 words: twice the two biases, then per 4 input bytes the weights (widened: channel c's two
+ * int16 lane words of twice the weights, bytes 0 and 2, bytes 1 and 3, then channel c + 1's; int8
+ * (the kernel doubles the inputs instead): two words of bytes
+ * interleaved by channel, c's byte 0, c + 1's byte 0, c's byte 2, c + 1's byte 2, then the same of
+ * bytes 1 and 3, so that SXTB16 and SXTB16 ROR 8 of one word are both channels' lane words of one
+ * input lane pair), then channel c's requantization triplet and channel c + 1's (dsp_s8.h
+ * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_conv2d_q15_1x1_rq). Scratch (kernel_table.py):
+ * 6 * in_c + 4 bytes.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
 #define UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
@@ -51,228 +59,232 @@ static UTVM_DSP_INLINE const int8_t* utvm_conv2d_q15_1x1_src(const utvm_conv_geo
   return &in[(((((b * g->in_h) + (oy * g->stride_h)) * g->in_w) + (ox * g->stride_w)) * g->in_c)];
 }
 
-/* The lane words of pixels xa and xb (steps of 4 input bytes, an even count) into q, the pair's
- * layout; two steps at a time, the loads, then the extensions, then the stores (runs of loads and
- * of stores: the estimate counts the ones after the first 1 cycle). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs(const int8_t* xa, const int8_t* xb, int32_t steps, int32_t offs,
-                                                       int32_t* q) {
-  const int8_t* sa = xa;
-  const int8_t* sb = xb;
+/* The lane words of pixels xa, xb and xc (steps of 4 input bytes) into q, the layout of a pixel
+ * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones;
+ * twice the lanes when twice (int8 weights: the sums are twice the layer's, utvm_conv2d_q15_1x1_rq). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, const int8_t* xb, const int8_t* xc,
+                                                          int32_t steps, int32_t offs, bool twice, int32_t* q) {
   int32_t* o = q;
   int32_t k;
-  for (k = 0; k < steps; k += 2) {
-    const int32_t va0 = utvm_dsp_ld4(sa);
-    const int32_t va1 = utvm_dsp_ld4(&sa[4]);
-    const int32_t vb0 = utvm_dsp_ld4(sb);
-    const int32_t vb1 = utvm_dsp_ld4(&sb[4]);
-    const int32_t ea0 = __sxtab16(offs, va0);
-    const int32_t oa0 = utvm_dsp_odd_add(offs, va0);
-    const int32_t eb0 = __sxtab16(offs, vb0);
-    const int32_t ob0 = utvm_dsp_odd_add(offs, vb0);
-    const int32_t ea1 = __sxtab16(offs, va1);
-    const int32_t oa1 = utvm_dsp_odd_add(offs, va1);
-    const int32_t eb1 = __sxtab16(offs, vb1);
-    const int32_t ob1 = utvm_dsp_odd_add(offs, vb1);
-    o[0] = ea0;
-    o[1] = oa0;
-    o[2] = eb0;
-    o[3] = ob0;
-    o[4] = ea1;
-    o[5] = oa1;
-    o[6] = eb1;
-    o[7] = ob1;
-    sa = &sa[8];
-    sb = &sb[8];
-    o = &o[8];
+  for (k = 0; k < steps; ++k) {
+    const int32_t va = utvm_dsp_ld4(&xa[4 * k]);
+    const int32_t vb = utvm_dsp_ld4(&xb[4 * k]);
+    const int32_t vc = utvm_dsp_ld4(&xc[4 * k]);
+    const int32_t ea = __sxtab16(offs, va);
+    const int32_t eb = __sxtab16(offs, vb);
+    const int32_t ec = __sxtab16(offs, vc);
+    const int32_t oa = utvm_dsp_odd_add(offs, va);
+    const int32_t ob = utvm_dsp_odd_add(offs, vb);
+    const int32_t oc = utvm_dsp_odd_add(offs, vc);
+    if (twice) {
+      o[0] = __sadd16(ea, ea);
+      o[1] = __sadd16(eb, eb);
+      o[2] = __sadd16(ec, ec);
+      o[3] = __sadd16(oa, oa);
+      o[4] = __sadd16(ob, ob);
+      o[5] = __sadd16(oc, oc);
+    } else {
+      o[0] = ea;
+      o[1] = eb;
+      o[2] = ec;
+      o[3] = oa;
+      o[4] = ob;
+      o[5] = oc;
+    }
+    o = &o[6];
   }
 }
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_Q15_1X1_ASM 1
 
-/* The 4 input words of a step: x0, x1 pixel a's lane words, x2, x3 pixel b's. */
-#define UTVM_CONV2D_Q15_1X1_X \
-  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #4\n\tldr %[x2], [%[px]], #4\n\tldr %[x3], [%[px]], #4\n\t"
-/* Both pixels' sums of channel A (A0: pixel a, B0: pixel b) with the lane words E (bytes 0 and 2)
- * and O (bytes 1 and 3). */
-#define UTVM_CONV2D_Q15_1X1_MAC(A0, B0, E, O)                                                          \
-  "smlad %[" A0 "], %[x0], %[" E "], %[" A0 "]\n\tsmlad %[" A0 "], %[x1], %[" O "], %[" A0 "]\n\t"     \
-  "smlad %[" B0 "], %[x2], %[" E "], %[" B0 "]\n\tsmlad %[" B0 "], %[x3], %[" O "], %[" B0 "]\n\t"
+/* Half a step: the three pixels' lane words of one input lane pair into x0..x2. */
+#define UTVM_CONV2D_Q15_1X1_X3 "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #4\n\tldr %[x2], [%[px]], #4\n\t"
+/* The six sums with channel c's lane word in t4 and channel c + 1's in t5. */
+#define UTVM_CONV2D_Q15_1X1_MAC3                                                                                  \
+  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[b0], %[x1], %[t4], %[b0]\n\tsmlad %[c0], %[x2], %[t4], %[c0]\n\t" \
+  "smlad %[a1], %[x0], %[t5], %[a1]\n\tsmlad %[b1], %[x1], %[t5], %[b1]\n\tsmlad %[c1], %[x2], %[t5], %[c1]\n\t"
+/* The first half step: the sums of pixels b and c start from pixel a's register, the bias (no moves). */
+#define UTVM_CONV2D_Q15_1X1_MAC3F                                                                                 \
+  "smlad %[b0], %[x1], %[t4], %[a0]\n\tsmlad %[c0], %[x2], %[t4], %[a0]\n\tsmlad %[a0], %[x0], %[t4], %[a0]\n\t" \
+  "smlad %[b1], %[x1], %[t5], %[a1]\n\tsmlad %[c1], %[x2], %[t5], %[a1]\n\tsmlad %[a1], %[x0], %[t5], %[a1]\n\t"
+/* Widened weights (the layout walked +8, -4, +8, +4: channel c's even word, c + 1's, c's odd word,
+ * c + 1's). */
+#define UTVM_CONV2D_Q15W_1X1_STEP3_(MAC)                                                             \
+  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #-4\n\t" MAC UTVM_CONV2D_Q15_1X1_X3 \
+      "ldr %[t4], [%[pw]], #8\n\tldr %[t5], [%[pw]], #4\n\t" UTVM_CONV2D_Q15_1X1_MAC3
+#define UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3)
+/* int8 weights: one word per half step, both channels' lane words by SXTB16 (c) and SXTB16 ROR 8
+ * (c + 1). */
+#define UTVM_CONV2D_Q15_1X1_HALF3(MAC) \
+  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
+#define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
-/* Widened weights: t4, t5 channel c's lane words, then channel c + 1's. */
-#define UTVM_CONV2D_Q15W_1X1_STEP                                                                 \
-  UTVM_CONV2D_Q15_1X1_X "ldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t"                    \
-      UTVM_CONV2D_Q15_1X1_MAC("a0", "b0", "t4", "t5") "ldrd %[t4], %[t5], [%[pw]], #8\n\t"          \
-          UTVM_CONV2D_Q15_1X1_MAC("a1", "b1", "t4", "t5")
+/* The sums (the biases in a0 and a1): unrolled steps, the first starting from the biases
+ * (UTVM_CONV2D_Q15_1X1_MAC3F; widened in_c 8, 16, 32 and the first 8 steps of more, int8 in_c 8),
+ * or int8 loops (UTVM_CONV2D_Q15_1X1_PRE8: odd4 into t5, then the biases' moves). */
+#define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
+#define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
+#define UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
+/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless px is at the
+ * scratch's end, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). */
+#define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
+  UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
+      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\tldr %[t5], %[odd4]\n\t"      \
+      UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3) "9:\n\t"
+#define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
+  UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
+      UTVM_CONV2D_Q15_1X1_STEP3
 
-/* int8 weights: t4, t5 the words of channel c and c + 1, extended into t6 (even bytes) and
- * themselves (odd bytes). */
-#define UTVM_CONV2D_Q15_1X1_STEP                                                                        \
-  UTVM_CONV2D_Q15_1X1_X "ldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t"                          \
-                        "sxtb16 %[t6], %[t4]\n\tsxtb16 %[t4], %[t4], ror #8\n\t" UTVM_CONV2D_Q15_1X1_MAC( \
-                            "a0", "b0", "t6", "t4") "sxtb16 %[t6], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" \
-                            UTVM_CONV2D_Q15_1X1_MAC("a1", "b1", "t6", "t5")
+/* Loops of 8 steps (S: one step's text) until px is at the scratch's end (qend, loaded into the
+ * weight register t5, dead there); when odd4 (in t5 on entry) is not 0, the steps left an odd
+ * multiple of 4, the first iteration enters at its second half. */
+#define UTVM_CONV2D_Q15_1X1_LOOP8(S)                                                        \
+  "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S S "ldr %[t5], %[qend]\n\t" \
+  "cmp %[px], %[t5]\n\tbne 1b\n\t"
+#define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t" UTVM_CONV2D_Q15_1X1_MOVS
 
-/* One sum X requantized in place (utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's triplet in
- * x0 (m), x1 (k), x2 (s): the SMLAL start value (k - [X < 0] : 2^30 + [X < 0] 2^31), the high
- * word shifted right by s, SSAT to 8 bits. */
-#define UTVM_CONV2D_Q15_1X1_RQ1(X)                                                                \
-  "and %[t4], %[" X "], #0x80000000\n\torr %[t4], %[t4], #0x40000000\n\t"                         \
-  "add %[t5], %[x1], %[" X "], asr #31\n\tsmlal %[t4], %[t5], %[" X "], %[x0]\n\t"                 \
+/* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
+ * (2k), x2 (s + 1): SMMLAR with the high word 2k - [X < 0], shifted right by s + 1, SSAT to 8 bits
+ * (utvm_conv2d_q15_1x1_rq). */
+#define UTVM_CONV2D_Q15_1X1_RQ1(X)                                                                        \
+  "add %[t5], %[x1], %[" X "], asr #31\n\tsmmlar %[t5], %[" X "], %[x0], %[t5]\n\t"                       \
   "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
 
-/* Every channel pair of a pixel pair (PAIRS of them, a memory operand counted down): its bias,
- * its sums (SUMS: assembly text; the loop count in t6), requantization and 4 output bytes (pixel
- * a at *ya, advanced by 2; pixel b ys bytes after it). The loads of a pair's start are one run
- * (the scratch, the loop count, both biases), and so are the stores of its end with the count. */
-#define UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                                             \
-  "0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t"                         \
-  "mov %[b0], %[a0]\n\tmov %[b1], %[a1]\n\t" SUMS "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"                   \
-  UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t"        \
-  UTVM_CONV2D_Q15_1X1_RQ1("a1") UTVM_CONV2D_Q15_1X1_RQ1("b1")                                                  \
-  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tstrb %[b0], [%[px], %[t4]]\n\tstrb %[a0], [%[px]], #1\n\t"           \
-  "strb %[b1], [%[px], %[t4]]\n\tstrb %[a1], [%[px]], #1\n\t"                                                  \
-  "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b\n\t"
-/* The block's registers (x0..x3: r8-r11, UTVM_DSP_R8_R11). */
-#define UTVM_CONV2D_Q15_1X1_REGS \
-  UTVM_DSP_R8_R11(x0_, x1_, x2_, x3_); \
-  const int32_t* px_;                 \
-  int32_t a0_;                        \
-  int32_t a1_;                        \
-  int32_t b0_;                        \
-  int32_t b1_;                        \
-  int32_t t4_;                        \
-  int32_t t5_;                        \
-  int32_t t6_
-#define UTVM_CONV2D_Q15_1X1_REG_OPS(PW)                                                                       \
-  [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [px] "=&r"(px_), [t4] "=&r"(t4_),     \
-      [t5] "=&r"(t5_), [t6] "=&r"(t6_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_), [x2] "=&r"(x2_),   \
-      [x3] "=&r"(x3_)
-#define UTVM_CONV2D_Q15_1X1_PAIRS_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA, YS)                        \
-  do {                                                                                                     \
-    UTVM_CONV2D_Q15_1X1_REGS;                                                                              \
-    __asm__ volatile(UTVM_CONV2D_Q15_1X1_PAIRS_TEXT(PRE, SUMS)                                             \
-                     : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
-                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND), [ys] "m"(YS)                      \
-                     : "cc", "memory");                                                                    \
+/* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
+ * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
+ * *ya, advanced by 2; pixel b ys bytes after it, pixel c ys2). 13 registers: the input words /
+ * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
+#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                                                  \
+  "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                        \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
+  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
+  UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                                \
+  "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"                     \
+  "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"                     \
+  "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
+#define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
+  UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
+  const int32_t* px_;                  \
+  int32_t a0_;                         \
+  int32_t b0_;                         \
+  int32_t c0_;                         \
+  int32_t a1_;                         \
+  int32_t b1_;                         \
+  int32_t c1_;                         \
+  int32_t t5_
+#define UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                                                     \
+  [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
+      [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
+      [x2] "=&r"(x2_), [ya] "+m"(YA)
+#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2) \
+  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2), [wend] "m"(WEND)
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                         \
+  do {                                                                                                    \
+    UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                         \
+    __asm__ volatile(UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                              \
+                     : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                               \
+                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2)                          \
+                     : "cc", "memory");                                                                   \
   } while (0)
 
-/* 8 input bytes of both pixels (pixel a's at byte A of px, pixel b's at byte B) as int16 lane
- * words with the offset (t6) added, into the scratch at byte D of pw (utvm_conv2d_q15_1x1_inputs'
- * layout): a run of 4 loads, 8 SXTAB16, a run of 8 stores. */
-#define UTVM_CONV2D_Q15W_1X1_IN8(A, B, D)                                                                         \
-  "ldr %[x0], [%[px], #" #A "]\n\tldr %[x1], [%[px], #" #A "+4]\n\tldr %[x2], [%[px], #" #B "]\n\t"              \
-  "ldr %[x3], [%[px], #" #B "+4]\n\t"                                                                            \
-  "sxtab16 %[a0], %[t6], %[x0]\n\tsxtab16 %[a1], %[t6], %[x0], ror #8\n\t"                                       \
-  "sxtab16 %[b0], %[t6], %[x2]\n\tsxtab16 %[b1], %[t6], %[x2], ror #8\n\t"                                       \
-  "sxtab16 %[t4], %[t6], %[x1]\n\tsxtab16 %[t5], %[t6], %[x1], ror #8\n\t"                                       \
-  "sxtab16 %[x0], %[t6], %[x3]\n\tsxtab16 %[x2], %[t6], %[x3], ror #8\n\t"                                       \
-  "str %[a0], [%[pw], #" #D "]\n\tstr %[a1], [%[pw], #" #D "+4]\n\tstr %[b0], [%[pw], #" #D "+8]\n\t"            \
-  "str %[b1], [%[pw], #" #D "+12]\n\tstr %[t4], [%[pw], #" #D "+16]\n\tstr %[t5], [%[pw], #" #D "+20]\n\t"       \
-  "str %[x0], [%[pw], #" #D "+24]\n\tstr %[x2], [%[pw], #" #D "+28]\n\t"
-
-/* Widened weights, stride 1 (the input's pixels are the output's), an even out_c, 8, 16 or 32 input
- * channels (IN: the inputs' text, UTVM_CONV2D_Q15W_1X1_IN8 once per 8 input bytes; IC2: 2 * in_c as text;
- * SUMS: the steps unrolled; VWW's and person_detect's op2, op4, op6, op8): NP pixel pairs from IN_ on in
- * one block, per pixel pair its inputs into the scratch Q, then the channel pairs (the weights from
- * W, PAIRS0 of them; YA advanced past pixel b's outputs, YS bytes after pixel a's): about 40 cycles
- * per pixel pair around the channel pairs, against about 130 in C, and no step loop. */
-#define UTVM_CONV2D_Q15W_1X1S_ASM(IN, IC2, SUMS, NP, IN_, OFFS, W, PAIRS0, PAIRS, PW, Q, ITERS, YA, YS)           \
-  do {                                                                                                           \
-    UTVM_CONV2D_Q15_1X1_REGS;                                                                                    \
-    __asm__ volatile(                                                                                            \
-        "2:\n\tldr %[px], %[in]\n\tldr %[t6], %[offs]\n\tldr %[pw], %[q]\n\t" IN "add %[px], %[px], #" IC2 "\n\t"  \
-        "str %[px], %[in]\n\tldr %[pw], %[w]\n\tldr %[t4], %[pairs0]\n\tstr %[t4], %[k]\n\t"                     \
-        UTVM_CONV2D_Q15_1X1_PAIRS_TEXT("", SUMS)                                                                 \
-        "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"                 \
-        "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 2b"                                 \
-        : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS), [np] "+m"(NP), [in] "+m"(IN_)          \
-        : [q] "m"(Q), [iters] "m"(ITERS), [ys] "m"(YS), [offs] "m"(OFFS), [w] "m"(W), [pairs0] "m"(PAIRS0)         \
-        : "cc", "memory");                                                                                       \
+/* One step of three pixels' inputs (words A, B, C) into the scratch at byte D of pw: the even lane
+ * words with the offset (t5) added, then the odd ones, through b0..c1, x0, x2 (free there). */
+#define UTVM_CONV2D_Q15W_1X1_IN3(A, B, C, D)                                                                     \
+  "sxtab16 %[b0], %[t5], %[" A "]\n\tsxtab16 %[c0], %[t5], %[" B "]\n\tsxtab16 %[b1], %[t5], %[" C "]\n\t"       \
+  "sxtab16 %[c1], %[t5], %[" A "], ror #8\n\tsxtab16 %[x0], %[t5], %[" B "], ror #8\n\t"                          \
+  "sxtab16 %[x2], %[t5], %[" C "], ror #8\n\tstr %[b0], [%[pw], #" #D "]\n\tstr %[c0], [%[pw], #" #D "+4]\n\t"   \
+  "str %[b1], [%[pw], #" #D "+8]\n\tstr %[c1], [%[pw], #" #D "+12]\n\tstr %[x0], [%[pw], #" #D "+16]\n\t"         \
+  "str %[x2], [%[pw], #" #D "+20]\n\t"
+/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), an even out_c: NP pixel
+ * triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its 24 input
+ * bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then the
+ * channel pairs (the weights from W), YA advanced by YS2 past pixels b and c (about 50 cycles per
+ * triple around the channel pairs against about 110 in C). */
+#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                    \
+  do {                                                                                                        \
+    UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
+    __asm__ volatile(                                                                                         \
+        "3:\n\tldr %[px], %[src]\n\tldr %[t5], %[offs]\n\tldr %[pw], %[q]\n\tldr %[x0], [%[px]]\n\t"            \
+        "ldr %[x1], [%[px], #4]\n\tldr %[x2], [%[px], #8]\n\tldr %[t4], [%[px], #12]\n\t"                       \
+        "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
+            UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
+            "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
+            "ldr %[px], %[ya]\n\tldr %[t4], %[ys2]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"            \
+            "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
+        : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2), [offs] "m"(OFFS), [w] "m"(W)              \
+        : "cc", "memory");                                                                                    \
   } while (0)
 
-#define UTVM_CONV2D_Q15W_1X1_STEP4 \
-  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP
-#define UTVM_CONV2D_Q15_1X1_STEP4 \
-  UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP
-
-/* Loops over the steps N: widened, the count in t6; int8 (t6 is a lane word there), until px is
- * at the end of the pair's scratch (a memory operand). */
-#define UTVM_CONV2D_Q15W_1X1_LOOP(N) "1:\n\t" N "subs %[t6], %[t6], #1\n\tbne 1b\n\t"
-#define UTVM_CONV2D_Q15_1X1_LOOP(N) "1:\n\t" N "ldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\tbne 1b\n\t"
-/* The start of a channel pair's block before its step loop: the widened loop's count into t6 (U16
- * 1), nothing for the int8 loop (U16 0) and the unrolled steps. */
-#define UTVM_CONV2D_Q15_1X1_PRE1 "ldr %[t6], %[iters]\n\t"
-#define UTVM_CONV2D_Q15_1X1_PRE0 ""
-
-/* One pixel's step (pixel a's two lane words, pixel b's skipped: px advances 16 bytes), both
- * channels: widened 12 estimated cycles per 8 multiply-accumulates, int8 13 (the pair's step: 18 and
- * 19 per 16). */
-#define UTVM_CONV2D_Q15W_1X1_STEP1                                                                        \
-  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
-  "smlad %[a0], %[x0], %[t4], %[a0]\n\tsmlad %[a0], %[x1], %[t5], %[a0]\n\tldrd %[t4], %[t5], [%[pw]], #8\n\t" \
-  "smlad %[a1], %[x0], %[t4], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
-#define UTVM_CONV2D_Q15_1X1_STEP1                                                                         \
-  "ldr %[x0], [%[px]], #4\n\tldr %[x1], [%[px]], #12\n\tldr %[t4], [%[pw]], #4\n\tldr %[t5], [%[pw]], #4\n\t" \
-  "sxtb16 %[t6], %[t4]\n\tsxtb16 %[t4], %[t4], ror #8\n\t"                                                 \
-  "smlad %[a0], %[x0], %[t6], %[a0]\n\tsmlad %[a0], %[x1], %[t4], %[a0]\n\t"                               \
-  "sxtb16 %[t6], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t"                                                 \
-  "smlad %[a1], %[x0], %[t6], %[a1]\n\tsmlad %[a1], %[x1], %[t5], %[a1]\n\t"
-
-/* Every channel pair of one pixel (an odd last pixel; in_c a multiple of 16): the pair's block with
- * pixel a's sums only (SUMS: a loop of 4 one-pixel steps), 2 output bytes per pair, instead of the
- * pixel paired with itself (twice the multiply-accumulates). */
-#define UTVM_CONV2D_Q15_1X1_ONE_ASM(PRE, SUMS, PAIRS, PW, Q, ITERS, QEND, YA)                                 \
-  do {                                                                                                      \
-    UTVM_CONV2D_Q15_1X1_REGS;                                                                               \
-    __asm__ volatile("0:\n\tldr %[px], %[q]\n\t" PRE "ldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" SUMS \
-                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0")                  \
-                     "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")                  \
-                     "ldr %[px], %[ya]\n\tstrb %[a0], [%[px]], #1\n\tstrb %[a1], [%[px]], #1\n\t"             \
-                     "str %[px], %[ya]\n\tldr %[t4], %[k]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[k]\n\tbne 0b" \
-                     : UTVM_CONV2D_Q15_1X1_REG_OPS(PW), [ya] "+m"(YA), [k] "+m"(PAIRS)                     \
-                     : [q] "m"(Q), [iters] "m"(ITERS), [qend] "m"(QEND)                                    \
-                     : "cc", "memory");                                                                    \
-    (void)b0_;                                                                                              \
-    (void)b1_;                                                                                              \
-  } while (0)
-
-/* Every channel pair of a pixel pair with the steps' text N4 (4 steps), the loop L (widened or
- * int8) and the two steps' text N2: loops of 16 (when U16 is 1), 8 or 4 steps, or two steps
- * (in_c = 8). */
-#define UTVM_CONV2D_Q15_1X1_PAIRS(L, N4, N2, U16, PAIRS, PW, Q, STEPS, QEND, YA, YS)   \
-  do {                                                                             \
-    int32_t k_ = (PAIRS);                                                          \
-    int32_t iters_;                                                                \
-    if (((U16) != 0) && (((STEPS) & 15) == 0)) {                                   \
-      iters_ = (STEPS) >> 4;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4 N4 N4), k_, PW, Q, iters_, QEND, YA, YS); \
-    } else if (((STEPS) & 7) == 0) {                                               \
-      iters_ = (STEPS) >> 3;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4 N4), k_, PW, Q, iters_, QEND, YA, YS);    \
-    } else if (((STEPS) & 3) == 0) {                                               \
-      iters_ = (STEPS) >> 2;                                                       \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM(UTVM_CONV2D_Q15_1X1_PRE##U16, L(N4), k_, PW, Q, iters_, QEND, YA, YS);       \
-    } else {                                                                       \
-      iters_ = 0;                                                                  \
-      UTVM_CONV2D_Q15_1X1_PAIRS_ASM("", N2, k_, PW, Q, iters_, QEND, YA, YS);          \
-    }                                                                              \
-  } while (0)
+/* One step of utvm_conv2d_q15_1x1_inputs3 (not doubled): a run of 3 loads, 6 SXTAB16, a run of 6
+ * stores. */
+#define UTVM_CONV2D_Q15_1X1_IN3STEP                                                                    \
+  "ldr %[va], [%[pa]], #4\n\tldr %[vb], [%[pb]], #4\n\tldr %[vc], [%[pc]], #4\n\t"                      \
+  "sxtab16 %[ea], %[offs], %[va]\n\tsxtab16 %[eb], %[offs], %[vb]\n\tsxtab16 %[ec], %[offs], %[vc]\n\t" \
+  "sxtab16 %[va], %[offs], %[va], ror #8\n\tsxtab16 %[vb], %[offs], %[vb], ror #8\n\t"                 \
+  "sxtab16 %[vc], %[offs], %[vc], ror #8\n\tstr %[ea], [%[o]], #4\n\tstr %[eb], [%[o]], #4\n\t"        \
+  "str %[ec], [%[o]], #4\n\tstr %[va], [%[o]], #4\n\tstr %[vb], [%[o]], #4\n\tstr %[vc], [%[o]], #4\n\t"
 #endif
 
-/* One channel pair of a pixel pair in C (other compilers, -O0; an odd last channel, n_out = 1):
- * the same data and arithmetic; returns the next pair's data. */
-static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_pair_c(const int32_t* q, const int32_t* w, int32_t steps,
-                                                                 bool widened, int32_t n_out, int8_t* ya, int8_t* yb) {
+/* The lane words of pixels xa, xb and xc into q (utvm_conv2d_q15_1x1_inputs3_c; widened weights
+ * under GCC with optimization: two steps per iteration in inline assembly, about 18 cycles per step
+ * against about 26). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
+                                                        int32_t steps, int32_t offs, bool twice, int32_t* q) {
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  if (!twice) { /* steps: even (in_c 8 or a multiple of 16) */
+    const int8_t* pa = xa;
+    const int8_t* pb = xb;
+    const int8_t* pc = xc;
+    int32_t* o = q;
+    const int32_t* const oend = &q[6 * steps];
+    int32_t va;
+    int32_t vb;
+    int32_t vc;
+    int32_t ea;
+    int32_t eb;
+    int32_t ec;
+    __asm__ volatile("1:\n\t" UTVM_CONV2D_Q15_1X1_IN3STEP UTVM_CONV2D_Q15_1X1_IN3STEP "cmp %[o], %[oend]\n\tbne 1b"
+                     : [pa] "+r"(pa), [pb] "+r"(pb), [pc] "+r"(pc), [o] "+r"(o), [va] "=&r"(va), [vb] "=&r"(vb),
+                       [vc] "=&r"(vc), [ea] "=&r"(ea), [eb] "=&r"(eb), [ec] "=&r"(ec)
+                     : [offs] "r"(offs), [oend] "r"(oend)
+                     : "cc", "memory");
+    return;
+  }
+#endif
+  utvm_conv2d_q15_1x1_inputs3_c(xa, xb, xc, steps, offs, twice, q);
+}
+
+/* One sum x2 (twice the layer's sum) requantized with the 1x1 triplet t = (m, 2k, s + 1): SMMLAR's
+ * arithmetic, floor(((2k - [x2 < 0]) 2^32 + x2 m + 2^31) / 2^32) >> (s + 1), which is utvm_dsp_rq3's
+ * floor((k 2^32 + 2^30 - [x < 0] 2^31 + x m) / 2^(32 + s)) for x2 = 2x (ops/conv.py keeps |x2| < 2^31). */
+static UTVM_DSP_INLINE int8_t utvm_conv2d_q15_1x1_rq(int32_t x2, const int32_t* t) {
+  const int64_t hi = (int64_t)t[1] - (int64_t)(((uint32_t)x2 >> 31u) & 1u);
+  const int64_t v = (hi * 4294967296) + ((int64_t)x2 * (int64_t)t[0]) + 2147483648;
+  return (int8_t)__ssat((int32_t)((uint32_t)((uint64_t)v >> 32u)) >> t[2], 8);
+}
+
+/* N_OUT (1 or 2) channels of a channel pair (its data at w) for a pixel triple in C (other
+ * compilers, -O0; the last channel of an odd out_c): the same data and arithmetic; outputs at y,
+ * y + ys, y + ys2; returns the next pair's data. */
+static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q, const int32_t* w, int32_t steps,
+                                                                bool widened, int32_t n_out, int8_t* y, int32_t ys,
+                                                                int32_t ys2) {
   const int32_t* pw = &w[2];
   const int32_t* px = q;
-  int32_t a0 = w[0];
-  int32_t a1 = w[1];
-  int32_t b0 = a0;
-  int32_t b1 = a1;
+  int32_t s[2][3];
+  int32_t c;
   int32_t k;
+  for (c = 0; c < 2; ++c) {
+    s[c][0] = w[c];
+    s[c][1] = w[c];
+    s[c][2] = w[c];
+  }
   for (k = 0; k < steps; ++k) {
-    int32_t lanes[4];
+    int32_t lanes[4]; /* channel c's even and odd lane words, then channel c + 1's */
+    int32_t i;
     if (widened) {
       lanes[0] = pw[0];
       lanes[1] = pw[1];
@@ -281,27 +293,27 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_pair_c(const int32_t* 
       pw = &pw[4];
     } else {
       lanes[0] = utvm_dsp_even(pw[0]);
-      lanes[1] = utvm_dsp_odd(pw[0]);
-      lanes[2] = utvm_dsp_even(pw[1]);
+      lanes[1] = utvm_dsp_even(pw[1]);
+      lanes[2] = utvm_dsp_odd(pw[0]);
       lanes[3] = utvm_dsp_odd(pw[1]);
       pw = &pw[2];
     }
-    a0 = __smlad(px[1], lanes[1], __smlad(px[0], lanes[0], a0));
-    b0 = __smlad(px[3], lanes[1], __smlad(px[2], lanes[0], b0));
-    a1 = __smlad(px[1], lanes[3], __smlad(px[0], lanes[2], a1));
-    b1 = __smlad(px[3], lanes[3], __smlad(px[2], lanes[2], b1));
-    px = &px[4];
+    for (i = 0; i < 3; ++i) {
+      s[0][i] = __smlad(px[i + 3], lanes[1], __smlad(px[i], lanes[0], s[0][i]));
+      s[1][i] = __smlad(px[i + 3], lanes[3], __smlad(px[i], lanes[2], s[1][i]));
+    }
+    px = &px[6];
   }
-  ya[0] = utvm_dsp_rq3(a0, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
-  yb[0] = utvm_dsp_rq3(b0, UTVM_DSP_RQ_FULL, pw[0], pw[1], pw[2], 0, -128, 127);
-  if (n_out == 2) {
-    ya[1] = utvm_dsp_rq3(a1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
-    yb[1] = utvm_dsp_rq3(b1, UTVM_DSP_RQ_FULL, pw[3], pw[4], pw[5], 0, -128, 127);
+  for (c = 0; c < n_out; ++c) {
+    const int32_t* t = &pw[3 * c];
+    y[ys + c] = utvm_conv2d_q15_1x1_rq(s[c][1], t);
+    y[ys2 + c] = utvm_conv2d_q15_1x1_rq(s[c][2], t);
+    y[c] = utvm_conv2d_q15_1x1_rq(s[c][0], t);
   }
   return &pw[6];
 }
 
-/* Every output of the layer (widened: the weights' layout; scratch: 4 * in_c + 4 bytes). */
+/* Every output of the layer (widened: the weights' layout; scratch: 6 * in_c + 4 bytes). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                     void* scratch, int8_t* out, bool widened) {
   const utvm_conv_geom* g = &p->g;
@@ -315,83 +327,76 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   /* stride 1 (the input's pixels are the output's): no division per pixel */
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
+  /* pixels b and c of a triple: the next two (the last triple's missing ones: the one before), nb and
+   * nc pixels on; their output and input offsets */
+  int32_t nb = 1;
+  int32_t nc = 2;
+  int32_t ys = out_c;
+  int32_t ys2 = 2 * out_c;
+  int32_t xs = g->in_c;
+  int32_t xs2 = 2 * g->in_c;
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+  /* the end of the channel pairs' data (an odd last channel's pair follows) */
+  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
+  int32_t* const qm = q;
+  const int32_t* const qend = &q[6 * steps];
+  const int32_t odd4 = steps & 4;
+#endif
   int32_t pix = 0;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && ((steps == 2) || (steps == 4) || (steps == 8)) && (pairs > 0) && ((out_c & 1) == 0) &&
-      (total > 1)) {
-    int32_t np = total >> 1;
+  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total >= 3)) {
+    int32_t np = total / 3;
     const int8_t* src = in;
     const int32_t* pw = w;
-    int32_t* qm = q;
     int8_t* ya = out;
-    int32_t k = pairs;
-    const int32_t iters = 0;
-    if (steps == 2) {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 8, 0), "16",
-                                UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, np, src, offs, w, pairs, k, pw,
-                                qm, iters, ya, out_c);
-    } else if (steps == 4) {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 16, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 24, 32), "32",
-                                UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k, pw, qm, iters, ya, out_c);
-    } else {
-      UTVM_CONV2D_Q15W_1X1S_ASM(UTVM_CONV2D_Q15W_1X1_IN8(0, 32, 0) UTVM_CONV2D_Q15W_1X1_IN8(8, 40, 32)
-                                    UTVM_CONV2D_Q15W_1X1_IN8(16, 48, 64) UTVM_CONV2D_Q15W_1X1_IN8(24, 56, 96),
-                                "64", UTVM_CONV2D_Q15W_1X1_STEP4 UTVM_CONV2D_Q15W_1X1_STEP4, np, src, offs, w, pairs, k,
-                                pw, qm, iters, ya, out_c);
-    }
-    pix = total & ~1; /* an odd last pixel: below */
+    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    pix = (total / 3) * 3; /* the last one or two pixels: below */
   }
 #endif
-  for (; pix < total; pix += 2) {
-    const int32_t pix_b = ((pix + 1) < total) ? (pix + 1) : pix; /* an odd last pixel: itself */
+  for (; pix < total; pix += 3) {
     const int32_t* pw = w;
     int8_t* ya = &out[pix * out_c];
+    if ((pix + 2) >= total) {
+      nb = ((pix + 1) < total) ? 1 : 0;
+      nc = nb;
+      ys = nb * out_c;
+      ys2 = ys;
+      xs = nb * g->in_c;
+      xs2 = xs;
+    }
     if (dense) {
-      utvm_conv2d_q15_1x1_inputs(&in[pix * g->in_c], &in[pix_b * g->in_c], steps, offs, q);
+      const int8_t* const xa = &in[pix * g->in_c];
+      utvm_conv2d_q15_1x1_inputs3(xa, &xa[xs], &xa[xs2], steps, offs, !widened, q);
     } else {
-      utvm_conv2d_q15_1x1_inputs(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix_b), steps,
-                                 offs, q);
+      utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix + nb),
+                                  utvm_conv2d_q15_1x1_src(g, in, pix + nc), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    {
-      int32_t* qm = q;
-      const int32_t* qend = &q[4 * steps];
-      const int32_t ys = (pix_b - pix) * out_c;
-      if (pairs == 0) {
-        /* one output channel: below */
-      } else if ((pix_b == pix) && ((steps & 3) == 0)) { /* an odd last pixel alone */
-        int32_t k = pairs;
-        const int32_t iters = steps >> 2;
-        if (widened) {
-          UTVM_CONV2D_Q15_1X1_ONE_ASM(UTVM_CONV2D_Q15_1X1_PRE1, UTVM_CONV2D_Q15W_1X1_LOOP(UTVM_CONV2D_Q15W_1X1_STEP1
-                                          UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1 UTVM_CONV2D_Q15W_1X1_STEP1),
-                                      k, pw, qm, iters, qend, ya);
-        } else {
-          UTVM_CONV2D_Q15_1X1_ONE_ASM("", UTVM_CONV2D_Q15_1X1_LOOP(UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1
-                                              UTVM_CONV2D_Q15_1X1_STEP1 UTVM_CONV2D_Q15_1X1_STEP1),
-                                      k, pw, qm, iters, qend, ya);
-        }
-      } else if (widened) {
-        UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15W_1X1_LOOP, UTVM_CONV2D_Q15W_1X1_STEP4,
-                                  UTVM_CONV2D_Q15W_1X1_STEP UTVM_CONV2D_Q15W_1X1_STEP, 1, pairs, pw, qm, steps, qend,
-                                  ya, ys);
-      } else {
-        UTVM_CONV2D_Q15_1X1_PAIRS(UTVM_CONV2D_Q15_1X1_LOOP, UTVM_CONV2D_Q15_1X1_STEP4,
-                                  UTVM_CONV2D_Q15_1X1_STEP UTVM_CONV2D_Q15_1X1_STEP, 0, pairs, pw, qm, steps, qend, ya,
-                                  ys);
-      }
+    if (pairs == 0) {
+      /* one output channel: below */
+    } else if (widened && (steps == 2)) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else if (widened && (steps == 4)) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else if (widened) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else if (steps == 2) {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    } else {
+      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
+                                  pw, qm, qend, odd4, ya, ys, ys2);
     }
 #else
     {
       int32_t k;
       for (k = 0; k < pairs; ++k) {
-        pw = utvm_conv2d_q15_1x1_pair_c(q, pw, steps, widened, 2, ya, &ya[(pix_b - pix) * out_c]);
+        pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 2, ya, ys, ys2);
         ya = &ya[2];
       }
     }
 #endif
     if ((out_c & 1) != 0) { /* the last channel: its pair's second channel is a copy */
-      (void)utvm_conv2d_q15_1x1_pair_c(q, pw, steps, widened, 1, ya, &ya[(pix_b - pix) * out_c]);
+      (void)utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 1, ya, ys, ys2);
     }
   }
 }

@@ -418,7 +418,7 @@ static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, 
 }
 
 /* 1x1 layers (ops/conv.py conv_q15_1x1_layer): w, the channel pairs' data with int16 lane weights
- * (conv2d_q15_1x1.h); scratch: 4 * in_c + 4 bytes. UTVM_DSP_ENTRY: a model may use only one of this
+ * (conv2d_q15_1x1.h); scratch: 6 * in_c + 4 bytes. UTVM_DSP_ENTRY: a model may use only one of this
  * file's two entry points. */
 static UTVM_DSP_HOT_ENTRY void utvm_conv2d_s8_q15w_1x1(const utvm_conv2d_q15_params* p, const int8_t* in,
                                                        const int32_t* w, void* scratch, int8_t* out) {
