@@ -688,6 +688,12 @@ Q15_DW = [
     ([1, 130, 6, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -20, -128, "typical"),
     ([1, 21, 4, 8], None, (3, 3), (2, 1), (1, 1), "SAME", "NONE", 3, 3, "typical"),
     ([1, 17, 3, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -7, -128, "one near one"),
+    # stride 2, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (utvm_dw_q15_six2), with batches
+    # and k = 2, and VALID (the block's last lane read past a row of 13 columns); rows of 4k + 1 at
+    # stride 2 and the full range take utvm_dw_q15_ch3x3_other
+    ([2, 7, 20, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -7, -128, "typical"),
+    ([1, 7, 13, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 90, -128, "typical"),
+    ([1, 9, 18, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 5, -128, "typical"),
 ]
 
 

@@ -521,6 +521,82 @@ static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
+/* stride 2, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 12x12 -> 6x6 layer: a
+ * row is one block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) ..
+ * (x+12, x+13) through i0..i2 (pixel j: word j . W01 + word (j+1).lo w2; the last lane read is the
+ * padding), six sums. 13 registers: the output address is not one of them during the sums (a
+ * memory operand, loaded into p's register once the sums are done: the caller steps p itself), the
+ * row step loaded into i0 between filter rows. */
+#define UTVM_DW_Q15_SROW2(W)                 \
+  UTVM_DW_Q15_QROW2(W)                       \
+  "ldr %[i2], [%[p], #20]\n\t"              \
+  "ldr %[i0], [%[p], #24]\n\t"              \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
+  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six2(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
+  const uint16_t* q = p;
+  uintptr_t ym = *y; /* (a local of its own: the caller's stays in a register elsewhere) */
+  int32_t a0;
+  int32_t a1;
+  int32_t a2;
+  int32_t a3;
+  int32_t a4;
+  int32_t a5;
+  int32_t i0;
+  int32_t i1;
+  int32_t i2;
+  int32_t wa;
+  int32_t wb;
+  /* volatile: it stores the outputs (its register results alone may be unused) */
+  __asm__ __volatile__(
+      /* the first filter row from the bias in a0: words 3..5 in a3..a5 while the bias is live (each
+       * sum seeded from it, a0's own last) */
+      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
+      "ldr %[a3], [%[p], #12]\n\t"
+      "ldr %[a4], [%[p], #16]\n\t"
+      "ldr %[a5], [%[p], #20]\n\t"
+      "smlad %[a1], %[i1], %[wa], %[a0]\n\t"
+      "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"
+      "smlad %[a2], %[i2], %[wa], %[a0]\n\t"
+      "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"
+      "smlad %[a3], %[a3], %[wa], %[a0]\n\t"
+      "smlabt %[a3], %[a4], %[wb], %[a3]\n\t"
+      "smlad %[a4], %[a4], %[wa], %[a0]\n\t"
+      "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"
+      "ldr %[i2], [%[p], #24]\n\t"
+      "smlad %[a5], %[a5], %[wa], %[a0]\n\t"
+      "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
+      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
+      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW2("ow1")
+      "ldr %[i0], [%[c], %[orsb]]\n\t"
+      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW2("ow2")
+      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
+      "ldr %[i2], [%[c], %[osh]]\n\t"
+      "ldr %[p], %[ym]\n\t"
+      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[p]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
+      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[p]]\n\t")
+      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
+      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[p]]\n\t")
+      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
+      "str %[p], %[ym]\n\t"
+      : [p] "+r"(q), [ym] "+m"(ym), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
+        [wb] "=&r"(wb)
+      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
+        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
+        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
+      : "memory");
+  *y = ym;
+  return &p[12];
+}
+#endif
+
+#ifdef UTVM_DW_Q15_QUAD
 /* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
  * position and the output address carried from one row's last step to the next row's first
  * (pskip, yskip), the row count in a local, nothing stored back into the state per row. 3 pixels
@@ -531,15 +607,15 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
   uintptr_t qy = (uintptr_t)c->y;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
-  if ((quad == 1) && (tail == 2) && (c->n >= 6)) {
-    /* stride 1, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the
-     * general one below kept as it was for the other rows) */
+  if ((tail == 2) && (c->n >= 6)) {
+    /* rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the general one
+     * below kept as it was for the other rows) */
     for (;;) {
       int32_t k;
       for (k = (c->n >> 2) - 1; k > 0; --k) {
-        p = utvm_dw_q15_quad1(c, p, &qy);
+        p = (quad == 1) ? utvm_dw_q15_quad1(c, p, &qy) : utvm_dw_q15_quad2(c, p, &qy);
       }
-      p = utvm_dw_q15_six1(c, p, &qy);
+      p = (quad == 1) ? utvm_dw_q15_six1(c, p, &qy) : utvm_dw_q15_six2(c, p, &qy);
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -681,9 +757,16 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
   }
 }
 
-/* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
+/* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). Stride 2 with the
+ * assembly steps: the rows by the steps alone (utvm_dw_q15_band calls it for rows of 4k, 4k + 2 and
+ * 4k + 3 pixels; the other strides and rows of 4k + 1 take utvm_dw_q15_ch3x3_other: no C copy of
+ * the pair loop for them, flash). */
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, (c->xs == 2) ? 2 : 0);
+#ifdef UTVM_DW_Q15_QUAD
+  utvm_dw_q15_rows4(c, 2);
+#else
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
+#endif
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
@@ -790,6 +873,11 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   const utvm_conv_geom* g = &p->g;
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
+#ifdef UTVM_DW_Q15_QUAD
+  const bool full2 = (st->xs == 2) && ((st->n & 3) != 1); /* utvm_dw_q15_ch3x3_full's rows */
+#else
+  const bool full2 = true;
+#endif
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
@@ -822,7 +910,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->y = &y[j];
       if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
         utvm_dw_q15_ch3x3_full1(st);
-      } else if (cm == UTVM_DSP_RQ_FULL) {
+      } else if ((cm == UTVM_DSP_RQ_FULL) && full2) {
         utvm_dw_q15_ch3x3_full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
