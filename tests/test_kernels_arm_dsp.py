@@ -694,6 +694,11 @@ Q15_DW = [
     ([2, 7, 20, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -7, -128, "typical"),
     ([1, 7, 13, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 90, -128, "typical"),
     ([1, 9, 18, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 5, -128, "typical"),
+    # rows of 6q pixels (q >= 2) by 6-pixel blocks alone (utvm_dw_q15_rows4): stride 1 rows of 18 and
+    # of 48 in several bands, stride 2 rows of 12 with batches
+    ([1, 5, 18, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -40, -128, "typical"),
+    ([1, 60, 48, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 0, -128, "typical"),
+    ([2, 9, 24, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 33, -128, "typical"),
 ]
 
 

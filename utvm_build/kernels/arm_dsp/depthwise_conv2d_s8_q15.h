@@ -447,10 +447,16 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, U
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
 
-/* stride 1, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 6x6 maps: a row is one
- * block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) .. (x+4, x+5)
- * in i0..i2 and, once i0 is dead, (x+6, x+7) in i0 (it reads the row's last position, the
- * padding); six sums, 14 registers (the row step loaded, as before the register form). */
+/* Six output pixels of a row in one block (the rows' steps, utvm_dw_q15_rows4: a row of 6q pixels
+ * is q such blocks, of about 127 estimated cycles at stride 1 against 1.5 4-pixel steps of about
+ * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
+ * of them during the sums (a memory operand, loaded into p's register once the sums are done: the
+ * caller steps p itself, by NPOS positions), the row step loaded into i0 between filter rows.
+ * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
+ * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
+ * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
+ * j . W01 + word (j+1).lo w2 (the last lane read is past the row: the next row's or the scratch's
+ * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last. */
 #define UTVM_DW_Q15_SROW(W)                  \
   UTVM_DW_Q15_QLOAD(W)                       \
   UTVM_DW_Q15_PMAC                           \
@@ -463,70 +469,22 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[i0], [%[p], #12]\n\t"              \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
-  uintptr_t yy = *y;
-  int32_t a0;
-  int32_t a1;
-  int32_t a2;
-  int32_t a3;
-  int32_t a4;
-  int32_t a5;
-  int32_t i0;
-  int32_t i1;
-  int32_t i2;
-  int32_t wa;
-  int32_t wb;
-  /* volatile: it stores the outputs (its register results alone may be unused) */
-  __asm__ __volatile__(
-      /* the first filter row from the bias in a0 (each sum seeded from it, a0's own last) */
-      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
-      "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"
-      "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
-      "smlad %[a2], %[i1], %[wa], %[a0]\n\t"
-      "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
-      "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"
-      "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
-      "smlad %[a4], %[i2], %[wa], %[a0]\n\t"
-      "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"
-      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
-      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-      "ldr %[i0], [%[p], #12]\n\t"
-      "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"
-      "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow1")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow2")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "sub %[p], %[p], %[i0], lsl #1\n\t"
-      "add %[p], %[p], #12\n\t"
-      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
-      "ldr %[i2], [%[c], %[osh]]\n\t"
-      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
-      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
-      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[y]]\n\t")
-      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
-        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
-        [wb] "=&r"(wb)
-      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
-        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
-        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
-      : "memory");
-  *y = yy;
-  return p;
-}
-#endif
-
-#ifdef UTVM_DW_Q15_QUAD
-/* stride 2, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 12x12 -> 6x6 layer: a
- * row is one block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) ..
- * (x+12, x+13) through i0..i2 (pixel j: word j . W01 + word (j+1).lo w2; the last lane read is the
- * padding), six sums. 13 registers: the output address is not one of them during the sums (a
- * memory operand, loaded into p's register once the sums are done: the caller steps p itself), the
- * row step loaded into i0 between filter rows. */
+#define UTVM_DW_Q15_SROW0                    \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
+  "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
 #define UTVM_DW_Q15_SROW2(W)                 \
   UTVM_DW_Q15_QROW2(W)                       \
   "ldr %[i2], [%[p], #20]\n\t"              \
@@ -535,87 +493,119 @@ static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c
   "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
   "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
-static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six2(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
-  const uint16_t* q = p;
-  uintptr_t ym = *y; /* (a local of its own: the caller's stays in a register elsewhere) */
-  int32_t a0;
-  int32_t a1;
-  int32_t a2;
-  int32_t a3;
-  int32_t a4;
-  int32_t a5;
-  int32_t i0;
-  int32_t i1;
-  int32_t i2;
-  int32_t wa;
-  int32_t wb;
-  /* volatile: it stores the outputs (its register results alone may be unused) */
-  __asm__ __volatile__(
-      /* the first filter row from the bias in a0: words 3..5 in a3..a5 while the bias is live (each
-       * sum seeded from it, a0's own last) */
-      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
-      "ldr %[a3], [%[p], #12]\n\t"
-      "ldr %[a4], [%[p], #16]\n\t"
-      "ldr %[a5], [%[p], #20]\n\t"
-      "smlad %[a1], %[i1], %[wa], %[a0]\n\t"
-      "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"
-      "smlad %[a2], %[i2], %[wa], %[a0]\n\t"
-      "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"
-      "smlad %[a3], %[a3], %[wa], %[a0]\n\t"
-      "smlabt %[a3], %[a4], %[wb], %[a3]\n\t"
-      "smlad %[a4], %[a4], %[wa], %[a0]\n\t"
-      "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"
-      "ldr %[i2], [%[p], #24]\n\t"
-      "smlad %[a5], %[a5], %[wa], %[a0]\n\t"
-      "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
-      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
-      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW2("ow1")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW2("ow2")
-      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
-      "ldr %[i2], [%[c], %[osh]]\n\t"
-      "ldr %[p], %[ym]\n\t"
-      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[p]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
-      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[p]]\n\t")
-      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[p]]\n\t")
-      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[p], %[wb]]\n\tadd %[p], %[p], %[wb], lsl #1\n\t")
-      "str %[p], %[ym]\n\t"
-      : [p] "+r"(q), [ym] "+m"(ym), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
-        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
-        [wb] "=&r"(wb)
-      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
-        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
-        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
-      : "memory");
-  *y = ym;
-  return &p[12];
-}
+/* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
+#define UTVM_DW_Q15_SROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "ldr %[a3], [%[p], #12]\n\t"              \
+  "ldr %[a4], [%[p], #16]\n\t"              \
+  "ldr %[a5], [%[p], #20]\n\t"              \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[a3], %[wa], %[a0]\n\t"     \
+  "smlabt %[a3], %[a4], %[wb], %[a3]\n\t"    \
+  "smlad %[a4], %[a4], %[wa], %[a0]\n\t"     \
+  "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"    \
+  "ldr %[i2], [%[p], #24]\n\t"              \
+  "smlad %[a5], %[a5], %[wa], %[a0]\n\t"     \
+  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"    \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, NPOS)                                                               \
+  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
+    int32_t a0;                                                                                               \
+    int32_t a1;                                                                                               \
+    int32_t a2;                                                                                               \
+    int32_t a3;                                                                                               \
+    int32_t a4;                                                                                               \
+    int32_t a5;                                                                                               \
+    int32_t i0;                                                                                               \
+    int32_t i1;                                                                                               \
+    int32_t i2;                                                                                               \
+    int32_t wa;                                                                                               \
+    int32_t wb;                                                                                               \
+    /* volatile: it stores the outputs (its register results alone may be unused) */                         \
+    __asm__ __volatile__(                                                                                     \
+        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                                \
+        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[orsb]]\n\t"                                \
+        "sub %[p], %[p], %[i0], lsl #1\n\t"                                                                   \
+        "add %[p], %[p], %[back]\n\t"                                                                         \
+        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
+        UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")                           \
+        UTVM_DW_Q15_QRQ("a2", "wa", "a1", "") UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")                           \
+        UTVM_DW_Q15_QRQ("a4", "wa", "a3", "") UTVM_DW_Q15_QRQ("a5", "wa", "a4", "")                           \
+        "ldr %[i0], %[ym]\n\t"                                                                                \
+        "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
+        "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
+        "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
+        "strb %[wb], [%[i0]]\n\t"                                                                             \
+        "strb %[a0], [%[i0], %[i1]]\n\t"                                                                      \
+        "strb %[a1], [%[i0], %[i1], lsl #1]\n\t"                                                              \
+        "strb %[a2], [%[i0], %[i2]]\n\t"                                                                      \
+        "strb %[a3], [%[i0], %[i1], lsl #2]\n\t"                                                              \
+        "strb %[a4], [%[i0], %[wa]]\n\t"                                                                      \
+        "add %[i0], %[i0], %[i2], lsl #1\n\t"                                                                 \
+        "str %[i0], %[ym]\n\t"                                                                                \
+        : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
+          [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
+          [wb] "=&r"(wb)                                                                                      \
+        : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
+          [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [back] "i"(2 * (NPOS))          \
+        : "memory");                                                                                          \
+    return p;                                                                                                 \
+  }
+
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, 6)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, 12)
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
 /* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
  * position and the output address carried from one row's last step to the next row's first
- * (pskip, yskip), the row count in a local, nothing stored back into the state per row. 3 pixels
- * left: a 4-pixel step storing three (its reads past the row stay in the scratch: kernel_table.py,
- * 16 bytes beyond the planes); 2: a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
+ * (pskip, yskip), the row count in a local, nothing stored back into the state per row. Rows of 6q
+ * pixels (VWW's and person_detect's 48, 24, 12 and 6): q 6-pixel blocks (the output address in
+ * memory: the blocks' operand). Other rows: 4-pixel steps, then for 3 pixels left a 4-pixel step
+ * storing three (its reads past the row stay in the scratch: kernel_table.py, 16 bytes beyond the
+ * planes), for 2 a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
 static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t quad) {
   const uint16_t* p = c->s;
-  uintptr_t qy = (uintptr_t)c->y;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
-  if ((tail == 2) && (c->n >= 6)) {
-    /* rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the general one
-     * below kept as it was for the other rows) */
+  if ((c->n % 6) == 0) {
+    uintptr_t my = (uintptr_t)c->y;
+    const int32_t sixes = c->n / 6;
+    for (;;) {
+      int32_t j;
+      for (j = sixes; j > 0; --j) {
+        p = (quad == 1) ? utvm_dw_q15_six1(c, p, &my) : utvm_dw_q15_six2(c, p, &my);
+      }
+      rows -= 1;
+      if (rows <= 0) {
+        return;
+      }
+      p = &p[c->pskip];
+      my += (uintptr_t)(intptr_t)c->yskip;
+    }
+  } else {
+    uintptr_t qy = (uintptr_t)c->y;
     for (;;) {
       int32_t k;
-      for (k = (c->n >> 2) - 1; k > 0; --k) {
+      for (k = c->n >> 2; k > 0; --k) {
         p = (quad == 1) ? utvm_dw_q15_quad1(c, p, &qy) : utvm_dw_q15_quad2(c, p, &qy);
       }
-      p = (quad == 1) ? utvm_dw_q15_six1(c, p, &qy) : utvm_dw_q15_six2(c, p, &qy);
+      if (tail == 3) {
+        p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
+      } else if (tail == 2) {
+        p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
+      } else {
+        /* (rows of 4k pixels) */
+      }
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -623,29 +613,6 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
       p = &p[c->pskip];
       qy += (uintptr_t)(intptr_t)c->yskip;
     }
-  }
-  for (;;) {
-    int32_t k;
-    for (k = c->n >> 2; k > 0; --k) {
-      if (quad == 1) {
-        p = utvm_dw_q15_quad1(c, p, &qy);
-      } else {
-        p = utvm_dw_q15_quad2(c, p, &qy);
-      }
-    }
-    if (tail == 3) {
-      p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
-    } else if (tail == 2) {
-      p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
-    } else {
-      /* (rows of 4k pixels) */
-    }
-    rows -= 1;
-    if (rows <= 0) {
-      break;
-    }
-    p = &p[c->pskip];
-    qy += (uintptr_t)(intptr_t)c->yskip;
   }
 }
 #endif
