@@ -378,15 +378,35 @@ typedef struct {
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* the stores after the requantization of a0 (into wb), of a1 (into a0) and, for 4 pixels, of a2
- * and a3 (into a1, a2): y advanced by 2 or 4 out_c */
-#define UTVM_DW_Q15_ST2 \
-  UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
-  UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-#define UTVM_DW_Q15_ST3 UTVM_DW_Q15_ST2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
-#define UTVM_DW_Q15_ST4 \
-  UTVM_DW_Q15_ST3 \
-  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+/* the requantizations of a0 (into wb), a1 (into a0), then for 3 and 4 pixels a2 (into a1) and a3
+ * (into a2), then the stores in a run (a store right after another pipelines on the M4): y, y +
+ * out_c, y + 2 out_c, y + 3 out_c (out_c into i0 once m, k, sh are dead); y advanced by 2 out_c (2
+ * and 3 pixels: the 3-pixel step's third output is the row's last) or 4 out_c */
+#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")
+#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "")
+#define UTVM_DW_Q15_ST2                     \
+  UTVM_DW_Q15_RQ2                           \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "add %[y], %[y], %[i0], lsl #1\n\t"
+#define UTVM_DW_Q15_ST3                     \
+  UTVM_DW_Q15_RQ3                           \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "add %[y], %[y], %[i0], lsl #1\n\t"
+#define UTVM_DW_Q15_ST4                     \
+  UTVM_DW_Q15_RQ3                           \
+  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")     \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "add %[i1], %[i0], %[i0], lsl #1\n\t"    \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a2], [%[y], %[i1]]\n\t"          \
+  "add %[y], %[y], %[i0], lsl #2\n\t"
 /* stride 2, the first filter row from the bias in a0 */
 #define UTVM_DW_Q15_QROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
@@ -621,12 +641,6 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
 static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
-#ifdef UTVM_DW_Q15_QUAD
-  if ((quad != 0) && ((c->n & 3) != 1)) {
-    utvm_dw_q15_rows4(c, quad);
-    return;
-  }
-#endif
   while (c->rows > 0) {
     const uint16_t* p0 = c->s;
     int32_t yo = 0;
@@ -724,21 +738,33 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
   }
 }
 
-/* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). Stride 2 with the
- * assembly steps: the rows by the steps alone (utvm_dw_q15_band calls it for rows of 4k, 4k + 2 and
- * 4k + 3 pixels; the other strides and rows of 4k + 1 take utvm_dw_q15_ch3x3_other: no C copy of
- * the pair loop for them, flash). */
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
+/* The loops specialized for UTVM_DSP_RQ_FULL (GCC: -O2). With the assembly steps: rows of 4k, 4k + 2
+ * and 4k + 3 pixels at stride 1 and 2 by the steps alone (utvm_dw_q15_rows4), rows of 4k + 1 at
+ * stride 1 by 4-pixel steps and the C code (KWS's transposed rows of 25), each its own function
+ * (inlined together, GCC spilled the 4-pixel loop's counter: KWS +3 %); the other strides and rows
+ * of 4k + 1 at stride 2 take utvm_dw_q15_ch3x3_other (no C copy of the pair loop for them, flash).
+ * Without: the C pair loop at stride 1 and at any other. */
 #ifdef UTVM_DW_Q15_QUAD
+static UTVM_DSP_HOT void utvm_dw_q15_rows_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_rows4(c, 1);
+}
+
+static UTVM_DSP_HOT void utvm_dw_q15_rows_full2(utvm_dw_q15_ch3* c) {
   utvm_dw_q15_rows4(c, 2);
-#else
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
-#endif
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
   utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
 }
+#else
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 0);
+}
+
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
+}
+#endif
 
 /* The other modes: one copy, the mode tested per output (flash). */
 static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
@@ -841,9 +867,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
 #ifdef UTVM_DW_Q15_QUAD
-  const bool full2 = (st->xs == 2) && ((st->n & 3) != 1); /* utvm_dw_q15_ch3x3_full's rows */
-#else
-  const bool full2 = true;
+  const bool steps = (st->n & 3) != 1; /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
 #endif
   int32_t cm;
   int32_t j;
@@ -875,13 +899,25 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->rows = rows;
       st->s = &s[j * plane];
       st->y = &y[j];
+#ifdef UTVM_DW_Q15_QUAD
+      if ((cm == UTVM_DSP_RQ_FULL) && steps && (st->xs == 1)) {
+        utvm_dw_q15_rows_full1(st);
+      } else if ((cm == UTVM_DSP_RQ_FULL) && steps && (st->xs == 2)) {
+        utvm_dw_q15_rows_full2(st);
+      } else if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
+        utvm_dw_q15_ch3x3_full1(st);
+      } else {
+        utvm_dw_q15_ch3x3_other(st, cm);
+      }
+#else
       if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
         utvm_dw_q15_ch3x3_full1(st);
-      } else if ((cm == UTVM_DSP_RQ_FULL) && full2) {
+      } else if (cm == UTVM_DSP_RQ_FULL) {
         utvm_dw_q15_ch3x3_full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
       }
+#endif
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
       utvm_dw_q15_ch(p, &s[j * plane], wh, bias[ch], &rq[3 * ch], &y[j], rows);
