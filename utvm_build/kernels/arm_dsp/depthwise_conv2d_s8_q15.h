@@ -281,6 +281,7 @@ typedef struct {
    * to the next row's first (values, bytes) */
   int32_t pskip;
   int32_t yskip;
+  int32_t sixes; /* n / 6 for rows of 6q pixels, else 0 */
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -597,14 +598,14 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
   const uint16_t* p = c->s;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
-  if ((c->n % 6) == 0) {
+  if (c->sixes != 0) {
     uintptr_t my = (uintptr_t)c->y;
-    const int32_t sixes = c->n / 6;
     for (;;) {
-      int32_t j;
-      for (j = sixes; j > 0; --j) {
+      int32_t j = c->sixes;
+      do {
         p = (quad == 1) ? utvm_dw_q15_six1(c, p, &my) : utvm_dw_q15_six2(c, p, &my);
-      }
+        j -= 1;
+      } while (j != 0); /* (sixes >= 1) */
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -849,6 +850,7 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
+  st->sixes = ((g->out_w % 6) == 0) ? (g->out_w / 6) : 0;
   {
     /* where a row's steps leave p and y (utvm_dw_q15_rows4): n positions on (3 pixels left: the
      * 4-pixel step, one more), y n out_c on (3 left: the third store does not advance it) */
