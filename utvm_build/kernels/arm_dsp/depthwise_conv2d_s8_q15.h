@@ -325,8 +325,9 @@ typedef struct {
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
-/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias) */
-#define UTVM_DW_Q15_QROW0                   \
+/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias);
+ * _A13: pixels x+1 .. x+3 (the 6-pixel block seeds x+4 and x+5 from the bias too, then x) */
+#define UTVM_DW_Q15_QROW0_A13               \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
   UTVM_DW_Q15_QLOAD("ow0")                  \
   "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
@@ -334,9 +335,11 @@ typedef struct {
   "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
-  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+#define UTVM_DW_Q15_QROW0_A0                \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_QROW0 UTVM_DW_Q15_QROW0_A13 UTVM_DW_Q15_QROW0_A0
 /* stride 1, the 2-pixel step's first filter row */
 #define UTVM_DW_Q15_PROW0                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
@@ -424,6 +427,18 @@ typedef struct {
   "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
 
+/* the steps' scratch registers (sums, input words, weight words; the 6-pixel block adds a4, a5) */
+#define UTVM_DW_Q15_STEP_REGS \
+  int32_t a0;                 \
+  int32_t a1;                 \
+  int32_t a2;                 \
+  int32_t a3;                 \
+  int32_t i0;                 \
+  int32_t i1;                 \
+  int32_t i2;                 \
+  int32_t wa;                 \
+  int32_t wb;
+
 /* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
  * advanced by rsb (a register: the 14th, GCC loads it before the block when it has none to keep it
  * in) between filter rows and by BACK - 2 rsb bytes after the third (BACK: the step's positions
@@ -433,15 +448,7 @@ typedef struct {
 #define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     uintptr_t yy = *y;                                                                                        \
-    int32_t a0;                                                                                               \
-    int32_t a1;                                                                                               \
-    int32_t a2;                                                                                               \
-    int32_t a3;                                                                                               \
-    int32_t i0;                                                                                               \
-    int32_t i1;                                                                                               \
-    int32_t i2;                                                                                               \
-    int32_t wa;                                                                                               \
-    int32_t wb;                                                                                               \
+    UTVM_DW_Q15_STEP_REGS                                                                                     \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
@@ -491,18 +498,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
 #define UTVM_DW_Q15_SROW0                    \
-  "ldr %[a0], [%[c], %[obias]]\n\t"          \
-  UTVM_DW_Q15_QLOAD("ow0")                   \
-  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
-  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
-  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
-  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
-  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
-  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  UTVM_DW_Q15_QROW0_A13                      \
   "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
   "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
-  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  UTVM_DW_Q15_QROW0_A0                       \
   "ldr %[i0], [%[p], #12]\n\t"              \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
@@ -536,17 +535,9 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 #define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, NPOS)                                                               \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
-    int32_t a0;                                                                                               \
-    int32_t a1;                                                                                               \
-    int32_t a2;                                                                                               \
-    int32_t a3;                                                                                               \
+    UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
     int32_t a5;                                                                                               \
-    int32_t i0;                                                                                               \
-    int32_t i1;                                                                                               \
-    int32_t i2;                                                                                               \
-    int32_t wa;                                                                                               \
-    int32_t wb;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
         ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
