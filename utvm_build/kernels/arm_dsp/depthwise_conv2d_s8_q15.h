@@ -77,15 +77,14 @@ static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)mem
   "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
   "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
   "str %[e0], [%[d], %[pb1]]\n\t"              \
-  "str %[e1], [%[d], %[pb2]]\n\t"              \
+  "str %[e1], [%[d], %[pb1], lsl #1]\n\t"      \
   "str %[v1], [%[d], %[pb3]]\n\t"              \
   "str %[t0], [%[d]], #4\n\t"
 
-/* pairs pairs of positions (the asm statement: 13 registers). */
+/* pairs pairs of positions (the asm statement: 12 registers). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                    int32_t pairs, int32_t offs) {
-  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1, 2 and 3 */
-  const int32_t pb2 = 4 * plane;
+  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1 and 3 (2: pb1 lsl 1) */
   const int32_t pb3 = 6 * plane;
   int32_t n2 = pairs >> 1;
   int32_t v0;
@@ -97,14 +96,14 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
     __asm__ __volatile__(UTVM_DW_Q15_FILL_STEP
                          : [q] "+r"(src), [d] "+r"(d), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
                            [e1] "=&r"(e1), [t0] "=&r"(t0)
-                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3)
                          : "memory");
   }
   if (n2 != 0) {
     __asm__ __volatile__("1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\tbne 1b"
                          : [q] "+r"(src), [d] "+r"(d), [n] "+r"(n2), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
                            [e1] "=&r"(e1), [t0] "=&r"(t0)
-                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3)
                          : "cc", "memory");
   }
 }
@@ -259,7 +258,6 @@ static UTVM_DSP_INLINE int32_t utvm_dw_q15_ld2(const uint16_t* s) {
  * in memory (the int8 stores may alias it, so the compiler reloads it per row and keeps its
  * registers for the pixel loop; with everything in registers GCC spills in that loop). */
 typedef struct {
-  int32_t w[5];       /* (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16 lanes, w22 low */
   int32_t bias;       /* the model's bias */
   int32_t rq[3];      /* (m, k, sh) of utvm_dsp_rq3 */
   int32_t rs;         /* values between filter rows in the plane */
@@ -629,7 +627,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
 }
 #endif
 
-/* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
+/* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABT / SMLATT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
 static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
@@ -667,7 +665,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       const int32_t zp = c->zp;
       const int32_t lo = c->lo;
       const int32_t hi = c->hi;
-      const int32_t* w = c->w;
+      const int32_t* w = c->wq; /* (w0, w1) of filter row r in w[2r], (w1, w2) in w[2r + 1]: tap 2 high */
       const uint16_t* p1 = &p0[rs];
       const uint16_t* p2 = &p1[rs];
       int8_t* const py = c->y;
@@ -676,33 +674,36 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         int32_t wv = w[0];
         int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
         int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-        wv = w[1];
+        wv = w[2];
         a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-        wv = w[2];
+        wv = w[4];
         a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
-        wv = w[3];
         if (xs1) {
           /* stride 1: tap 2 of both pixels in one word per filter row */
           int32_t t = utvm_dw_q15_ld2(&p0[2]);
-          a0 = __smlabb(t, wv, a0);
-          a1 = __smlatb(t, wv, a1);
-          t = utvm_dw_q15_ld2(&p1[2]);
+          wv = w[1];
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
-          wv = w[4];
+          t = utvm_dw_q15_ld2(&p1[2]);
+          wv = w[3];
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p2[2]);
-          a0 = __smlabb(t, wv, a0);
-          a1 = __smlatb(t, wv, a1);
+          wv = w[5];
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
         } else {
-          a0 = __smlabb((int32_t)p0[2], wv, a0);
-          a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
+          wv = w[1];
+          a0 = __smlabt((int32_t)p0[2], wv, a0);
+          a1 = __smlabt((int32_t)p0[xs + 2], wv, a1);
+          wv = w[3];
           a0 = __smlabt((int32_t)p1[2], wv, a0);
           a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-          wv = w[4];
-          a0 = __smlabb((int32_t)p2[2], wv, a0);
-          a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+          wv = w[5];
+          a0 = __smlabt((int32_t)p2[2], wv, a0);
+          a1 = __smlabt((int32_t)p2[xs + 2], wv, a1);
         }
         py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
         py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
@@ -712,13 +713,12 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         p2 = &p2[2 * xs];
       }
       if (yo == last) {
-        const int32_t w3 = w[3];
         int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-        acc = __smlabb((int32_t)p0[2], w3, acc);
-        acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
-        acc = __smlabt((int32_t)p1[2], w3, acc);
-        acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
-        acc = __smlabb((int32_t)p2[2], w[4], acc);
+        acc = __smlabt((int32_t)p0[2], w[1], acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), w[2], acc);
+        acc = __smlabt((int32_t)p1[2], w[3], acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), w[4], acc);
+        acc = __smlabt((int32_t)p2[2], w[5], acc);
         py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
       }
     }
@@ -872,12 +872,7 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       const uint32_t odd = (uint32_t)ch & 1u;
       const int32_t* wc = &wp[4u * odd];
       const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
-      st->w[0] = wc[0];
-      st->w[1] = wc[1];
-      st->w[2] = wc[2];
-      st->w[3] = wc[3];
-      st->w[4] = (int32_t)w22;
-      /* the 4-pixel step's (w0, w1), (w1, w2) per filter row */
+      /* per filter row (w0, w1), (w1, w2) (the steps' words; the C loop's tap 2 is the second's high lane) */
       st->wq[0] = wc[0];
       st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
       st->wq[2] = wc[1];
