@@ -859,14 +859,21 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   const utvm_conv_geom* g = &p->g;
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
+  const bool f3x3 = (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
+  /* the loop of a channel at UTVM_DSP_RQ_FULL (chosen once for the four) */
+  void (*const full)(utvm_dw_q15_ch3*) =
 #ifdef UTVM_DW_Q15_QUAD
-  const bool steps = (st->n & 3) != 1; /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+      ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+          ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
+          : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
+#else
+      (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
 #endif
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
     const int32_t ch = c + j;
-    if ((g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1)) {
+    if (f3x3) {
       /* per pair of channels 9 words: 4 of each channel, then w22 of both */
       const int32_t* wp = &w[(ch / 2) * 9];
       const uint32_t odd = (uint32_t)ch & 1u;
@@ -887,25 +894,11 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->rows = rows;
       st->s = &s[j * plane];
       st->y = &y[j];
-#ifdef UTVM_DW_Q15_QUAD
-      if ((cm == UTVM_DSP_RQ_FULL) && steps && (st->xs == 1)) {
-        utvm_dw_q15_rows_full1(st);
-      } else if ((cm == UTVM_DSP_RQ_FULL) && steps && (st->xs == 2)) {
-        utvm_dw_q15_rows_full2(st);
-      } else if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
-        utvm_dw_q15_ch3x3_full1(st);
+      if ((cm == UTVM_DSP_RQ_FULL) && (full != NULL)) {
+        full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
       }
-#else
-      if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
-        utvm_dw_q15_ch3x3_full1(st);
-      } else if (cm == UTVM_DSP_RQ_FULL) {
-        utvm_dw_q15_ch3x3_full(st);
-      } else {
-        utvm_dw_q15_ch3x3_other(st, cm);
-      }
-#endif
     } else {
       const uint8_t* wh = &((const uint8_t*)(const void*)w)[2 * ch * taps];
       utvm_dw_q15_ch(p, &s[j * plane], wh, bias[ch], &rq[3 * ch], &y[j], rows);
