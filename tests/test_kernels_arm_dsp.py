@@ -962,6 +962,18 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"
+    # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
+    # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
+    dw = models[1]
+    build([dw], CORES["m4"], "O0", tmp_path / "m4dw0", target="cortex-m4", codegen_args="--optimize size")
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{dw.name}")],
+                                               capture_output=True, text=True, timeout=300).stdout)
+    rc, out = _qemu(tmp_path / "m4dw0" / f"bench_{dw.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    meta = model_metadata(tmp_path / "m4dw0", dw)
+    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert ok and how == "identical", f"q15_dw -O0: cortex-m4 vs host: {how}"
 
 
 # ADD / SUB int8 in the linear form (kernels/arm_dsp/add_s8_lut.h utvm_add_s8_lin, ops/add_s8_lin.py):
