@@ -699,6 +699,9 @@ Q15_DW = [
     ([1, 5, 18, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -40, -128, "typical"),
     ([1, 60, 48, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 0, -128, "typical"),
     ([2, 9, 24, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 33, -128, "typical"),
+    # 3-pixel steps at stride 2 whose last tap is inside the image (VALID: SAME pads the right there)
+    ([1, 7, 7, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 11, -128, "typical"),
+    ([1, 5, 15, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", -60, -128, "typical"),
 ]
 
 

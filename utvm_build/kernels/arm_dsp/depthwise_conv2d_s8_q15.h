@@ -325,13 +325,15 @@ typedef struct {
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
 /* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias);
  * _A13: pixels x+1 .. x+3 (the 6-pixel block seeds x+4 and x+5 from the bias too, then x) */
-#define UTVM_DW_Q15_QROW0_A13               \
+#define UTVM_DW_Q15_QROW0_A12               \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
   UTVM_DW_Q15_QLOAD("ow0")                  \
   "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
-  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_QROW0_A13               \
+  UTVM_DW_Q15_QROW0_A12                     \
   "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
 #define UTVM_DW_Q15_QROW0_A0                \
@@ -410,15 +412,18 @@ typedef struct {
   "strb %[a2], [%[y], %[i1]]\n\t"          \
   "add %[y], %[y], %[i0], lsl #2\n\t"
 /* stride 2, the first filter row from the bias in a0 */
-#define UTVM_DW_Q15_QROW20                   \
-  "ldr %[a0], [%[c], %[obias]]\n\t"          \
-  UTVM_DW_Q15_QLOAD("ow0")                   \
-  "mov %[a3], %[a0]\n\t"                     \
+/* (pixels x+1, x, and x+2's first tap pair, from the bias in a0) */
+#define UTVM_DW_Q15_R20_A012                 \
   "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_QROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "mov %[a3], %[a0]\n\t"                     \
+  UTVM_DW_Q15_R20_A012                       \
   "ldr %[i0], [%[p], #12]\n\t"              \
   "ldr %[i1], [%[p], #16]\n\t"              \
   "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
@@ -468,8 +473,28 @@ typedef struct {
 
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, 8)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, 16)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, 8)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, 16)
+/* the 3-pixel steps (the last 3 pixels of a row): three sums, six multiply-accumulates per filter row
+ * (pixel x+2: C.W01 + E.lo w2 at stride 1; at stride 2 the words (x, x+1) .. (x+6, x+7)); a3 unused;
+ * p advanced by 4 positions as the 4-pixel step's (pskip counts so) */
+#define UTVM_DW_Q15_TROW(W)                  \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  UTVM_DW_Q15_PMAC                           \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_TROW0 UTVM_DW_Q15_QROW0_A12 UTVM_DW_Q15_QROW0_A0
+#define UTVM_DW_Q15_TROW2(W)                 \
+  UTVM_DW_Q15_PROW2(W)                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlad %[a2], %[i2], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_TROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  UTVM_DW_Q15_R20_A012                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_TROW0, UTVM_DW_Q15_TROW, UTVM_DW_Q15_ST3, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_TROW20, UTVM_DW_Q15_TROW2, UTVM_DW_Q15_ST3, 16)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
 
