@@ -10,11 +10,12 @@
  * sum, which skips those taps -- so every pixel, at the border or not, is the same code. Then one
  * channel at a time over the band, from the model's own bias: 3x3 filters with dilation_w 1 two
  * output pixels per step, per filter row and pixel one (possibly unaligned) word of taps 0 and 1
- * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
- * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
- * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
- * below; a row of 4k + 2 at stride 1 ends with a 6-pixel block, utvm_dw_q15_six1; the rows carried
- * from step to step, utvm_dw_q15_rows4), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * for SMLAD and tap 2 by SMLABT / SMLATT (stride 1: tap 2 of both pixels from one word), each
+ * weight word loaded once for the two pixels; other filters one SMLABB per tap. At the full int8
+ * range and stride 1 or 2 (GCC, optimized) the rows by inline assembly blocks instead
+ * (utvm_dw_q15_rows4: rows of 6q pixels by 6-pixel blocks, utvm_dw_q15_six1 / _six2, others by
+ * 4-pixel steps, utvm_dw_q15_quad1 / _quad2, and a 3- or 2-pixel step; the rows carried from step
+ * to step), and the band fill's pairs of positions in assembly too. A map of few columns and many
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
