@@ -702,6 +702,9 @@ Q15_DW = [
     # 3-pixel steps at stride 2 whose last tap is inside the image (VALID: SAME pads the right there)
     ([1, 7, 7, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 11, -128, "typical"),
     ([1, 5, 15, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", -60, -128, "typical"),
+    # the band fill's rows in one asm statement (utvm_dw_q15_fill_rows: an even count of positions):
+    # one pair a row (no loop of two), with batches
+    ([2, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
 ]
 
 
