@@ -547,10 +547,11 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
 
 /* Six output pixels of a row in one block (the rows' steps, utvm_dw_q15_rows4: a row of 6q pixels
- * is q such blocks, of about 127 estimated cycles at stride 1 against 1.5 4-pixel steps of about
+ * is q such blocks, of about 120 estimated cycles at stride 1 against 1.5 4-pixel steps of about
  * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
- * of them during the sums (a memory operand, loaded into p's register once the sums are done: the
- * caller steps p itself, by NPOS positions), the row step loaded into i0 between filter rows.
+ * of them: a memory operand, loaded into i0 once the six sums are requantized (into wb, a0..a4),
+ * then the six stores in a run and the address written back 6 out_c on. p advances by the row step
+ * between filter rows (LDRSB, RSB) and by NPOS positions in all (returned).
  * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
@@ -566,6 +567,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
   "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
   "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
 #define UTVM_DW_Q15_SROW0                    \
@@ -574,6 +576,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
   UTVM_DW_Q15_QROW0_A0                       \
   "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
 #define UTVM_DW_Q15_SROW2(W)                 \
@@ -604,17 +607,16 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, NPOS)                                                               \
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, LDRSB, RSB, NPOS)                                                               \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
     int32_t a5;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 "ldr %[i0], [%[c], %[orsb]]\n\t"                                                                 \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow1") "ldr %[i0], [%[c], %[orsb]]\n\t"                                \
-        "add %[p], %[p], %[i0]\n\t" ROW("ow2") "ldr %[i0], [%[c], %[orsb]]\n\t"                                \
-        "sub %[p], %[p], %[i0], lsl #1\n\t"                                                                   \
+        ROW0 LDRSB "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1") LDRSB                                           \
+        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2") LDRSB                                                    \
+        "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
         "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
         "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
@@ -644,8 +646,12 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     return p;                                                                                                 \
   }
 
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, 6)
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, 12)
+/* the row step: at stride 1 the rows load it into wa right after their last input word (a load
+ * after a load, and wa is dead there), at stride 2 (wa live to the row's end) into i0 between rows */
+#define UTVM_DW_Q15_LDRSB_NONE ""
+#define UTVM_DW_Q15_LDRSB_I0 "ldr %[i0], [%[c], %[orsb]]\n\t"
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, UTVM_DW_Q15_LDRSB_NONE, "wa", 6)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, UTVM_DW_Q15_LDRSB_I0, "i0", 12)
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
