@@ -551,7 +551,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
  * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
  * of them: a memory operand, loaded into i0 once the six sums are requantized (into wb, a0..a4),
  * then the six stores in a run and the address written back 6 out_c on. p advances by the row step
- * between filter rows (LDRSB, RSB) and by NPOS positions in all (returned).
+ * between filter rows (in the register RSB: each row loads it) and by NPOS positions in all (returned).
  * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
@@ -581,9 +581,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
 #define UTVM_DW_Q15_SROW2(W)                 \
   UTVM_DW_Q15_QROW2(W)                       \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
   "ldr %[i2], [%[p], #20]\n\t"              \
   "ldr %[i0], [%[p], #24]\n\t"              \
-  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
   "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
@@ -602,20 +603,21 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a3], %[a4], %[wb], %[a3]\n\t"    \
   "smlad %[a4], %[a4], %[wa], %[a0]\n\t"     \
   "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"    \
-  "ldr %[i2], [%[p], #24]\n\t"              \
   "smlad %[a5], %[a5], %[wa], %[a0]\n\t"     \
-  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, LDRSB, RSB, NPOS)                                                               \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "ldr %[i2], [%[p], #24]\n\t"              \
+  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
+  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB, NPOS)                                                        \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
     int32_t a5;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 LDRSB "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1") LDRSB                                           \
-        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2") LDRSB                                                    \
+        ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
+        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
         "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
         "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
@@ -646,12 +648,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     return p;                                                                                                 \
   }
 
-/* the row step: at stride 1 the rows load it into wa right after their last input word (a load
- * after a load, and wa is dead there), at stride 2 (wa live to the row's end) into i0 between rows */
-#define UTVM_DW_Q15_LDRSB_NONE ""
-#define UTVM_DW_Q15_LDRSB_I0 "ldr %[i0], [%[c], %[orsb]]\n\t"
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, UTVM_DW_Q15_LDRSB_NONE, "wa", 6)
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, UTVM_DW_Q15_LDRSB_I0, "i0", 12)
+/* the row step: the rows load it right after their last input word (a load after a load), into a
+ * register dead there: wa at stride 1, i1 at stride 2 */
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa", 6)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1", 12)
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
