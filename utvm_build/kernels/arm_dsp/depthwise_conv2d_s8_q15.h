@@ -629,14 +629,14 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
         "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
         "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
+        "add %[a5], %[i0], %[i2], lsl #1\n\t"                                                                 \
         "strb %[wb], [%[i0]]\n\t"                                                                             \
         "strb %[a0], [%[i0], %[i1]]\n\t"                                                                      \
         "strb %[a1], [%[i0], %[i1], lsl #1]\n\t"                                                              \
         "strb %[a2], [%[i0], %[i2]]\n\t"                                                                      \
         "strb %[a3], [%[i0], %[i1], lsl #2]\n\t"                                                              \
         "strb %[a4], [%[i0], %[wa]]\n\t"                                                                      \
-        "add %[i0], %[i0], %[i2], lsl #1\n\t"                                                                 \
-        "str %[i0], %[ym]\n\t"                                                                                \
+        "str %[a5], %[ym]\n\t"                                                                                \
         : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
           [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
           [wb] "=&r"(wb)                                                                                      \
