@@ -716,6 +716,23 @@ Q15_DW = [
     ([1, 130, 6, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -20, -128, "typical"),
     ([1, 21, 4, 8], None, (3, 3), (2, 1), (1, 1), "SAME", "NONE", 3, 3, "typical"),
     ([1, 17, 3, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -7, -128, "one near one"),
+    # stride 2, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (utvm_dw_q15_six2), with batches
+    # and k = 2, and VALID (the block's last lane read past a row of 13 columns); rows of 4k + 1 at
+    # stride 2 and the full range take utvm_dw_q15_ch3x3_other
+    ([2, 7, 20, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -7, -128, "typical"),
+    ([1, 7, 13, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 90, -128, "typical"),
+    ([1, 9, 18, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 5, -128, "typical"),
+    # rows of 6q pixels (q >= 2) by 6-pixel blocks alone (utvm_dw_q15_rows4): stride 1 rows of 18 and
+    # of 48 in several bands, stride 2 rows of 12 with batches
+    ([1, 5, 18, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -40, -128, "typical"),
+    ([1, 60, 48, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 0, -128, "typical"),
+    ([2, 9, 24, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 33, -128, "typical"),
+    # 3-pixel steps at stride 2 whose last tap is inside the image (VALID: SAME pads the right there)
+    ([1, 7, 7, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 11, -128, "typical"),
+    ([1, 5, 15, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", -60, -128, "typical"),
+    # the band fill's rows in one asm statement (utvm_dw_q15_fill_rows: an even count of positions):
+    # one pair a row (no loop of two), with batches
+    ([2, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
 ]
 
 
@@ -981,6 +998,18 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"
+    # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
+    # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
+    dw = models[1]
+    build([dw], CORES["m4"], "O0", tmp_path / "m4dw0", target="cortex-m4", codegen_args="--optimize size")
+    host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{dw.name}")],
+                                               capture_output=True, text=True, timeout=300).stdout)
+    rc, out = _qemu(tmp_path / "m4dw0" / f"bench_{dw.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    meta = model_metadata(tmp_path / "m4dw0", dw)
+    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert ok and how == "identical", f"q15_dw -O0: cortex-m4 vs host: {how}"
 
 
 # ADD / SUB int8 in the linear form (kernels/arm_dsp/add_s8_lut.h utvm_add_s8_lin, ops/add_s8_lin.py):

@@ -10,11 +10,12 @@
  * sum, which skips those taps -- so every pixel, at the border or not, is the same code. Then one
  * channel at a time over the band, from the model's own bias: 3x3 filters with dilation_w 1 two
  * output pixels per step, per filter row and pixel one (possibly unaligned) word of taps 0 and 1
- * for SMLAD and tap 2 by SMLABB (stride 1: tap 2 of both pixels from one word), each weight word
- * loaded once for the two pixels; other filters one SMLABB per tap. At the full int8 range and
- * stride 1 or 2 (GCC, optimized) four pixels per inline assembly step instead (utvm_dw_q15_quad1
- * below; a row of 4k + 2 at stride 1 ends with a 6-pixel block, utvm_dw_q15_six1; the rows carried
- * from step to step, utvm_dw_q15_rows4), and the band fill's pairs of positions in assembly too. A map of few columns and many
+ * for SMLAD and tap 2 by SMLABT / SMLATT (stride 1: tap 2 of both pixels from one word), each
+ * weight word loaded once for the two pixels; other filters one SMLABB per tap. At the full int8
+ * range and stride 1 or 2 (GCC, optimized) the rows by inline assembly blocks instead
+ * (utvm_dw_q15_rows4: rows of 6q pixels by 6-pixel blocks, utvm_dw_q15_six1 / _six2, others by
+ * 4-pixel steps, utvm_dw_q15_quad1 / _quad2, and a 3- or 2-pixel step; the rows carried from step
+ * to step), and the band fill's pairs of positions in assembly too. A map of few columns and many
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
@@ -77,15 +78,14 @@ static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)mem
   "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
   "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
   "str %[e0], [%[d], %[pb1]]\n\t"              \
-  "str %[e1], [%[d], %[pb2]]\n\t"              \
+  "str %[e1], [%[d], %[pb1], lsl #1]\n\t"      \
   "str %[v1], [%[d], %[pb3]]\n\t"              \
   "str %[t0], [%[d]], #4\n\t"
 
-/* pairs pairs of positions (the asm statement: 13 registers). */
+/* pairs pairs of positions (the asm statement: 12 registers). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                    int32_t pairs, int32_t offs) {
-  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1, 2 and 3 */
-  const int32_t pb2 = 4 * plane;
+  const int32_t pb1 = 2 * plane; /* bytes to the planes of channels 1 and 3 (2: pb1 lsl 1) */
   const int32_t pb3 = 6 * plane;
   int32_t n2 = pairs >> 1;
   int32_t v0;
@@ -97,16 +97,56 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
     __asm__ __volatile__(UTVM_DW_Q15_FILL_STEP
                          : [q] "+r"(src), [d] "+r"(d), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
                            [e1] "=&r"(e1), [t0] "=&r"(t0)
-                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3)
                          : "memory");
   }
   if (n2 != 0) {
     __asm__ __volatile__("1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\tbne 1b"
                          : [q] "+r"(src), [d] "+r"(d), [n] "+r"(n2), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0),
                            [e1] "=&r"(e1), [t0] "=&r"(t0)
-                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb2] "r"(pb2), [pb3] "r"(pb3)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3)
                          : "cc", "memory");
   }
+}
+
+/* rows rows of 2 pairs positions (an even count), the source stepped by sskip bytes and the planes
+ * by dskip bytes from one row's end to the next row's start: the band's rows in one asm statement
+ * (13 registers; the row's constants in memory operands), against about 25 cycles a row for the
+ * C row loop around utvm_dw_q15_fill_pairs (rows of an odd count: KWS's 25, VWW's 3x3 maps). */
+static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
+                                                  int32_t pairs, int32_t offs, int32_t rows, int32_t sskip,
+                                                  int32_t dskip) {
+  const int32_t pb1 = 2 * plane;
+  const int32_t pb3 = 6 * plane;
+  const int32_t odd = pairs & 1; /* one step before the loop of two */
+  const int32_t n2 = pairs >> 1;
+  int32_t n;
+  int32_t v0;
+  int32_t v1;
+  int32_t e0;
+  int32_t e1;
+  int32_t t0;
+  __asm__ __volatile__("2:\n\t"
+                       "ldr %[v0], %[oddm]\n\t"
+                       "cmp %[v0], #0\n\t"
+                       "beq 3f\n\t" UTVM_DW_Q15_FILL_STEP "3:\n\t"
+                       "ldr %[n], %[n2m]\n\t"
+                       "cmp %[n], #0\n\t"
+                       "beq 4f\n\t"
+                       "1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
+                       "bne 1b\n\t"
+                       "4:\n\t"
+                       "ldr %[v0], %[sskipm]\n\t"
+                       "add %[q], %[q], %[v0]\n\t"
+                       "ldr %[v0], %[dskipm]\n\t"
+                       "add %[d], %[d], %[v0]\n\t"
+                       "subs %[rows], %[rows], #1\n\t"
+                       "bne 2b"
+                       : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1),
+                         [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
+                       : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [oddm] "m"(odd),
+                         [n2m] "m"(n2), [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+                       : "cc", "memory");
 }
 #define UTVM_DW_Q15_FILL_ASM 1
 #endif
@@ -240,6 +280,13 @@ static UTVM_DSP_HOT void utvm_dw_q15_fill(const utvm_dw_q15_params* p, const int
       dst += cols;
     }
   } else {
+#ifdef UTVM_DW_Q15_FILL_ASM
+    if (((n & 1) == 0) && (n >= 2) && (r1 > r0)) {
+      utvm_dw_q15_fill_rows(&s[dst], plane, &in_b[src], in_sx, n / 2, offs, r1 - r0, in_sy - (n * in_sx),
+                            2 * (cols - n));
+      return;
+    }
+#endif
     for (r = r1 - r0; r > 0; --r) {
       utvm_dw_q15_fill_run(&s[dst], plane, &in_b[src], in_sx, n, offs);
       src += in_sy;
@@ -259,7 +306,6 @@ static UTVM_DSP_INLINE int32_t utvm_dw_q15_ld2(const uint16_t* s) {
  * in memory (the int8 stores may alias it, so the compiler reloads it per row and keeps its
  * registers for the pixel loop; with everything in registers GCC spills in that loop). */
 typedef struct {
-  int32_t w[5];       /* (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16 lanes, w22 low */
   int32_t bias;       /* the model's bias */
   int32_t rq[3];      /* (m, k, sh) of utvm_dsp_rq3 */
   int32_t rs;         /* values between filter rows in the plane */
@@ -281,6 +327,7 @@ typedef struct {
    * to the next row's first (values, bytes) */
   int32_t pskip;
   int32_t yskip;
+  int32_t sixes; /* n / 6 for rows of 6q pixels, else 0 */
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -324,18 +371,23 @@ typedef struct {
   "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
-/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias) */
-#define UTVM_DW_Q15_QROW0                   \
+/* stride 1, the first filter row from the bias in a0 (pixel x's sum last: no copies of the bias);
+ * _A13: pixels x+1 .. x+3 (the 6-pixel block seeds x+4 and x+5 from the bias too, then x) */
+#define UTVM_DW_Q15_QROW0_A12               \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
   UTVM_DW_Q15_QLOAD("ow0")                  \
   "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
-  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_QROW0_A13               \
+  UTVM_DW_Q15_QROW0_A12                     \
   "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
-  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
+#define UTVM_DW_Q15_QROW0_A0                \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_QROW0 UTVM_DW_Q15_QROW0_A13 UTVM_DW_Q15_QROW0_A0
 /* stride 1, the 2-pixel step's first filter row */
 #define UTVM_DW_Q15_PROW0                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"         \
@@ -378,30 +430,65 @@ typedef struct {
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* the stores after the requantization of a0 (into wb), of a1 (into a0) and, for 4 pixels, of a2
- * and a3 (into a1, a2): y advanced by 2 or 4 out_c */
-#define UTVM_DW_Q15_ST2 \
-  UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t") \
-  UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-#define UTVM_DW_Q15_ST3 UTVM_DW_Q15_ST2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
-#define UTVM_DW_Q15_ST4 \
-  UTVM_DW_Q15_ST3 \
-  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
+/* the requantizations of a0 (into wb), a1 (into a0), then for 3 and 4 pixels a2 (into a1) and a3
+ * (into a2), then the stores in a run (a store right after another pipelines on the M4): y, y +
+ * out_c, y + 2 out_c, y + 3 out_c (out_c into i0 once m, k, sh are dead); y advanced by 2 out_c (2
+ * and 3 pixels: the 3-pixel step's third output is the row's last) or 4 out_c */
+#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")
+#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "")
+#define UTVM_DW_Q15_ST2                     \
+  UTVM_DW_Q15_RQ2                           \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "add %[y], %[y], %[i0], lsl #1\n\t"
+#define UTVM_DW_Q15_ST3                     \
+  UTVM_DW_Q15_RQ3                           \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "add %[y], %[y], %[i0], lsl #1\n\t"
+#define UTVM_DW_Q15_ST4                     \
+  UTVM_DW_Q15_RQ3                           \
+  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")     \
+  "ldr %[i0], [%[c], %[ooc]]\n\t"          \
+  "add %[i1], %[i0], %[i0], lsl #1\n\t"    \
+  "strb %[wb], [%[y]]\n\t"                 \
+  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a2], [%[y], %[i1]]\n\t"          \
+  "add %[y], %[y], %[i0], lsl #2\n\t"
 /* stride 2, the first filter row from the bias in a0 */
-#define UTVM_DW_Q15_QROW20                   \
-  "ldr %[a0], [%[c], %[obias]]\n\t"          \
-  UTVM_DW_Q15_QLOAD("ow0")                   \
-  "mov %[a3], %[a0]\n\t"                     \
+/* (pixels x+1, x, and x+2's first tap pair, from the bias in a0) */
+#define UTVM_DW_Q15_R20_A012                 \
   "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+#define UTVM_DW_Q15_QROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "mov %[a3], %[a0]\n\t"                     \
+  UTVM_DW_Q15_R20_A012                       \
   "ldr %[i0], [%[p], #12]\n\t"              \
   "ldr %[i1], [%[p], #16]\n\t"              \
   "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"    \
   "smlad %[a3], %[i0], %[wa], %[a3]\n\t"     \
   "smlabt %[a3], %[i1], %[wb], %[a3]\n\t"
+
+/* the steps' scratch registers (sums, input words, weight words; the 6-pixel block adds a4, a5) */
+#define UTVM_DW_Q15_STEP_REGS \
+  int32_t a0;                 \
+  int32_t a1;                 \
+  int32_t a2;                 \
+  int32_t a3;                 \
+  int32_t i0;                 \
+  int32_t i1;                 \
+  int32_t i2;                 \
+  int32_t wa;                 \
+  int32_t wb;
 
 /* NAME(c, p, y): the 4-pixel step with ROW0 / ROW (UTVM_DW_Q15_QROW0 / _QROW, _QROW20 / _QROW2), p
  * advanced by rsb (a register: the 14th, GCC loads it before the block when it has none to keep it
@@ -412,15 +499,7 @@ typedef struct {
 #define UTVM_DW_Q15_QUAD_FN(NAME, ROW0, ROW, ST, BACK)                                                           \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     uintptr_t yy = *y;                                                                                        \
-    int32_t a0;                                                                                               \
-    int32_t a1;                                                                                               \
-    int32_t a2;                                                                                               \
-    int32_t a3;                                                                                               \
-    int32_t i0;                                                                                               \
-    int32_t i1;                                                                                               \
-    int32_t i2;                                                                                               \
-    int32_t wa;                                                                                               \
-    int32_t wb;                                                                                               \
+    UTVM_DW_Q15_STEP_REGS                                                                                     \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
@@ -442,15 +521,42 @@ typedef struct {
 
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST4, 8)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_quad2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST4, 16)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_QROW0, UTVM_DW_Q15_QROW, UTVM_DW_Q15_ST3, 8)
-UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_QROW20, UTVM_DW_Q15_QROW2, UTVM_DW_Q15_ST3, 16)
+/* the 3-pixel steps (the last 3 pixels of a row): three sums, six multiply-accumulates per filter row
+ * (pixel x+2: C.W01 + E.lo w2 at stride 1; at stride 2 the words (x, x+1) .. (x+6, x+7)); a3 unused;
+ * p advanced by 4 positions as the 4-pixel step's (pskip counts so) */
+#define UTVM_DW_Q15_TROW(W)                  \
+  UTVM_DW_Q15_QLOAD(W)                       \
+  UTVM_DW_Q15_PMAC                           \
+  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_TROW0 UTVM_DW_Q15_QROW0_A12 UTVM_DW_Q15_QROW0_A0
+#define UTVM_DW_Q15_TROW2(W)                 \
+  UTVM_DW_Q15_PROW2(W)                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlad %[a2], %[i2], %[wa], %[a2]\n\t"     \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"
+#define UTVM_DW_Q15_TROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  UTVM_DW_Q15_R20_A012                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "smlabt %[a2], %[i0], %[wb], %[a2]\n\t"
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three1, UTVM_DW_Q15_TROW0, UTVM_DW_Q15_TROW, UTVM_DW_Q15_ST3, 8)
+UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_three2, UTVM_DW_Q15_TROW20, UTVM_DW_Q15_TROW2, UTVM_DW_Q15_ST3, 16)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair1, UTVM_DW_Q15_PROW0, UTVM_DW_Q15_PROW, UTVM_DW_Q15_ST2, 4)
 UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UTVM_DW_Q15_ST2, 8)
 
-/* stride 1, the last 6 pixels of a row of 4k + 2 (VWW's and person_detect's 6x6 maps: a row is one
- * block, against a 4-pixel and a 2-pixel step): per filter row the words (x, x+1) .. (x+4, x+5)
- * in i0..i2 and, once i0 is dead, (x+6, x+7) in i0 (it reads the row's last position, the
- * padding); six sums, 14 registers (the row step loaded, as before the register form). */
+/* Six output pixels of a row in one block (the rows' steps, utvm_dw_q15_rows4: a row of 6q pixels
+ * is q such blocks, of about 120 estimated cycles at stride 1 against 1.5 4-pixel steps of about
+ * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
+ * of them: a memory operand, loaded into i0 once the six sums are requantized (into wb, a0..a4),
+ * then the six stores in a run and the address written back 6 out_c on. p advances by the row step
+ * between filter rows (in the register RSB: each row loads it) and by NPOS positions in all (returned).
+ * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
+ * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
+ * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
+ * j . W01 + word (j+1).lo w2 (the last lane read is past the row: the next row's or the scratch's
+ * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last. */
 #define UTVM_DW_Q15_SROW(W)                  \
   UTVM_DW_Q15_QLOAD(W)                       \
   UTVM_DW_Q15_PMAC                           \
@@ -461,85 +567,134 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
   "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
   "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-static UTVM_DSP_INLINE const uint16_t* utvm_dw_q15_six1(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {
-  uintptr_t yy = *y;
-  int32_t a0;
-  int32_t a1;
-  int32_t a2;
-  int32_t a3;
-  int32_t a4;
-  int32_t a5;
-  int32_t i0;
-  int32_t i1;
-  int32_t i2;
-  int32_t wa;
-  int32_t wb;
-  /* volatile: it stores the outputs (its register results alone may be unused) */
-  __asm__ __volatile__(
-      /* the first filter row from the bias in a0 (each sum seeded from it, a0's own last) */
-      "ldr %[a0], [%[c], %[obias]]\n\t" UTVM_DW_Q15_QLOAD("ow0")
-      "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"
-      "smlad %[a1], %[i1], %[wb], %[a1]\n\t"
-      "smlad %[a2], %[i1], %[wa], %[a0]\n\t"
-      "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"
-      "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"
-      "smlad %[a3], %[i2], %[wb], %[a3]\n\t"
-      "smlad %[a4], %[i2], %[wa], %[a0]\n\t"
-      "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"
-      "smlad %[a0], %[i0], %[wa], %[a0]\n\t"
-      "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-      "ldr %[i0], [%[p], #12]\n\t"
-      "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"
-      "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow1")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "add %[p], %[p], %[i0]\n\t" UTVM_DW_Q15_SROW("ow2")
-      "ldr %[i0], [%[c], %[orsb]]\n\t"
-      "sub %[p], %[p], %[i0], lsl #1\n\t"
-      "add %[p], %[p], #12\n\t"
-      "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"
-      "ldr %[i2], [%[c], %[osh]]\n\t"
-      UTVM_DW_Q15_QRQ("a0", "wa", "wb", "strb %[wb], [%[y]]\n\tldr %[wb], [%[c], %[ooc]]\n\t")
-      UTVM_DW_Q15_QRQ("a1", "wa", "a0", "strb %[a0], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a2", "wa", "a1", "strb %[a1], [%[y]]\n\t")
-      UTVM_DW_Q15_QRQ("a3", "wa", "a2", "strb %[a2], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      UTVM_DW_Q15_QRQ("a4", "wa", "a3", "strb %[a3], [%[y]]\n\t")
-      UTVM_DW_Q15_QRQ("a5", "wa", "a4", "strb %[a4], [%[y], %[wb]]\n\tadd %[y], %[y], %[wb], lsl #1\n\t")
-      : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
-        [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),
-        [wb] "=&r"(wb)
-      : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),
-        [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])), [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])),
-        [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])), [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c))
-      : "memory");
-  *y = yy;
-  return p;
-}
+#define UTVM_DW_Q15_SROW0                    \
+  UTVM_DW_Q15_QROW0_A13                      \
+  "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
+  "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
+  UTVM_DW_Q15_QROW0_A0                       \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
+  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SROW2(W)                 \
+  UTVM_DW_Q15_QROW2(W)                       \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "ldr %[i2], [%[p], #20]\n\t"              \
+  "ldr %[i0], [%[p], #24]\n\t"              \
+  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
+  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
+  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+/* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
+#define UTVM_DW_Q15_SROW20                   \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "ldr %[a3], [%[p], #12]\n\t"              \
+  "ldr %[a4], [%[p], #16]\n\t"              \
+  "ldr %[a5], [%[p], #20]\n\t"              \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"    \
+  "smlad %[a3], %[a3], %[wa], %[a0]\n\t"     \
+  "smlabt %[a3], %[a4], %[wb], %[a3]\n\t"    \
+  "smlad %[a4], %[a4], %[wa], %[a0]\n\t"     \
+  "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[a5], %[wa], %[a0]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
+  "ldr %[i2], [%[p], #24]\n\t"              \
+  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
+  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB, NPOS)                                                        \
+  static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
+    UTVM_DW_Q15_STEP_REGS                                                                                     \
+    int32_t a4;                                                                                               \
+    int32_t a5;                                                                                               \
+    /* volatile: it stores the outputs (its register results alone may be unused) */                         \
+    __asm__ __volatile__(                                                                                     \
+        ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
+        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
+        "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
+        "add %[p], %[p], %[back]\n\t"                                                                         \
+        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
+        UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")                           \
+        UTVM_DW_Q15_QRQ("a2", "wa", "a1", "") UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")                           \
+        UTVM_DW_Q15_QRQ("a4", "wa", "a3", "") UTVM_DW_Q15_QRQ("a5", "wa", "a4", "")                           \
+        "ldr %[i0], %[ym]\n\t"                                                                                \
+        "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
+        "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
+        "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
+        "add %[a5], %[i0], %[i2], lsl #1\n\t"                                                                 \
+        "strb %[wb], [%[i0]]\n\t"                                                                             \
+        "strb %[a0], [%[i0], %[i1]]\n\t"                                                                      \
+        "strb %[a1], [%[i0], %[i1], lsl #1]\n\t"                                                              \
+        "strb %[a2], [%[i0], %[i2]]\n\t"                                                                      \
+        "strb %[a3], [%[i0], %[i1], lsl #2]\n\t"                                                              \
+        "strb %[a4], [%[i0], %[wa]]\n\t"                                                                      \
+        "str %[a5], %[ym]\n\t"                                                                                \
+        : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
+          [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
+          [wb] "=&r"(wb)                                                                                      \
+        : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
+          [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [back] "i"(2 * (NPOS))          \
+        : "memory");                                                                                          \
+    return p;                                                                                                 \
+  }
+
+/* the row step: the rows load it right after their last input word (a load after a load), into a
+ * register dead there: wa at stride 1, i1 at stride 2 */
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa", 6)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1", 12)
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
 /* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
  * position and the output address carried from one row's last step to the next row's first
- * (pskip, yskip), the row count in a local, nothing stored back into the state per row. 3 pixels
- * left: a 4-pixel step storing three (its reads past the row stay in the scratch: kernel_table.py,
- * 16 bytes beyond the planes); 2: a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
+ * (pskip, yskip), the row count in a local, nothing stored back into the state per row. Rows of 6q
+ * pixels (VWW's and person_detect's 48, 24, 12 and 6): q 6-pixel blocks (the output address in
+ * memory: the blocks' operand). Other rows: 4-pixel steps, then for 3 pixels left a 4-pixel step
+ * storing three (its reads past the row stay in the scratch: kernel_table.py, 16 bytes beyond the
+ * planes), for 2 a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
 static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t quad) {
   const uint16_t* p = c->s;
-  uintptr_t qy = (uintptr_t)c->y;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
-  if ((quad == 1) && (tail == 2) && (c->n >= 6)) {
-    /* stride 1, rows of 4k + 2 (k >= 1): the last 6 pixels in one block (a loop of its own: the
-     * general one below kept as it was for the other rows) */
+  if (c->sixes != 0) {
+    uintptr_t my = (uintptr_t)c->y;
+    for (;;) {
+      int32_t j = c->sixes;
+      do {
+        p = (quad == 1) ? utvm_dw_q15_six1(c, p, &my) : utvm_dw_q15_six2(c, p, &my);
+        j -= 1;
+      } while (j != 0); /* (sixes >= 1) */
+      rows -= 1;
+      if (rows <= 0) {
+        return;
+      }
+      p = &p[c->pskip];
+      my += (uintptr_t)(intptr_t)c->yskip;
+    }
+  } else {
+    uintptr_t qy = (uintptr_t)c->y;
     for (;;) {
       int32_t k;
-      for (k = (c->n >> 2) - 1; k > 0; --k) {
-        p = utvm_dw_q15_quad1(c, p, &qy);
+      for (k = c->n >> 2; k > 0; --k) {
+        p = (quad == 1) ? utvm_dw_q15_quad1(c, p, &qy) : utvm_dw_q15_quad2(c, p, &qy);
       }
-      p = utvm_dw_q15_six1(c, p, &qy);
+      if (tail == 3) {
+        p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
+      } else if (tail == 2) {
+        p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
+      } else {
+        /* (rows of 4k pixels) */
+      }
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -548,42 +703,13 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
       qy += (uintptr_t)(intptr_t)c->yskip;
     }
   }
-  for (;;) {
-    int32_t k;
-    for (k = c->n >> 2; k > 0; --k) {
-      if (quad == 1) {
-        p = utvm_dw_q15_quad1(c, p, &qy);
-      } else {
-        p = utvm_dw_q15_quad2(c, p, &qy);
-      }
-    }
-    if (tail == 3) {
-      p = (quad == 1) ? utvm_dw_q15_three1(c, p, &qy) : utvm_dw_q15_three2(c, p, &qy);
-    } else if (tail == 2) {
-      p = (quad == 1) ? utvm_dw_q15_pair1(c, p, &qy) : utvm_dw_q15_pair2(c, p, &qy);
-    } else {
-      /* (rows of 4k pixels) */
-    }
-    rows -= 1;
-    if (rows <= 0) {
-      break;
-    }
-    p = &p[c->pskip];
-    qy += (uintptr_t)(intptr_t)c->yskip;
-  }
 }
 #endif
 
-/* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABB / SMLABT), two pixels per
+/* Per filter row one word of input taps 0 and 1 (SMLAD) and tap 2 (SMLABT / SMLATT), two pixels per
  * step (each weight word loaded once for both; the weights are loaded per step). xs1: stride_w is
  * 1 (a constant in that copy: every load at an immediate offset). */
 static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, bool xs1, int32_t quad) {
-#ifdef UTVM_DW_Q15_QUAD
-  if ((quad != 0) && ((c->n & 3) != 1)) {
-    utvm_dw_q15_rows4(c, quad);
-    return;
-  }
-#endif
   while (c->rows > 0) {
     const uint16_t* p0 = c->s;
     int32_t yo = 0;
@@ -618,7 +744,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       const int32_t zp = c->zp;
       const int32_t lo = c->lo;
       const int32_t hi = c->hi;
-      const int32_t* w = c->w;
+      const int32_t* w = c->wq; /* (w0, w1) of filter row r in w[2r], (w1, w2) in w[2r + 1]: tap 2 high */
       const uint16_t* p1 = &p0[rs];
       const uint16_t* p2 = &p1[rs];
       int8_t* const py = c->y;
@@ -627,33 +753,36 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         int32_t wv = w[0];
         int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
         int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-        wv = w[1];
+        wv = w[2];
         a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-        wv = w[2];
+        wv = w[4];
         a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
-        wv = w[3];
         if (xs1) {
           /* stride 1: tap 2 of both pixels in one word per filter row */
           int32_t t = utvm_dw_q15_ld2(&p0[2]);
-          a0 = __smlabb(t, wv, a0);
-          a1 = __smlatb(t, wv, a1);
-          t = utvm_dw_q15_ld2(&p1[2]);
+          wv = w[1];
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
-          wv = w[4];
+          t = utvm_dw_q15_ld2(&p1[2]);
+          wv = w[3];
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p2[2]);
-          a0 = __smlabb(t, wv, a0);
-          a1 = __smlatb(t, wv, a1);
+          wv = w[5];
+          a0 = __smlabt(t, wv, a0);
+          a1 = __smlatt(t, wv, a1);
         } else {
-          a0 = __smlabb((int32_t)p0[2], wv, a0);
-          a1 = __smlabb((int32_t)p0[xs + 2], wv, a1);
+          wv = w[1];
+          a0 = __smlabt((int32_t)p0[2], wv, a0);
+          a1 = __smlabt((int32_t)p0[xs + 2], wv, a1);
+          wv = w[3];
           a0 = __smlabt((int32_t)p1[2], wv, a0);
           a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-          wv = w[4];
-          a0 = __smlabb((int32_t)p2[2], wv, a0);
-          a1 = __smlabb((int32_t)p2[xs + 2], wv, a1);
+          wv = w[5];
+          a0 = __smlabt((int32_t)p2[2], wv, a0);
+          a1 = __smlabt((int32_t)p2[xs + 2], wv, a1);
         }
         py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
         py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
@@ -663,13 +792,12 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         p2 = &p2[2 * xs];
       }
       if (yo == last) {
-        const int32_t w3 = w[3];
         int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-        acc = __smlabb((int32_t)p0[2], w3, acc);
-        acc = __smlad(utvm_dw_q15_ld2(p1), w[1], acc);
-        acc = __smlabt((int32_t)p1[2], w3, acc);
-        acc = __smlad(utvm_dw_q15_ld2(p2), w[2], acc);
-        acc = __smlabb((int32_t)p2[2], w[4], acc);
+        acc = __smlabt((int32_t)p0[2], w[1], acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), w[2], acc);
+        acc = __smlabt((int32_t)p1[2], w[3], acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), w[4], acc);
+        acc = __smlabt((int32_t)p2[2], w[5], acc);
         py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
       }
     }
@@ -681,14 +809,33 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
   }
 }
 
-/* The loop specialized for UTVM_DSP_RQ_FULL, and for stride 1 (GCC: -O2). */
-static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, (c->xs == 2) ? 2 : 0);
+/* The loops specialized for UTVM_DSP_RQ_FULL (GCC: -O2). With the assembly steps: rows of 4k, 4k + 2
+ * and 4k + 3 pixels at stride 1 and 2 by the steps alone (utvm_dw_q15_rows4), rows of 4k + 1 at
+ * stride 1 by 4-pixel steps and the C code (KWS's transposed rows of 25), each its own function
+ * (inlined together, GCC spilled the 4-pixel loop's counter: KWS +3 %); the other strides and rows
+ * of 4k + 1 at stride 2 take utvm_dw_q15_ch3x3_other (no C copy of the pair loop for them, flash).
+ * Without: the C pair loop at stride 1 and at any other. */
+#ifdef UTVM_DW_Q15_QUAD
+static UTVM_DSP_HOT void utvm_dw_q15_rows_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_rows4(c, 1);
+}
+
+static UTVM_DSP_HOT void utvm_dw_q15_rows_full2(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_rows4(c, 2);
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
   utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
 }
+#else
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 0);
+}
+
+static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
+  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
+}
+#endif
 
 /* The other modes: one copy, the mode tested per output (flash). */
 static UTVM_DSP_NOINLINE void utvm_dw_q15_ch3x3_other(utvm_dw_q15_ch3* c, int32_t mode) {
@@ -773,6 +920,7 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->zp = p->output_offset;
   st->lo = p->act_min;
   st->hi = p->act_max;
+  st->sixes = ((g->out_w % 6) == 0) ? (g->out_w / 6) : 0;
   {
     /* where a row's steps leave p and y (utvm_dw_q15_rows4): n positions on (3 pixels left: the
      * 4-pixel step, one more), y n out_c on (3 left: the third store does not advance it) */
@@ -790,22 +938,27 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   const utvm_conv_geom* g = &p->g;
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
+  const bool f3x3 = (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
+  /* the loop of a channel at UTVM_DSP_RQ_FULL (chosen once for the four) */
+  void (*const full)(utvm_dw_q15_ch3*) =
+#ifdef UTVM_DW_Q15_QUAD
+      ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+          ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
+          : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
+#else
+      (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
+#endif
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
     const int32_t ch = c + j;
-    if ((g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1)) {
+    if (f3x3) {
       /* per pair of channels 9 words: 4 of each channel, then w22 of both */
       const int32_t* wp = &w[(ch / 2) * 9];
       const uint32_t odd = (uint32_t)ch & 1u;
       const int32_t* wc = &wp[4u * odd];
       const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
-      st->w[0] = wc[0];
-      st->w[1] = wc[1];
-      st->w[2] = wc[2];
-      st->w[3] = wc[3];
-      st->w[4] = (int32_t)w22;
-      /* the 4-pixel step's (w0, w1), (w1, w2) per filter row */
+      /* per filter row (w0, w1), (w1, w2) (the steps' words; the C loop's tap 2 is the second's high lane) */
       st->wq[0] = wc[0];
       st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
       st->wq[2] = wc[1];
@@ -820,10 +973,8 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->rows = rows;
       st->s = &s[j * plane];
       st->y = &y[j];
-      if ((cm == UTVM_DSP_RQ_FULL) && (st->xs == 1)) {
-        utvm_dw_q15_ch3x3_full1(st);
-      } else if (cm == UTVM_DSP_RQ_FULL) {
-        utvm_dw_q15_ch3x3_full(st);
+      if ((cm == UTVM_DSP_RQ_FULL) && (full != NULL)) {
+        full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
       }
