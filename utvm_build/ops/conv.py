@@ -364,8 +364,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         # sums twice the products (widened: the weights doubled here; int8: the inputs at run time)
         # for its SMMLAR requantization: the biases doubled, the triplets (m, 2k, s + 1)
         pairs = (geo.out_c + 1) // 2
-        rq2 = (np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq).astype(np.int64).reshape(-1, 3)
-        rq2 = rq2 * np.array([1, 2, 1]) + np.array([0, 0, 1])
+        rq2 = rq2_triplets(np.concatenate([rq, rq[-3:]]) if geo.out_c % 2 else rq)
         if fn == Q15_KERNEL:  # int8: per 4 bytes, bytes 0 and 2 interleaved by channel, then 1 and 3
             inter = w4[:, :, :, [0, 2, 1, 3]].reshape(pairs, -1, 2, 2, 2).transpose(0, 1, 3, 4, 2)
             packed = np.ascontiguousarray(inter).reshape(-1).view("<i4").astype(np.int32)
@@ -405,7 +404,7 @@ def conv_q15_1x1_layer(geo: _Geom, mode: int, bias_max: int = 0) -> bool:
     SMMLAR requantization: the largest bias magnitude bias_max plus in_c products of at most
     255 x 128 under 2^30)."""
     return ((geo.filter_h, geo.filter_w, geo.pad_h, geo.pad_w) == (1, 1, 0, 0)
-            and (geo.in_c % 16 == 0 or geo.in_c == 8) and mode == 2 and bias_max + geo.in_c * 255 * 128 < 2 ** 30)
+            and (geo.in_c % 16 == 0 or geo.in_c == 8) and mode == 2 and doubled_sums_fit(bias_max, geo.in_c))
 #: --optimize balanced: the extra flash of widened weights is at most this fraction of the int8
 #: weight bytes of the model's convolutions and fully connected layers, plus WIDEN_ALLOWANCE bytes ...
 WIDEN_BUDGET = 0.35
@@ -499,6 +498,18 @@ def _rq_triplets(mult: np.ndarray, shift: np.ndarray, zp: int, lo: int, hi: int)
         cols = [mult.astype(np.int64), np.zeros_like(e), shift.astype(np.int64)]
         mode = 0
     return np.stack(cols, axis=1).astype(np.int32).reshape(-1), mode
+
+
+def rq2_triplets(rq: np.ndarray) -> np.ndarray:
+    """_rq_triplets' UTVM_DSP_RQ_FULL triplets (m, k, s) as the (m, 2k, s + 1) of the requantization
+    of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT / utvm_dsp_rq2), [channel][3] int64."""
+    return rq.astype(np.int64).reshape(-1, 3) * np.array([1, 2, 1]) + np.array([0, 0, 1])
+
+
+def doubled_sums_fit(bias_max: int, products: int, product_max: int = 255 * 128) -> bool:
+    """Does twice every sum (bias plus ``products`` products of at most ``product_max``) stay in
+    int32, as the requantization of twice the sum needs (utvm_dsp_rq2)?"""
+    return bias_max + products * product_max < 2 ** 30
 
 
 def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray,

@@ -37,7 +37,7 @@
  * interleaved by channel, c's byte 0, c + 1's byte 0, c's byte 2, c + 1's byte 2, then the same of
  * bytes 1 and 3, so that SXTB16 and SXTB16 ROR 8 of one word are both channels' lane words of one
  * input lane pair), then channel c's requantization triplet and channel c + 1's (dsp_s8.h
- * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_conv2d_q15_1x1_rq). Scratch (kernel_table.py):
+ * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_dsp_rq2). Scratch (kernel_table.py):
  * 6 * in_c + 4 bytes.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
@@ -61,7 +61,7 @@ static UTVM_DSP_INLINE const int8_t* utvm_conv2d_q15_1x1_src(const utvm_conv_geo
 
 /* The lane words of pixels xa, xb and xc (steps of 4 input bytes) into q, the layout of a pixel
  * triple: per 4 input bytes the three pixels' even lane words (bytes 0 and 2), then their odd ones;
- * twice the lanes when twice (int8 weights: the sums are twice the layer's, utvm_conv2d_q15_1x1_rq). */
+ * twice the lanes when twice (int8 weights: the sums are twice the layer's, utvm_dsp_rq2). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, const int8_t* xb, const int8_t* xc,
                                                           int32_t steps, int32_t offs, bool twice, int32_t* q) {
   int32_t* o = q;
@@ -145,11 +145,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t" UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
- * (2k), x2 (s + 1): SMMLAR with the high word 2k - [X < 0], shifted right by s + 1, SSAT to 8 bits
- * (utvm_conv2d_q15_1x1_rq). */
-#define UTVM_CONV2D_Q15_1X1_RQ1(X)                                                                        \
-  "add %[t5], %[x1], %[" X "], asr #31\n\tsmmlar %[t5], %[" X "], %[x0], %[t5]\n\t"                       \
-  "asr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
+ * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). */
+#define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
 
 /* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
@@ -257,15 +254,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
   utvm_conv2d_q15_1x1_inputs3_c(xa, xb, xc, steps, offs, twice, q);
 }
 
-/* One sum x2 (twice the layer's sum) requantized with the 1x1 triplet t = (m, 2k, s + 1): SMMLAR's
- * arithmetic, floor(((2k - [x2 < 0]) 2^32 + x2 m + 2^31) / 2^32) >> (s + 1), which is utvm_dsp_rq3's
- * floor((k 2^32 + 2^30 - [x < 0] 2^31 + x m) / 2^(32 + s)) for x2 = 2x (ops/conv.py keeps |x2| < 2^31). */
-static UTVM_DSP_INLINE int8_t utvm_conv2d_q15_1x1_rq(int32_t x2, const int32_t* t) {
-  const int64_t hi = (int64_t)t[1] - (int64_t)(((uint32_t)x2 >> 31u) & 1u);
-  const int64_t v = (hi * 4294967296) + ((int64_t)x2 * (int64_t)t[0]) + 2147483648;
-  return (int8_t)__ssat((int32_t)((uint32_t)((uint64_t)v >> 32u)) >> t[2], 8);
-}
-
 /* N_OUT (1 or 2) channels of a channel pair (its data at w) for a pixel triple in C (other
  * compilers, -O0; the last channel of an odd out_c): the same data and arithmetic; outputs at y,
  * y + ys, y + ys2; returns the next pair's data. */
@@ -306,9 +294,9 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
   }
   for (c = 0; c < n_out; ++c) {
     const int32_t* t = &pw[3 * c];
-    y[ys + c] = utvm_conv2d_q15_1x1_rq(s[c][1], t);
-    y[ys2 + c] = utvm_conv2d_q15_1x1_rq(s[c][2], t);
-    y[c] = utvm_conv2d_q15_1x1_rq(s[c][0], t);
+    y[ys + c] = utvm_dsp_rq2(s[c][1], t);
+    y[ys2 + c] = utvm_dsp_rq2(s[c][2], t);
+    y[c] = utvm_dsp_rq2(s[c][0], t);
   }
   return &pw[6];
 }

@@ -216,4 +216,21 @@ static UTVM_DSP_INLINE int8_t utvm_dsp_rq3(int32_t acc, int32_t mode, int32_t m,
   return (int8_t)v;
 }
 
+/* UTVM_DSP_RQ_FULL on twice the sum (x2 = 2 acc, the factor folded into the weights and biases by
+ * the generator, which keeps |x2| < 2^31), with the triplet (m, 2k, sh + 1) (ops/conv.py
+ * rq2_triplets): SMMLAR's floor(((2k - [x2 < 0]) 2^32 + x2 m + 2^31) / 2^32) >> (sh + 1) is
+ * utvm_dsp_rq3's floor((k 2^32 + 2^30 - [acc < 0] 2^31 + acc m) / 2^(32 + sh)): 4 instructions per
+ * sum instead of 6. UTVM_DSP_RQ2_TEXT(X, T, M, K2, S1): inline assembly text on operands named
+ * X (the sum, replaced by the output byte), T (a temporary) and the triplet M, K2, S1. */
+#define UTVM_DSP_RQ2_TEXT(X, T, M, K2, S1)                                                              \
+  "add %[" T "], %[" K2 "], %[" X "], asr #31\n\tsmmlar %[" T "], %[" X "], %[" M "], %[" T "]\n\t" \
+  "asr %[" T "], %[" T "], %[" S1 "]\n\tssat %[" X "], #8, %[" T "]\n\t"
+
+/* The same in C (other compilers, -O0, the kernels' C forms); t = (m, 2k, sh + 1). */
+static UTVM_DSP_INLINE int8_t utvm_dsp_rq2(int32_t x2, const int32_t* t) {
+  const int64_t hi = (int64_t)t[1] - (int64_t)(((uint32_t)x2 >> 31u) & 1u);
+  const int64_t v = (hi * 4294967296) + ((int64_t)x2 * (int64_t)t[0]) + 2147483648;
+  return (int8_t)__ssat((int32_t)((uint32_t)((uint64_t)v >> 32u)) >> t[2], 8);
+}
+
 #endif /* UTVM_KERNELS_ARM_DSP_DSP_S8_H_ */
