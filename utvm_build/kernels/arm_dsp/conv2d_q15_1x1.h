@@ -26,8 +26,8 @@
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
  * weights' end, the output pointer and offsets are memory operands. Widened weights with in_c = 8 at
  * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
- * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). The last triple's
- * missing pixels repeat the one before (their outputs written twice, equal); an odd last channel is
+ * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
+ * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
  * its pair's first (the generator pairs it with a copy), computed in C.
  *
  * Data the generator prepares (ops/conv.py conv_q15_call): per pair of output channels (c, c + 1),
@@ -150,16 +150,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 
 /* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
- * *ya, advanced by 2; pixel b ys bytes after it, pixel c ys2). 13 registers: the input words /
+ * *ya, advanced by 2; pixel b ys bytes after it, pixel c 2 ys: one offset register). 13 registers: the input words /
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
 #define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                                                  \
   "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                        \
   "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
   UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
   UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
-  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\tldr %[t5], %[ys2]\n\t"                                                \
-  "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t5]]\n\tstrb %[a0], [%[px]], #1\n\t"                     \
-  "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t5]]\n\tstrb %[a1], [%[px]], #1\n\t"                     \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                  \
+  "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
+  "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
   "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
 #define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
   UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
@@ -175,14 +175,14 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
       [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
       [x2] "=&r"(x2_), [ya] "+m"(YA)
-#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2) \
-  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [ys2] "m"(YS2), [wend] "m"(WEND)
-#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                         \
+#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS) \
+  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [wend] "m"(WEND)
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS)                              \
   do {                                                                                                    \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                         \
     __asm__ volatile(UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                              \
                      : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                               \
-                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2)                          \
+                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS)                               \
                      : "cc", "memory");                                                                   \
   } while (0)
 
@@ -197,9 +197,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 /* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), an even out_c: NP pixel
  * triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its 24 input
  * bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then the
- * channel pairs (the weights from W), YA advanced by YS2 past pixels b and c (about 50 cycles per
+ * channel pairs (the weights from W), YA advanced by 2 YS past pixels b and c (about 50 cycles per
  * triple around the channel pairs against about 110 in C). */
-#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS, YS2)                    \
+#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS)                         \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
     __asm__ volatile(                                                                                         \
@@ -208,10 +208,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
             UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
             "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
-            "ldr %[px], %[ya]\n\tldr %[t4], %[ys2]\n\tadd %[px], %[px], %[t4]\n\tstr %[px], %[ya]\n\t"            \
+            "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                        \
             "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
-        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS, YS2), [offs] "m"(OFFS), [w] "m"(W)              \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)              \
         : "cc", "memory");                                                                                    \
   } while (0)
 
@@ -256,10 +256,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const 
 
 /* N_OUT (1 or 2) channels of a channel pair (its data at w) for a pixel triple in C (other
  * compilers, -O0; the last channel of an odd out_c): the same data and arithmetic; outputs at y,
- * y + ys, y + ys2; returns the next pair's data. */
+ * y + ys, y + 2 ys; returns the next pair's data. */
 static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q, const int32_t* w, int32_t steps,
-                                                                bool widened, int32_t n_out, int8_t* y, int32_t ys,
-                                                                int32_t ys2) {
+                                                                bool widened, int32_t n_out, int8_t* y, int32_t ys) {
   const int32_t* pw = &w[2];
   const int32_t* px = q;
   int32_t s[2][3];
@@ -295,7 +294,7 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
   for (c = 0; c < n_out; ++c) {
     const int32_t* t = &pw[3 * c];
     y[ys + c] = utvm_dsp_rq2(s[c][1], t);
-    y[ys2 + c] = utvm_dsp_rq2(s[c][2], t);
+    y[(2 * ys) + c] = utvm_dsp_rq2(s[c][2], t);
     y[c] = utvm_dsp_rq2(s[c][0], t);
   }
   return &pw[6];
@@ -315,14 +314,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const q = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   /* stride 1 (the input's pixels are the output's): no division per pixel */
   const bool dense = (g->stride_h == 1) && (g->stride_w == 1) && (g->in_h == g->out_h) && (g->in_w == g->out_w);
-  /* pixels b and c of a triple: the next two (the last triple's missing ones: the one before), nb and
-   * nc pixels on; their output and input offsets */
+  /* pixels b and c of a triple: nb and 2 nb pixels on (output bytes ys and 2 ys, input bytes xs and
+   * 2 xs: the blocks address pixel c by ys, lsl #1). A last triple of fewer than 3 pixels starts at
+   * total - 3 instead (up to two pixels computed again, their outputs written twice, equal: the
+   * kernel's input is never its output's storage, passes/patches.py), a layer of 1 or 2 pixels takes
+   * triples of one pixel (nb = 0). */
   int32_t nb = 1;
-  int32_t nc = 2;
   int32_t ys = out_c;
-  int32_t ys2 = 2 * out_c;
   int32_t xs = g->in_c;
-  int32_t xs2 = 2 * g->in_c;
+  int32_t next = 3;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
   /* the end of the channel pairs' data (an odd last channel's pair follows) */
   const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
@@ -337,54 +337,57 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     const int8_t* src = in;
     const int32_t* pw = w;
     int8_t* ya = out;
-    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys, ys2);
+    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys);
     pix = (total / 3) * 3; /* the last one or two pixels: below */
   }
 #endif
-  for (; pix < total; pix += 3) {
+  for (; pix < total; pix += next) {
     const int32_t* pw = w;
-    int8_t* ya = &out[pix * out_c];
-    if ((pix + 2) >= total) {
-      nb = ((pix + 1) < total) ? 1 : 0;
-      nc = nb;
-      ys = nb * out_c;
-      ys2 = ys;
-      xs = nb * g->in_c;
-      xs2 = xs;
+    int8_t* ya;
+    if ((pix + 3) > total) {
+      if (total >= 3) {
+        pix = total - 3;
+      } else {
+        nb = 0;
+        ys = 0;
+        xs = 0;
+        next = 1;
+      }
     }
+    ya = &out[pix * out_c];
     if (dense) {
       const int8_t* const xa = &in[pix * g->in_c];
-      utvm_conv2d_q15_1x1_inputs3(xa, &xa[xs], &xa[xs2], steps, offs, !widened, q);
+      utvm_conv2d_q15_1x1_inputs3(xa, &xa[xs], &xa[2 * xs], steps, offs, !widened, q);
     } else {
       utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix + nb),
-                                  utvm_conv2d_q15_1x1_src(g, in, pix + nc), steps, offs, !widened, q);
+                                  utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
     if (pairs == 0) {
       /* one output channel: below */
     } else if (widened && (steps == 2)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
     } else if (widened && (steps == 4)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys);
     } else if (widened) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys);
     } else if (steps == 2) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys, ys2);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
     } else {
       UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
-                                  pw, qm, qend, odd4, ya, ys, ys2);
+                                  pw, qm, qend, odd4, ya, ys);
     }
 #else
     {
       int32_t k;
       for (k = 0; k < pairs; ++k) {
-        pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 2, ya, ys, ys2);
+        pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 2, ya, ys);
         ya = &ya[2];
       }
     }
 #endif
     if ((out_c & 1) != 0) { /* the last channel: its pair's second channel is a copy */
-      (void)utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 1, ya, ys, ys2);
+      (void)utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 1, ya, ys);
     }
   }
 }
