@@ -131,17 +131,23 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
   UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
       UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\tldr %[t5], %[odd4]\n\t"      \
-      UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3) "9:\n\t"
+      UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3, UTVM_CONV2D_Q15W_1X1_LAST8) "9:\n\t"
 #define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
       UTVM_CONV2D_Q15_1X1_STEP3
 
-/* Loops of 8 steps (S: one step's text) until px is at the scratch's end (qend, loaded into the
- * weight register t5, dead there); when odd4 (in t5 on entry) is not 0, the steps left an odd
- * multiple of 4, the first iteration enters at its second half. */
-#define UTVM_CONV2D_Q15_1X1_LOOP8(S)                                                        \
-  "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S S "ldr %[t5], %[qend]\n\t" \
-  "cmp %[px], %[t5]\n\tbne 1b\n\t"
+/* Loops of 8 steps (S: one step's text, LAST: the last one's, which compares px with the scratch's end
+ * qend) until px is at qend; when odd4 (in t5 on entry) is not 0, the steps left an odd multiple of
+ * 4, the first iteration enters at its second half. Widened: qend loaded into the weight register
+ * t5 after the step (dead there); int8: into t4 inside the last half step's run of loads, before
+ * its SXTB16 (one cycle less per loop end; SXTB16 and SMLAD leave the flags). */
+#define UTVM_CONV2D_Q15_1X1_LOOP8(S, LAST) \
+  "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S LAST "bne 1b\n\t"
+#define UTVM_CONV2D_Q15W_1X1_LAST8 UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\t"
+#define UTVM_CONV2D_Q15_1X1_LAST8                                                                               \
+  UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)                                                           \
+  UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\t"                \
+                         "sxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" UTVM_CONV2D_Q15_1X1_MAC3
 #define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t" UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
@@ -374,7 +380,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     } else if (steps == 2) {
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
     } else {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8, UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3), wend,
+      UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8,
+                                  UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), wend,
                                   pw, qm, qend, odd4, ya, ys);
     }
 #else
