@@ -1002,6 +1002,20 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"
+    # the loops' entry at their second half compiled out (UTVM_CONV2D_Q15_1X1_ODD4 without bit 1, as
+    # in a file whose layers do not need it): the widened layers that do (in_c 48 and 80) take the C
+    # form, the same outputs
+    ops_c = [p for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*_ops.c")]
+    define = "#define UTVM_CONV2D_Q15_1X1_ODD4 0x3u"
+    assert sum(define in p.read_text() for p in ops_c) == 1, ops_c
+    for p in ops_c:
+        p.write_text(p.read_text().replace(define, "#define UTVM_CONV2D_Q15_1X1_ODD4 0x1u"))
+    subprocess.run(["cmake", "--build", str(tmp_path / "m4w")], check=True, capture_output=True, timeout=600)
+    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert ok and how == "identical", f"1x1 loops without the odd4 entry: cortex-m4 vs host: {how}"
     # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
     # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
     dw = models[1]

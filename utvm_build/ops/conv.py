@@ -374,6 +374,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
         stream = np.concatenate([2 * b.astype(np.int64).reshape(pairs, 2), packed.reshape(pairs, -1),
                                  rq2.reshape(pairs, 6)], axis=1)
+        p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)))
         return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
                     Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
@@ -396,6 +397,15 @@ Q15W_KERNEL = "utvm_conv2d_s8_q15w"
 #: Their 1x1 entry points (kernels/arm_dsp/conv2d_q15_1x1.h): biases, weights and requantization per
 #: channel pair in one stream.
 Q15_1X1_KERNELS = {Q15_KERNEL: "utvm_conv2d_s8_q15_1x1", Q15W_KERNEL: "utvm_conv2d_s8_q15w_1x1"}
+
+
+def conv_q15_1x1_odd4(in_c: int, widened: bool) -> int:
+    """1 when a layer of conv2d_q15_1x1.h enters its loops of 8 steps at their second half (steps of 4
+    input bytes: widened more than 8, int8 more than 2, an odd multiple of 4), else 0. Only to leave
+    the loops' entry test out of the build when no layer needs it (UTVM_CONV2D_Q15_1X1_ODD4): the
+    kernel decides from the fields (such a layer takes its C form there)."""
+    steps = in_c // 4
+    return int(steps % 8 == 4 and steps > (8 if widened else 2))
 
 
 def conv_q15_1x1_layer(geo: _Geom, mode: int, bias_max: int = 0) -> bool:

@@ -120,6 +120,23 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
 #define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
+/* Whether the including file's layers take loops of 8 steps entered at their second half (bit 1:
+ * a widened layer of more than 8 steps, or an int8 one of more than 2, whose steps are an odd
+ * multiple of 4; bit 0: none), defined by the generated operator file (ops/conv.py
+ * conv_q15_1x1_odd4, Params.selects_value): without bit 1 the loops have no entry test (3-4 cycles
+ * per channel pair of a triple less), and such a layer (of another file) takes the C form. Both when
+ * not defined. */
+#ifndef UTVM_CONV2D_Q15_1X1_ODD4
+#define UTVM_CONV2D_Q15_1X1_ODD4 3u
+#endif
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 2u) != 0u
+#define UTVM_CONV2D_Q15_1X1_ODD4_LD "ldr %[t5], %[odd4]\n\t"
+#define UTVM_CONV2D_Q15_1X1_ENTRY8 "cmp %[t5], #0\n\tbne 2f\n\t"
+#else
+#define UTVM_CONV2D_Q15_1X1_ODD4_LD ""
+#define UTVM_CONV2D_Q15_1X1_ENTRY8 ""
+#endif
+
 /* The sums (the biases in a0 and a1): unrolled steps, the first starting from the biases
  * (UTVM_CONV2D_Q15_1X1_MAC3F; widened in_c 8, 16, 32 and the first 8 steps of more, int8 in_c 8),
  * or int8 loops (UTVM_CONV2D_Q15_1X1_PRE8: odd4 into t5, then the biases' moves). */
@@ -130,7 +147,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * scratch's end, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). */
 #define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
   UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
-      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\tldr %[t5], %[odd4]\n\t"      \
+      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\t" UTVM_CONV2D_Q15_1X1_ODD4_LD \
       UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3, UTVM_CONV2D_Q15W_1X1_LAST8) "9:\n\t"
 #define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
@@ -142,13 +159,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * t5 after the step (dead there); int8: into t4 inside the last half step's run of loads, before
  * its SXTB16 (one cycle less per loop end; SXTB16 and SMLAD leave the flags). */
 #define UTVM_CONV2D_Q15_1X1_LOOP8(S, LAST) \
-  "cmp %[t5], #0\n\tbne 2f\n\t1:\n\t" S S S S "2:\n\t" S S S LAST "bne 1b\n\t"
+  UTVM_CONV2D_Q15_1X1_ENTRY8 "1:\n\t" S S S S "2:\n\t" S S S LAST "bne 1b\n\t"
 #define UTVM_CONV2D_Q15W_1X1_LAST8 UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\t"
 #define UTVM_CONV2D_Q15_1X1_LAST8                                                                               \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)                                                           \
   UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tldr %[t4], %[qend]\n\tcmp %[px], %[t4]\n\t"                \
                          "sxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" UTVM_CONV2D_Q15_1X1_MAC3
-#define UTVM_CONV2D_Q15_1X1_PRE8 "ldr %[t5], %[odd4]\n\t" UTVM_CONV2D_Q15_1X1_MOVS
+#define UTVM_CONV2D_Q15_1X1_PRE8 UTVM_CONV2D_Q15_1X1_ODD4_LD UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
  * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). */
@@ -335,8 +352,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const qm = q;
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
+  /* loops entered at their second half, compiled out (UTVM_CONV2D_Q15_1X1_ODD4): the C form */
+  const bool c_form = ((UTVM_CONV2D_Q15_1X1_ODD4 & 2u) == 0u) && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2));
+#else
+  const bool c_form = true;
 #endif
+  /* the channel pairs computed in C per triple, from k0 (the C form: every pair; an odd last
+   * channel: its pair, whose second channel is a copy, the last) */
+  const int32_t k0 = c_form ? 0 : pairs;
+  const int32_t kend = pairs + (out_c & 1);
   int32_t pix = 0;
+  int32_t k;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
   if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total >= 3)) {
     int32_t np = total / 3;
@@ -369,8 +395,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
                                   utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    if (pairs == 0) {
-      /* one output channel: below */
+    if (c_form || (pairs == 0)) {
+      /* in C: below */
     } else if (widened && (steps == 2)) {
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
     } else if (widened && (steps == 4)) {
@@ -384,17 +410,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
                                   UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), wend,
                                   pw, qm, qend, odd4, ya, ys);
     }
-#else
-    {
-      int32_t k;
-      for (k = 0; k < pairs; ++k) {
-        pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 2, ya, ys);
-        ya = &ya[2];
-      }
-    }
 #endif
-    if ((out_c & 1) != 0) { /* the last channel: its pair's second channel is a copy */
-      (void)utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 1, ya, ys);
+    for (k = k0; k < kend; ++k) {
+      pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, ((k == pairs) ? 1 : 2), ya, ys);
+      ya = &ya[2];
     }
   }
 }
