@@ -180,7 +180,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
   UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
   UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
-  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                  \
+  "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
   "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
   "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
@@ -231,10 +231,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
             UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
             "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
-            "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                        \
+            "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                       \
             "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
-        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)              \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)                   \
         : "cc", "memory");                                                                                    \
   } while (0)
 
