@@ -522,7 +522,9 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     of channels 9 int32 words, per channel (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16
     lanes, then (w22 of the first, w22 of the second); other filters per channel its taps as int16
     row by row; the model's own bias, and 12 bytes of requantization constants per channel
-    (_rq_triplets). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
+    (_rq_triplets); 3x3 filters (dilation_w 1) at the full int8 range whose doubled sums fit int32
+    take weights and biases doubled, for the requantization of twice the sum (rq_mode 3 with the
+    triplets of rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
     if not _has_kernel(DW_Q15_KERNEL, target):
         return None
@@ -537,6 +539,19 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
                    "out_sy": strides["out_sx"]}
         geo = _transposed(geo)
         gf = vars(geo)
+    b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    if ((geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1) and mode in (0, 2)
+            and (fields["act_min"], fields["act_max"]) == (-128, 127)
+            and doubled_sums_fit(int(np.abs(b.astype(np.int64)).max(initial=0)), taps)):
+        # the requantization of twice the sum (the kernel's UTVM_DW_Q15_RQ_FULL2 = 3, or _ANY2 = 4 with
+        # UTVM_DSP_RQ_ANY's triplets, the channels turned FULL2 at run time where their shift allows):
+        # the weights (int16 lanes: -256..254 fit) and the biases doubled, the FULL triplets (m, 2k, s + 1)
+        wt = 2 * wt
+        b = (2 * b.astype(np.int64)).astype(np.int32)
+        if mode == 2:
+            rq = rq2_triplets(rq).reshape(-1).astype(np.int32)
+        mode = 3 if mode == 2 else 4
     if (geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1):
         def lanes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
             return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
@@ -548,8 +563,6 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
         words = words[0::2] | (words[1::2] << 16)
     split = words.astype(np.uint32).view(np.int32)
-    b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
-    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
     band = geo.out_h
     limit = DW_Q15_BAND_BYTES_FRUGAL if scratch_frugal() else DW_Q15_BAND_BYTES

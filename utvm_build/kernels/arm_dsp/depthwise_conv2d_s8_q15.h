@@ -23,7 +23,9 @@
  *   (w10, w11), (w20, w21), (w02, w12) as int16 lanes, then (w22 of the first, w22 of the
  *   second); other filters: per channel its taps as int16, row by row (2x the weight bytes);
  * - bias: the model's bias (zeros without one);
- * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode;
+ * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode; 3x3 filters at the full
+ *   int8 range (dilation_w 1, twice every sum in int32): the weights and biases doubled, rq_mode
+ *   UTVM_DW_Q15_RQ_FULL2 with the triplets (m, 2k, sh + 1), or UTVM_DW_Q15_RQ_ANY2 (below);
  * - band_rows: output rows per band; scratch: the band, ((band_rows - 1) * stride_h + (filter_h - 1)
  *   * dilation_h + 1) * cols * 8 bytes with cols = (out_w - 1) * stride_w + (filter_w - 1) *
  *   dilation_w + 1, 4 to align, 2 * stride_w and 16 that the steps may read past the last plane
@@ -57,6 +59,31 @@ typedef struct {
   int32_t out_sx;
   int32_t out_sy;
 } utvm_dw_q15_params;
+
+/* The operator's modes beyond dsp_s8.h's UTVM_DSP_RQ_*: 3x3 filters (dilation_w 1) whose weights and
+ * biases the generator doubled (ops/conv.py depthwise_q15_call: every sum is twice the reference's,
+ * still in int32), for the requantization of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT: SMMLAR, 4
+ * instructions per output instead of 6). FULL2: the full int8 range, the triplets (m, 2k, sh + 1);
+ * ANY2: UTVM_DSP_RQ_ANY's triplets (m, 0, shift), each channel turned FULL2 where its shift allows
+ * (utvm_dw_q15_channel_mode), the others requantizing half the sum. The assembly steps take FULL2. */
+#define UTVM_DW_Q15_RQ_FULL2 3
+#define UTVM_DW_Q15_RQ_ANY2 4
+
+/* One output of a sum acc under mode (dsp_s8.h's three and the two above; (m, k, sh) the channel's
+ * triplet). */
+static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t m, int32_t k, int32_t sh, int32_t zp,
+                                             int32_t lo, int32_t hi) {
+  int8_t v;
+  if (mode == UTVM_DW_Q15_RQ_FULL2) {
+    const int32_t t[3] = {m, k, sh};
+    v = utvm_dsp_rq2(acc, t);
+  } else if (mode == UTVM_DW_Q15_RQ_ANY2) {
+    v = utvm_dsp_rq3(acc / 2, UTVM_DSP_RQ_ANY, m, k, sh, zp, lo, hi); /* (acc even: exact) */
+  } else {
+    v = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+  }
+  return v;
+}
 
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
 static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
@@ -334,8 +361,8 @@ typedef struct {
  * assembly block: per filter row three input words A = (x, x+1), C = (x+2, x+3), E = (x+4, x+5)
  * and the weight words W01 = (w0, w1), W12 = (w1, w2) (one LDRD), eight multiply-accumulates for
  * the 12 MACs (pixel x: A.W01 + C.lo w2; x+1: A.hi w0 + C.W12; x+2: C.W01 + E.lo w2; x+3: C.hi w0
- * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
- * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
+ * + E.W12), then the four requantizations of twice the sums (UTVM_DW_Q15_RQ_FULL2: dsp_s8.h
+ * UTVM_DSP_RQ2_TEXT, ADD, SMMLAR, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
  * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
  * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
@@ -396,14 +423,9 @@ typedef struct {
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2), then STORE */
-#define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
-  "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
-  "add %[" T "], %[" T "], #0x40000000\n\t"        \
-  "add %[" H "], %[i1], %[" ACC "], asr #31\n\t"   \
-  "smlal %[" T "], %[" H "], %[" ACC "], %[i0]\n\t" \
-  "asr %[" H "], %[" H "], %[i2]\n\t"              \
-  "ssat %[" H "], #8, %[" H "]\n\t" STORE
+/* requantize ACC, twice the sum, in place (temp wa; the triplet (m, 2k, sh + 1) in i0, i1, i2:
+ * UTVM_DW_Q15_RQ_FULL2, dsp_s8.h UTVM_DSP_RQ2_TEXT, 4 instructions) */
+#define UTVM_DW_Q15_QRQ(ACC) UTVM_DSP_RQ2_TEXT(ACC, "wa", "i0", "i1", "i2")
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
@@ -430,34 +452,34 @@ typedef struct {
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* the requantizations of a0 (into wb), a1 (into a0), then for 3 and 4 pixels a2 (into a1) and a3
- * (into a2), then the stores in a run (a store right after another pipelines on the M4): y, y +
+/* the requantizations of a0, a1, then for 3 and 4 pixels a2 and a3 (each in place), then the
+ * stores in a run (a store right after another pipelines on the M4): y, y +
  * out_c, y + 2 out_c, y + 3 out_c (out_c into i0 once m, k, sh are dead); y advanced by 2 out_c (2
  * and 3 pixels: the 3-pixel step's third output is the row's last) or 4 out_c */
-#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")
-#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "")
+#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1")
+#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2")
 #define UTVM_DW_Q15_ST2                     \
   UTVM_DW_Q15_RQ2                           \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
   "add %[y], %[y], %[i0], lsl #1\n\t"
 #define UTVM_DW_Q15_ST3                     \
   UTVM_DW_Q15_RQ3                           \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
-  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
+  "strb %[a2], [%[y], %[i0], lsl #1]\n\t"  \
   "add %[y], %[y], %[i0], lsl #1\n\t"
 #define UTVM_DW_Q15_ST4                     \
   UTVM_DW_Q15_RQ3                           \
-  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")     \
+  UTVM_DW_Q15_QRQ("a3")                     \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
   "add %[i1], %[i0], %[i0], lsl #1\n\t"    \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
-  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
-  "strb %[a2], [%[y], %[i1]]\n\t"          \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
+  "strb %[a2], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a3], [%[y], %[i1]]\n\t"          \
   "add %[y], %[y], %[i0], lsl #2\n\t"
 /* stride 2, the first filter row from the bias in a0 */
 /* (pixels x+1, x, and x+2's first tap pair, from the bias in a0) */
@@ -622,21 +644,20 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
         "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
-        UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")                           \
-        UTVM_DW_Q15_QRQ("a2", "wa", "a1", "") UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")                           \
-        UTVM_DW_Q15_QRQ("a4", "wa", "a3", "") UTVM_DW_Q15_QRQ("a5", "wa", "a4", "")                           \
+        UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
+        UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
         "ldr %[i0], %[ym]\n\t"                                                                                \
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
         "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
         "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
-        "add %[a5], %[i0], %[i2], lsl #1\n\t"                                                                 \
-        "strb %[wb], [%[i0]]\n\t"                                                                             \
-        "strb %[a0], [%[i0], %[i1]]\n\t"                                                                      \
-        "strb %[a1], [%[i0], %[i1], lsl #1]\n\t"                                                              \
-        "strb %[a2], [%[i0], %[i2]]\n\t"                                                                      \
-        "strb %[a3], [%[i0], %[i1], lsl #2]\n\t"                                                              \
-        "strb %[a4], [%[i0], %[wa]]\n\t"                                                                      \
-        "str %[a5], %[ym]\n\t"                                                                                \
+        "add %[wb], %[i0], %[i2], lsl #1\n\t"                                                                 \
+        "strb %[a0], [%[i0]]\n\t"                                                                             \
+        "strb %[a1], [%[i0], %[i1]]\n\t"                                                                      \
+        "strb %[a2], [%[i0], %[i1], lsl #1]\n\t"                                                              \
+        "strb %[a3], [%[i0], %[i2]]\n\t"                                                                      \
+        "strb %[a4], [%[i0], %[i1], lsl #2]\n\t"                                                              \
+        "strb %[a5], [%[i0], %[wa]]\n\t"                                                                      \
+        "str %[wb], %[ym]\n\t"                                                                                \
         : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
           [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
           [wb] "=&r"(wb)                                                                                      \
@@ -784,8 +805,8 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
           a0 = __smlabt((int32_t)p2[2], wv, a0);
           a1 = __smlabt((int32_t)p2[xs + 2], wv, a1);
         }
-        py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
-        py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
+        py[yo] = utvm_dw_q15_rq(a0, mode, m, k, sh, zp, lo, hi);
+        py[yo + out_c] = utvm_dw_q15_rq(a1, mode, m, k, sh, zp, lo, hi);
         yo += 2 * out_c;
         p0 = &p0[2 * xs];
         p1 = &p1[2 * xs];
@@ -798,7 +819,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         acc = __smlabt((int32_t)p1[2], w[3], acc);
         acc = __smlad(utvm_dw_q15_ld2(p2), w[4], acc);
         acc = __smlabt((int32_t)p2[2], w[5], acc);
-        py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+        py[yo] = utvm_dw_q15_rq(acc, mode, m, k, sh, zp, lo, hi);
       }
     }
     c->rows -= 1;
@@ -825,15 +846,15 @@ static UTVM_DSP_HOT void utvm_dw_q15_rows_full2(utvm_dw_q15_ch3* c) {
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, true, 1);
 }
 #else
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 0);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, true, 0);
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, false, 0);
 }
 #endif
 
@@ -902,6 +923,13 @@ static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_para
     rq[1] = (int32_t)(1u << (uint32_t)(e - 2)) + (p->output_offset * (int32_t)(1u << (uint32_t)(e - 1)));
     rq[2] = e - 1;
     mode = ((p->act_min == -128) && (p->act_max == 127)) ? UTVM_DSP_RQ_FULL : UTVM_DSP_RQ_FAST;
+  } else if ((mode == UTVM_DW_Q15_RQ_ANY2) && (e >= 2) && (e <= 22)) {
+    /* the doubled sums (the full range: the generator's condition): (m, 2k, sh + 1) of the above */
+    rq[1] = (int32_t)(1u << (uint32_t)(e - 1)) + (p->output_offset * (int32_t)(1u << (uint32_t)e));
+    rq[2] = e;
+    mode = UTVM_DW_Q15_RQ_FULL2;
+  } else {
+    /* (the channel keeps the operator's mode) */
   }
   return mode;
 }
@@ -969,11 +997,12 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->rq[0] = rq[3 * ch];
       st->rq[1] = rq[(3 * ch) + 1];
       st->rq[2] = rq[(3 * ch) + 2];
-      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st->rq) : mode; /* (no call otherwise) */
+      cm = ((mode == UTVM_DSP_RQ_ANY) || (mode == UTVM_DW_Q15_RQ_ANY2)) ? utvm_dw_q15_channel_mode(p, st->rq)
+                                                                         : mode; /* (no call otherwise) */
       st->rows = rows;
       st->s = &s[j * plane];
       st->y = &y[j];
-      if ((cm == UTVM_DSP_RQ_FULL) && (full != NULL)) {
+      if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
         full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
