@@ -524,7 +524,8 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     row by row; the model's own bias, and 12 bytes of requantization constants per channel
     (_rq_triplets); 3x3 filters (dilation_w 1) at the full int8 range whose doubled sums fit int32
     take weights and biases doubled, for the requantization of twice the sum (rq_mode 3 with the
-    triplets of rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
+    triplets of rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of
+    output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
     if not _has_kernel(DW_Q15_KERNEL, target):
         return None
