@@ -359,7 +359,8 @@ typedef struct {
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
  * assembly block: per filter row three input words A = (x, x+1), C = (x+2, x+3), E = (x+4, x+5)
- * and the weight words W01 = (w0, w1), W12 = (w1, w2) (one LDRD), eight multiply-accumulates for
+ * and the weight words W01 = (w0, w1), W12 = (w1, w2) (two LDRs: an LDR after a load pipelines on
+ * the M4, after an LDRD it does not), eight multiply-accumulates for
  * the 12 MACs (pixel x: A.W01 + C.lo w2; x+1: A.hi w0 + C.W12; x+2: C.W01 + E.lo w2; x+3: C.hi w0
  * + E.W12), then the four requantizations of twice the sums (UTVM_DW_Q15_RQ_FULL2: dsp_s8.h
  * UTVM_DSP_RQ2_TEXT, ADD, SMMLAR, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
@@ -378,12 +379,14 @@ typedef struct {
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+  "ldr %[wa], [%[c], %[" W "]]\n\t"          \
+  "ldr %[wb], [%[c], %[" W "]+4]\n\t"
 /* stride 1, the 2-pixel step: the words (x, x+1), (x+2, x+3) alone */
 #define UTVM_DW_Q15_PLOAD(W)                \
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+  "ldr %[wa], [%[c], %[" W "]]\n\t"          \
+  "ldr %[wb], [%[c], %[" W "]+4]\n\t"
 /* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
 #define UTVM_DW_Q15_PMAC                    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
@@ -527,7 +530,8 @@ typedef struct {
         ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
         "sub %[p], %[p], %[rsb], lsl #1\n\t"                                                                   \
         "add %[p], %[p], %[back]\n\t"                                                                         \
-        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
+        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
         "ldr %[i2], [%[c], %[osh]]\n\t" ST \
         : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
           [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
@@ -642,7 +646,8 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
         "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
         "add %[p], %[p], %[back]\n\t"                                                                         \
-        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
+        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
         "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
         UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
         UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
