@@ -518,14 +518,12 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     and a multiple of 4 output channels (one plane for all), for a target whose kernels have
     utvm_depthwise_conv2d_s8_q15, else None.
 
-    Its data: the weights as int16 (2x the weight bytes): 3x3 filters with dilation_w 1 per pair
-    of channels 9 int32 words, per channel (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16
-    lanes, then (w22 of the first, w22 of the second); other filters per channel its taps as int16
-    row by row; the model's own bias, and 12 bytes of requantization constants per channel
-    (_rq_triplets); 3x3 filters (dilation_w 1) at the full int8 range whose doubled sums fit int32
-    take weights and biases doubled, for the requantization of twice the sum (rq_mode 3 with the
-    triplets of rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of
-    output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
+    Its data: the weights as int16 (2x the weight bytes), per channel its taps row by row; the
+    model's own bias, and 12 bytes of requantization constants per channel (_rq_triplets). 3x3
+    filters (dilation_w 1) at the full int8 range whose doubled sums fit int32 take weights and
+    biases doubled, for the requantization of twice the sum (rq_mode 3 with the triplets of
+    rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of output rows
+    whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
     if not _has_kernel(DW_Q15_KERNEL, target):
         return None
@@ -553,16 +551,8 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         if mode == 2:
             rq = rq2_triplets(rq).reshape(-1).astype(np.int32)
         mode = 3 if mode == 2 else 4
-    if (geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1):
-        def lanes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-            return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
-        per_ch = np.stack([lanes(wt[:, 0], wt[:, 1]), lanes(wt[:, 3], wt[:, 4]), lanes(wt[:, 6], wt[:, 7]),
-                           lanes(wt[:, 2], wt[:, 5])], axis=1).reshape(geo.out_c // 2, 8)
-        last = lanes(wt[0::2, 8], wt[1::2, 8]).reshape(-1, 1)
-        words = np.concatenate([per_ch, last], axis=1).reshape(-1)
-    else:
-        words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
-        words = words[0::2] | (words[1::2] << 16)
+    words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
+    words = words[0::2] | (words[1::2] << 16)
     split = words.astype(np.uint32).view(np.int32)
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
     band = geo.out_h

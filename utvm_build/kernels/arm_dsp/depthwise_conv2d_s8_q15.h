@@ -19,9 +19,7 @@
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
- * - w: 3x3 filters with dilation_w 1: per pair of channels 9 int32 words, per channel (w00, w01),
- *   (w10, w11), (w20, w21), (w02, w12) as int16 lanes, then (w22 of the first, w22 of the
- *   second); other filters: per channel its taps as int16, row by row (2x the weight bytes);
+ * - w: per channel its taps as int16, row by row (2x the weight bytes);
  * - bias: the model's bias (zeros without one);
  * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode; 3x3 filters at the full
  *   int8 range (dilation_w 1, twice every sum in int32): the weights and biases doubled, rq_mode
@@ -348,7 +346,8 @@ typedef struct {
   const uint16_t* s;  /* the plane at the current row */
   int8_t* y;          /* the current output row */
   /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
-  int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
+  uint16_t wq[10];    /* the taps row by row (w0, w1, w2): (w0, w1) of row r the word at wq[3r],
+                       * (w1, w2) at wq[3r + 1] (possibly unaligned words); wq[9] unused */
   int32_t rsb;        /* bytes between filter rows in the plane (a register operand of the steps) */
   /* utvm_dw_q15_rows4: from where a row's steps leave the plane position and the output address
    * to the next row's first (values, bytes) */
@@ -380,13 +379,13 @@ typedef struct {
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
   "ldr %[wa], [%[c], %[" W "]]\n\t"          \
-  "ldr %[wb], [%[c], %[" W "]+4]\n\t"
+  "ldr %[wb], [%[c], %[" W "]+2]\n\t"
 /* stride 1, the 2-pixel step: the words (x, x+1), (x+2, x+3) alone */
 #define UTVM_DW_Q15_PLOAD(W)                \
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[wa], [%[c], %[" W "]]\n\t"          \
-  "ldr %[wb], [%[c], %[" W "]+4]\n\t"
+  "ldr %[wb], [%[c], %[" W "]+2]\n\t"
 /* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
 #define UTVM_DW_Q15_PMAC                    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
@@ -537,7 +536,7 @@ typedef struct {
           [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
-          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[3])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[6])),                              \
           [rsb] "r"(c->rsb), [back] "i"(BACK),                                                                \
           [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
         : "memory");                                                                                          \
@@ -668,7 +667,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
           [wb] "=&r"(wb)                                                                                      \
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
-          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[3])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[6])),                              \
           [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [back] "i"(2 * (NPOS))          \
         : "memory");                                                                                          \
     return p;                                                                                                 \
@@ -770,43 +769,43 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       const int32_t zp = c->zp;
       const int32_t lo = c->lo;
       const int32_t hi = c->hi;
-      const int32_t* w = c->wq; /* (w0, w1) of filter row r in w[2r], (w1, w2) in w[2r + 1]: tap 2 high */
+      const uint16_t* w = c->wq; /* (w0, w1) of filter row r at w[3r], (w1, w2) at w[3r + 1]: tap 2 high */
       const uint16_t* p1 = &p0[rs];
       const uint16_t* p2 = &p1[rs];
       int8_t* const py = c->y;
       const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
       while (yo < last) {
-        int32_t wv = w[0];
+        int32_t wv = utvm_dw_q15_ld2(w);
         int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
         int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-        wv = w[2];
+        wv = utvm_dw_q15_ld2(&w[3]);
         a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-        wv = w[4];
+        wv = utvm_dw_q15_ld2(&w[6]);
         a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
         if (xs1) {
           /* stride 1: tap 2 of both pixels in one word per filter row */
           int32_t t = utvm_dw_q15_ld2(&p0[2]);
-          wv = w[1];
+          wv = utvm_dw_q15_ld2(&w[1]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p1[2]);
-          wv = w[3];
+          wv = utvm_dw_q15_ld2(&w[4]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p2[2]);
-          wv = w[5];
+          wv = utvm_dw_q15_ld2(&w[7]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
         } else {
-          wv = w[1];
+          wv = utvm_dw_q15_ld2(&w[1]);
           a0 = __smlabt((int32_t)p0[2], wv, a0);
           a1 = __smlabt((int32_t)p0[xs + 2], wv, a1);
-          wv = w[3];
+          wv = utvm_dw_q15_ld2(&w[4]);
           a0 = __smlabt((int32_t)p1[2], wv, a0);
           a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-          wv = w[5];
+          wv = utvm_dw_q15_ld2(&w[7]);
           a0 = __smlabt((int32_t)p2[2], wv, a0);
           a1 = __smlabt((int32_t)p2[xs + 2], wv, a1);
         }
@@ -818,12 +817,12 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
         p2 = &p2[2 * xs];
       }
       if (yo == last) {
-        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-        acc = __smlabt((int32_t)p0[2], w[1], acc);
-        acc = __smlad(utvm_dw_q15_ld2(p1), w[2], acc);
-        acc = __smlabt((int32_t)p1[2], w[3], acc);
-        acc = __smlad(utvm_dw_q15_ld2(p2), w[4], acc);
-        acc = __smlabt((int32_t)p2[2], w[5], acc);
+        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), utvm_dw_q15_ld2(w), bias);
+        acc = __smlabt((int32_t)p0[2], utvm_dw_q15_ld2(&w[1]), acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), utvm_dw_q15_ld2(&w[3]), acc);
+        acc = __smlabt((int32_t)p1[2], utvm_dw_q15_ld2(&w[4]), acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), utvm_dw_q15_ld2(&w[6]), acc);
+        acc = __smlabt((int32_t)p2[2], utvm_dw_q15_ld2(&w[7]), acc);
         py[yo] = utvm_dw_q15_rq(acc, mode, m, k, sh, zp, lo, hi);
       }
     }
@@ -963,6 +962,24 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   }
 }
 
+/* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
+ * no more (a memcpy of 18 bytes became a loop). */
+static UTVM_DSP_INLINE void utvm_dw_q15_taps9(uint16_t* d, const uint8_t* src) {
+  uint32_t v0;
+  uint32_t v1;
+  uint32_t v2;
+  uint32_t v3;
+  (void)memcpy(&v0, src, 4u);
+  (void)memcpy(&v1, &src[4], 4u);
+  (void)memcpy(&v2, &src[8], 4u);
+  (void)memcpy(&v3, &src[12], 4u);
+  (void)memcpy(d, &v0, 4u);
+  (void)memcpy(&d[2], &v1, 4u);
+  (void)memcpy(&d[4], &v2, 4u);
+  (void)memcpy(&d[6], &v3, 4u);
+  (void)memcpy(&d[8], &src[16], 2u);
+}
+
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
  * channel state with the operator's fields set. */
 static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
@@ -986,18 +1003,8 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   for (j = 0; j < 4; ++j) {
     const int32_t ch = c + j;
     if (f3x3) {
-      /* per pair of channels 9 words: 4 of each channel, then w22 of both */
-      const int32_t* wp = &w[(ch / 2) * 9];
-      const uint32_t odd = (uint32_t)ch & 1u;
-      const int32_t* wc = &wp[4u * odd];
-      const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
-      /* per filter row (w0, w1), (w1, w2) (the steps' words; the C loop's tap 2 is the second's high lane) */
-      st->wq[0] = wc[0];
-      st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
-      st->wq[2] = wc[1];
-      st->wq[3] = (int32_t)(((uint32_t)wc[1] >> 16u) | ((uint32_t)wc[3] & 0xFFFF0000u));
-      st->wq[4] = wc[2];
-      st->wq[5] = (int32_t)(((uint32_t)wc[2] >> 16u) | (w22 << 16u));
+      /* the channel's 9 taps as they are (the steps read (w0, w1) and (w1, w2) of a row from them) */
+      utvm_dw_q15_taps9(st->wq, &((const uint8_t*)(const void*)w)[18 * ch]);
       st->bias = bias[ch];
       st->rq[0] = rq[3 * ch];
       st->rq[1] = rq[(3 * ch) + 1];
