@@ -540,11 +540,7 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         gf = vars(geo)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
-    if ((geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1) and mode in (0, 2)
-            and (fields["act_min"], fields["act_max"]) == (-128, 127)
-            and doubled_sums_fit(int(np.abs(b.astype(np.int64)).max(initial=0)), taps)):
-        # the requantization of twice the sum (the kernel's UTVM_DW_Q15_RQ_FULL2 = 3, or _ANY2 = 4 with
-        # UTVM_DSP_RQ_ANY's triplets, the channels turned FULL2 at run time where their shift allows):
+    if dw_q15_doubled(geo, mode, (fields["act_min"], fields["act_max"]), int(np.abs(b.astype(np.int64)).max())):
         # the weights (int16 lanes: -256..254 fit) and the biases doubled, the FULL triplets (m, 2k, s + 1)
         wt = 2 * wt
         b = (2 * b.astype(np.int64)).astype(np.int32)
@@ -565,6 +561,16 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         "rq_mode": mode, **strides})
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def dw_q15_doubled(geo: _Geom, mode: int, act: tuple[int, int], bias_max: int) -> bool:
+    """Does a depthwise_q15_call layer sum twice the products (weights and biases doubled) for the
+    requantization of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT, the kernel's rq_mode 3, or 4 from
+    UTVM_DSP_RQ_ANY, each channel turned to 3 at run time where its shift allows)? 3x3 filters without
+    dilation along the rows (the kernel's assembly steps), mode UTVM_DSP_RQ_FULL (2) or _ANY (0) at
+    the full int8 range, and twice every sum in int32 (bias_max: the largest bias magnitude)."""
+    return ((geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1) and mode in (0, 2) and act == (-128, 127)
+            and doubled_sums_fit(bias_max, geo.filter_h * geo.filter_w))
 
 
 def _dw_row_cost(rows: int, n: int) -> int:
