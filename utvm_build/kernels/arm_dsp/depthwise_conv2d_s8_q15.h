@@ -354,6 +354,11 @@ typedef struct {
   int32_t pskip;
   int32_t yskip;
   int32_t sixes; /* n / 6 for rows of 6q pixels, else 0 */
+  /* the 6-pixel block's advances (bytes): of p from the third filter row's position to the next
+   * block's (2 npos - 2 rsb), of the output address (6 out_c); rows of one block (sixes 1) include
+   * the row skips (2 pskip, yskip), so that their row loop is a counter alone */
+  int32_t badv;
+  int32_t yadv;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -574,9 +579,11 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 /* Six output pixels of a row in one block (the rows' steps, utvm_dw_q15_rows4: a row of 6q pixels
  * is q such blocks, of about 120 estimated cycles at stride 1 against 1.5 4-pixel steps of about
  * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
- * of them: a memory operand, loaded into i0 once the six sums are requantized (into wb, a0..a4),
- * then the six stores in a run and the address written back 6 out_c on. p advances by the row step
- * between filter rows (in the register RSB: each row loads it) and by NPOS positions in all (returned).
+ * of them: a memory operand, loaded into i0 once the six sums are requantized (in place), then the
+ * six stores in a run and the address written back yadv on (the state's: 6 out_c, or to the next
+ * row for rows of one block). p advances by the row step between filter rows (in the register RSB:
+ * each row loads it) and then by the state's badv (returned): 6 positions (stride 2: 12) in all,
+ * or to the next row's first block.
  * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
@@ -634,7 +641,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[i2], [%[p], #24]\n\t"              \
   "ldr %[i1], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB, NPOS)                                                        \
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
@@ -643,18 +650,19 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
         "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
-        "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
-        "add %[p], %[p], %[back]\n\t"                                                                         \
         "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
         "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
         "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
+        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
+        "add %[p], %[p], %[wb]\n\t"                                                                           \
         UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
         UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
         "ldr %[i0], %[ym]\n\t"                                                                                \
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
+        "ldr %[wb], [%[c], %[oyadv]]\n\t"                                                                     \
         "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
         "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
-        "add %[wb], %[i0], %[i2], lsl #1\n\t"                                                                 \
+        "add %[wb], %[wb], %[i0]\n\t"                                                                         \
         "strb %[a0], [%[i0]]\n\t"                                                                             \
         "strb %[a1], [%[i0], %[i1]]\n\t"                                                                      \
         "strb %[a2], [%[i0], %[i1], lsl #1]\n\t"                                                              \
@@ -668,15 +676,16 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
           [ow1] "i"(UTVM_DW_Q15_OFF(wq[3])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[6])),                              \
-          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [back] "i"(2 * (NPOS))          \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)),                                    \
+          [obadv] "i"(UTVM_DW_Q15_OFF(badv)), [oyadv] "i"(UTVM_DW_Q15_OFF(yadv))                                \
         : "memory");                                                                                          \
     return p;                                                                                                 \
   }
 
 /* the row step: the rows load it right after their last input word (a load after a load), into a
  * register dead there: wa at stride 1, i1 at stride 2 */
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa", 6)
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1", 12)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1")
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
@@ -692,13 +701,19 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
   if (c->sixes != 0) {
+    /* rows of one block: one run of rows blocks (their advances include the row skips: badv,
+     * yadv), no row loop; one copy of each block all the same (flash) */
+    const int32_t nb = (c->sixes == 1) ? rows : c->sixes;
     uintptr_t my = (uintptr_t)c->y;
+    if (c->sixes == 1) {
+      rows = 1;
+    }
     for (;;) {
-      int32_t j = c->sixes;
+      int32_t j = nb;
       do {
         p = (quad == 1) ? utvm_dw_q15_six1(c, p, &my) : utvm_dw_q15_six2(c, p, &my);
         j -= 1;
-      } while (j != 0); /* (sixes >= 1) */
+      } while (j != 0); /* (nb >= 1) */
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -960,6 +975,9 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
     st->pskip = st->ys - (g->stride_w * (g->out_w + t3));
     st->yskip = p->out_sy - (p->out_sx * (g->out_w - t3));
   }
+  /* the 6-pixel block's advances (rows of one block: to the next row's first block) */
+  st->badv = (12 * g->stride_w) - (2 * st->rsb) + ((st->sixes == 1) ? (2 * st->pskip) : 0);
+  st->yadv = (6 * p->out_sx) + ((st->sixes == 1) ? st->yskip : 0);
 }
 
 /* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
