@@ -67,6 +67,9 @@ typedef struct {
 #define UTVM_DW_Q15_RQ_FULL2 3
 #define UTVM_DW_Q15_RQ_ANY2 4
 
+/* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
+static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
+
 /* One output of a sum acc under mode (dsp_s8.h's three and the two above; (m, k, sh) the channel's
  * triplet). */
 static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t m, int32_t k, int32_t sh, int32_t zp,
@@ -82,9 +85,6 @@ static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t 
   }
   return v;
 }
-
-/* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
-static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 /* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
