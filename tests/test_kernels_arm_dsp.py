@@ -438,6 +438,23 @@ def test_1x1_kernel_keeps_twice_the_sums_in_int32() -> None:
     assert not conv_q15_1x1_layer(geo, 1, 0)  # a clamp inside int8: the general kernel
 
 
+def test_depthwise_doubles_only_what_fits() -> None:
+    """depthwise_conv2d_s8_q15.h requantizes twice each 3x3 sum (SMMLAR, rq_mode 3 / 4): ops/conv.py
+    doubles the weights and biases of 3x3 layers at the full int8 range whose doubled sums stay in
+    int32, and of no other (a bias near 2^30, a clamp inside int8, another filter, dilation_w)."""
+    from dataclasses import replace
+
+    from utvm_build.ops.conv import _Geom, dw_q15_doubled
+    geo = _Geom(1, 6, 6, 64, 3, 3, 64, 1, 6, 6, 64, 1, 1, 1, 1, 1, 1)
+    limit = 2 ** 30 - 9 * 255 * 128
+    full = (-128, 127)
+    assert dw_q15_doubled(geo, 2, full, 0) and dw_q15_doubled(geo, 0, full, limit - 1)
+    assert not dw_q15_doubled(geo, 2, full, limit)
+    assert not dw_q15_doubled(geo, 1, (-128, 0), 0) and not dw_q15_doubled(geo, 0, (-20, 127), 0)
+    assert not dw_q15_doubled(replace(geo, filter_w=5), 2, full, 0)
+    assert not dw_q15_doubled(replace(geo, dilation_w=2), 2, full, 0)
+
+
 def test_every_override_has_the_dsp_guard() -> None:
     files = sorted(DSP.glob("*.h"))
     assert files, "no arm_dsp kernels"
@@ -954,6 +971,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert src.count("utvm_add_s8_lin(") == fits and src.count("utvm_add_s8_lut(") == len(Q15_ADD) - fits
         for mode in (0, 1, 2) if m.name != "lut_add" else ():  # (fc_blk4: every mode too)
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
+        for mode in (3, 4) if m.name == "q15_dw" else ():  # the doubled 3x3 sums (UTVM_DW_Q15_RQ_FULL2 / _ANY2)
+            assert f".rq_mode = {mode}" in src, (m.name, mode)
         if m.name == "q15_conv":  # the 1x1 cases with int8 weights (conv2d_s8_q15.h, conv2d_q15_1x1.h)
             assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
             assert src.count("utvm_conv2d_s8_q15_1x1(") == n1x1, (src.count("utvm_conv2d_s8_q15_1x1("), n1x1)

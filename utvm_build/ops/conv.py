@@ -528,11 +528,12 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     and a multiple of 4 output channels (one plane for all), for a target whose kernels have
     utvm_depthwise_conv2d_s8_q15, else None.
 
-    Its data: the weights as int16 (2x the weight bytes): 3x3 filters with dilation_w 1 per pair
-    of channels 9 int32 words, per channel (w00, w01), (w10, w11), (w20, w21), (w02, w12) as int16
-    lanes, then (w22 of the first, w22 of the second); other filters per channel its taps as int16
-    row by row; the model's own bias, and 12 bytes of requantization constants per channel
-    (_rq_triplets). Bands of output rows whose input rows fit DW_Q15_BAND_BYTES of scratch.
+    Its data: the weights as int16 (2x the weight bytes), per channel its taps row by row; the
+    model's own bias, and 12 bytes of requantization constants per channel (_rq_triplets). 3x3
+    filters (dilation_w 1) at the full int8 range whose doubled sums fit int32 take weights and
+    biases doubled, for the requantization of twice the sum (rq_mode 3 with the triplets of
+    rq2_triplets, or 4 with UTVM_DSP_RQ_ANY's, the kernel converting them). Bands of output rows
+    whose input rows fit DW_Q15_BAND_BYTES of scratch.
     """
     if not _has_kernel(DW_Q15_KERNEL, target):
         return None
@@ -547,19 +548,18 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
                    "out_sy": strides["out_sx"]}
         geo = _transposed(geo)
         gf = vars(geo)
-    if (geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1):
-        def lanes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-            return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
-        per_ch = np.stack([lanes(wt[:, 0], wt[:, 1]), lanes(wt[:, 3], wt[:, 4]), lanes(wt[:, 6], wt[:, 7]),
-                           lanes(wt[:, 2], wt[:, 5])], axis=1).reshape(geo.out_c // 2, 8)
-        last = lanes(wt[0::2, 8], wt[1::2, 8]).reshape(-1, 1)
-        words = np.concatenate([per_ch, last], axis=1).reshape(-1)
-    else:
-        words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
-        words = words[0::2] | (words[1::2] << 16)
-    split = words.astype(np.uint32).view(np.int32)
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    if dw_q15_doubled(geo, mode, (fields["act_min"], fields["act_max"]), int(np.abs(b.astype(np.int64)).max())):
+        # the weights (int16 lanes: -256..254 fit) and the biases doubled, the FULL triplets (m, 2k, s + 1)
+        wt = 2 * wt
+        b = (2 * b.astype(np.int64)).astype(np.int32)
+        if mode == 2:
+            rq = rq2_triplets(rq).reshape(-1).astype(np.int32)
+        mode = 3 if mode == 2 else 4
+    words = wt.astype(np.int16).reshape(-1).view("<u2").astype(np.int64)
+    words = words[0::2] | (words[1::2] << 16)
+    split = words.astype(np.uint32).view(np.int32)
     cols = (geo.out_w - 1) * geo.stride_w + (geo.filter_w - 1) * geo.dilation_w + 1
     band = geo.out_h
     limit = DW_Q15_BAND_BYTES_FRUGAL if scratch_frugal() else DW_Q15_BAND_BYTES
@@ -571,6 +571,16 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         "rq_mode": mode, **strides})
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def dw_q15_doubled(geo: _Geom, mode: int, act: tuple[int, int], bias_max: int) -> bool:
+    """Does a depthwise_q15_call layer sum twice the products (weights and biases doubled) for the
+    requantization of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT, the kernel's rq_mode 3, or 4 from
+    UTVM_DSP_RQ_ANY, each channel turned to 3 at run time where its shift allows)? 3x3 filters without
+    dilation along the rows (the kernel's assembly steps), mode UTVM_DSP_RQ_FULL (2) or _ANY (0) at
+    the full int8 range, and twice every sum in int32 (bias_max: the largest bias magnitude)."""
+    return ((geo.filter_h, geo.filter_w, geo.dilation_w) == (3, 3, 1) and mode in (0, 2) and act == (-128, 127)
+            and doubled_sums_fit(bias_max, geo.filter_h * geo.filter_w))
 
 
 def _dw_row_cost(rows: int, n: int) -> int:

@@ -19,11 +19,11 @@
  * rows may run transposed (the generator's choice: in_sx .. out_sy below).
  *
  * Data the generator prepares (ops/conv.py, depthwise_q15_call):
- * - w: 3x3 filters with dilation_w 1: per pair of channels 9 int32 words, per channel (w00, w01),
- *   (w10, w11), (w20, w21), (w02, w12) as int16 lanes, then (w22 of the first, w22 of the
- *   second); other filters: per channel its taps as int16, row by row (2x the weight bytes);
+ * - w: per channel its taps as int16, row by row (2x the weight bytes);
  * - bias: the model's bias (zeros without one);
- * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode;
+ * - rq: per channel (m, k, sh) of dsp_s8.h utvm_dsp_rq3, mode rq_mode; 3x3 filters at the full
+ *   int8 range (dilation_w 1, twice every sum in int32): the weights and biases doubled, rq_mode
+ *   UTVM_DW_Q15_RQ_FULL2 with the triplets (m, 2k, sh + 1), or UTVM_DW_Q15_RQ_ANY2 (below);
  * - band_rows: output rows per band; scratch: the band, ((band_rows - 1) * stride_h + (filter_h - 1)
  *   * dilation_h + 1) * cols * 8 bytes with cols = (out_w - 1) * stride_w + (filter_w - 1) *
  *   dilation_w + 1, 4 to align, 2 * stride_w and 16 that the steps may read past the last plane
@@ -58,8 +58,33 @@ typedef struct {
   int32_t out_sy;
 } utvm_dw_q15_params;
 
+/* The operator's modes beyond dsp_s8.h's UTVM_DSP_RQ_*: 3x3 filters (dilation_w 1) whose weights and
+ * biases the generator doubled (ops/conv.py depthwise_q15_call: every sum is twice the reference's,
+ * still in int32), for the requantization of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT: SMMLAR, 4
+ * instructions per output instead of 6). FULL2: the full int8 range, the triplets (m, 2k, sh + 1);
+ * ANY2: UTVM_DSP_RQ_ANY's triplets (m, 0, shift), each channel turned FULL2 where its shift allows
+ * (utvm_dw_q15_channel_mode), the others requantizing half the sum. The assembly steps take FULL2. */
+#define UTVM_DW_Q15_RQ_FULL2 3
+#define UTVM_DW_Q15_RQ_ANY2 4
+
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
 static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
+
+/* One output of a sum acc under mode (dsp_s8.h's three and the two above; (m, k, sh) the channel's
+ * triplet). */
+static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t m, int32_t k, int32_t sh, int32_t zp,
+                                             int32_t lo, int32_t hi) {
+  int8_t v;
+  if (mode == UTVM_DW_Q15_RQ_FULL2) {
+    const int32_t t[3] = {m, k, sh};
+    v = utvm_dsp_rq2(acc, t);
+  } else if (mode == UTVM_DW_Q15_RQ_ANY2) {
+    v = utvm_dsp_rq3(acc / 2, UTVM_DSP_RQ_ANY, m, k, sh, zp, lo, hi); /* (acc even: exact) */
+  } else {
+    v = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+  }
+  return v;
+}
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 /* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
@@ -321,21 +346,28 @@ typedef struct {
   const uint16_t* s;  /* the plane at the current row */
   int8_t* y;          /* the current output row */
   /* the assembly steps' fields (utvm_dw_q15_quad1 ...: their offsets as immediates) */
-  int32_t wq[6];      /* per filter row (w0, w1) and (w1, w2) as int16 lanes */
+  uint16_t wq[10];    /* the taps row by row (w0, w1, w2): (w0, w1) of row r the word at wq[3r],
+                       * (w1, w2) at wq[3r + 1] (possibly unaligned words); wq[9] unused */
   int32_t rsb;        /* bytes between filter rows in the plane (a register operand of the steps) */
   /* utvm_dw_q15_rows4: from where a row's steps leave the plane position and the output address
    * to the next row's first (values, bytes) */
   int32_t pskip;
   int32_t yskip;
   int32_t sixes; /* n / 6 for rows of 6q pixels, else 0 */
+  /* the 6-pixel block's advances (bytes): of p from the third filter row's position to the next
+   * block's (2 npos - 2 rsb), of the output address (6 out_c); rows of one block (sixes 1) include
+   * the row skips (2 pskip, yskip), so that their row loop is a counter alone */
+  int32_t badv;
+  int32_t yadv;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
  * assembly block: per filter row three input words A = (x, x+1), C = (x+2, x+3), E = (x+4, x+5)
- * and the weight words W01 = (w0, w1), W12 = (w1, w2) (one LDRD), eight multiply-accumulates for
+ * and the weight words W01 = (w0, w1), W12 = (w1, w2) (two LDRs: an LDR after a load pipelines on
+ * the M4, after an LDRD it does not), eight multiply-accumulates for
  * the 12 MACs (pixel x: A.W01 + C.lo w2; x+1: A.hi w0 + C.W12; x+2: C.W01 + E.lo w2; x+3: C.hi w0
- * + E.W12), then the four requantizations (dsp_s8.h utvm_dsp_rq_fast with the output offset in k:
- * AND, ADD, ADD, SMLAL, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
+ * + E.W12), then the four requantizations of twice the sums (UTVM_DW_Q15_RQ_FULL2: dsp_s8.h
+ * UTVM_DSP_RQ2_TEXT, ADD, SMMLAR, ASR, SSAT) and byte stores at y, y + out_c, y + 2 out_c, y + 3 out_c. The
  * constants are read from the channel's state c (its field offsets as immediates); p steps by
  * 4 positions (stride 2: 8, UTVM_DW_Q15_QROW2). y is an integer: after a row's last step it lies
  * past the row. The same block for the 3 or 2 pixels left in a row (ST3, PROW / ST2). 9 scratch
@@ -351,12 +383,14 @@ typedef struct {
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
   "ldr %[i2], [%[p], #8]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+  "ldr %[wa], [%[c], %[" W "]]\n\t"          \
+  "ldr %[wb], [%[c], %[" W "]+2]\n\t"
 /* stride 1, the 2-pixel step: the words (x, x+1), (x+2, x+3) alone */
 #define UTVM_DW_Q15_PLOAD(W)                \
   "ldr %[i0], [%[p]]\n\t"                   \
   "ldr %[i1], [%[p], #4]\n\t"               \
-  "ldrd %[wa], %[wb], [%[c], %[" W "]]\n\t"
+  "ldr %[wa], [%[c], %[" W "]]\n\t"          \
+  "ldr %[wb], [%[c], %[" W "]+2]\n\t"
 /* stride 1, the second and third filter rows: pixels x and x+1 (the 2-pixel step), then x+2, x+3 */
 #define UTVM_DW_Q15_PMAC                    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
@@ -396,14 +430,9 @@ typedef struct {
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* requantize ACC (temps T, H; m, k, sh in i0, i1, i2), then STORE */
-#define UTVM_DW_Q15_QRQ(ACC, T, H, STORE)          \
-  "and %[" T "], %[" ACC "], #0x80000000\n\t"      \
-  "add %[" T "], %[" T "], #0x40000000\n\t"        \
-  "add %[" H "], %[i1], %[" ACC "], asr #31\n\t"   \
-  "smlal %[" T "], %[" H "], %[" ACC "], %[i0]\n\t" \
-  "asr %[" H "], %[" H "], %[i2]\n\t"              \
-  "ssat %[" H "], #8, %[" H "]\n\t" STORE
+/* requantize ACC, twice the sum, in place (temp wa; the triplet (m, 2k, sh + 1) in i0, i1, i2:
+ * UTVM_DW_Q15_RQ_FULL2, dsp_s8.h UTVM_DSP_RQ2_TEXT, 4 instructions) */
+#define UTVM_DW_Q15_QRQ(ACC) UTVM_DSP_RQ2_TEXT(ACC, "wa", "i0", "i1", "i2")
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
@@ -430,34 +459,34 @@ typedef struct {
   "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* the requantizations of a0 (into wb), a1 (into a0), then for 3 and 4 pixels a2 (into a1) and a3
- * (into a2), then the stores in a run (a store right after another pipelines on the M4): y, y +
+/* the requantizations of a0, a1, then for 3 and 4 pixels a2 and a3 (each in place), then the
+ * stores in a run (a store right after another pipelines on the M4): y, y +
  * out_c, y + 2 out_c, y + 3 out_c (out_c into i0 once m, k, sh are dead); y advanced by 2 out_c (2
  * and 3 pixels: the 3-pixel step's third output is the row's last) or 4 out_c */
-#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")
-#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2", "wa", "a1", "")
+#define UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1")
+#define UTVM_DW_Q15_RQ3 UTVM_DW_Q15_RQ2 UTVM_DW_Q15_QRQ("a2")
 #define UTVM_DW_Q15_ST2                     \
   UTVM_DW_Q15_RQ2                           \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
   "add %[y], %[y], %[i0], lsl #1\n\t"
 #define UTVM_DW_Q15_ST3                     \
   UTVM_DW_Q15_RQ3                           \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
-  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
+  "strb %[a2], [%[y], %[i0], lsl #1]\n\t"  \
   "add %[y], %[y], %[i0], lsl #1\n\t"
 #define UTVM_DW_Q15_ST4                     \
   UTVM_DW_Q15_RQ3                           \
-  UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")     \
+  UTVM_DW_Q15_QRQ("a3")                     \
   "ldr %[i0], [%[c], %[ooc]]\n\t"          \
   "add %[i1], %[i0], %[i0], lsl #1\n\t"    \
-  "strb %[wb], [%[y]]\n\t"                 \
-  "strb %[a0], [%[y], %[i0]]\n\t"          \
-  "strb %[a1], [%[y], %[i0], lsl #1]\n\t"  \
-  "strb %[a2], [%[y], %[i1]]\n\t"          \
+  "strb %[a0], [%[y]]\n\t"                 \
+  "strb %[a1], [%[y], %[i0]]\n\t"          \
+  "strb %[a2], [%[y], %[i0], lsl #1]\n\t"  \
+  "strb %[a3], [%[y], %[i1]]\n\t"          \
   "add %[y], %[y], %[i0], lsl #2\n\t"
 /* stride 2, the first filter row from the bias in a0 */
 /* (pixels x+1, x, and x+2's first tap pair, from the bias in a0) */
@@ -505,13 +534,14 @@ typedef struct {
         ROW0 "add %[p], %[p], %[rsb]\n\t" ROW("ow1") "add %[p], %[p], %[rsb]\n\t" ROW("ow2")                  \
         "sub %[p], %[p], %[rsb], lsl #1\n\t"                                                                   \
         "add %[p], %[p], %[back]\n\t"                                                                         \
-        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
+        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
         "ldr %[i2], [%[c], %[osh]]\n\t" ST \
         : [p] "+r"(p), [y] "+r"(yy), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),         \
           [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa), [wb] "=&r"(wb)                      \
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
-          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[3])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[6])),                              \
           [rsb] "r"(c->rsb), [back] "i"(BACK),                                                                \
           [ooc] "i"(UTVM_DW_Q15_OFF(out_c))                                                                   \
         : "memory");                                                                                          \
@@ -549,9 +579,11 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 /* Six output pixels of a row in one block (the rows' steps, utvm_dw_q15_rows4: a row of 6q pixels
  * is q such blocks, of about 120 estimated cycles at stride 1 against 1.5 4-pixel steps of about
  * 95 plus the loop). 13 registers: six sums, i0..i2, wa, wb, p and c; the output address is not one
- * of them: a memory operand, loaded into i0 once the six sums are requantized (into wb, a0..a4),
- * then the six stores in a run and the address written back 6 out_c on. p advances by the row step
- * between filter rows (in the register RSB: each row loads it) and by NPOS positions in all (returned).
+ * of them: a memory operand, loaded into i0 once the six sums are requantized (in place), then the
+ * six stores in a run and the address written back yadv on (the state's: 6 out_c, or to the next
+ * row for rows of one block). p advances by the row step between filter rows (in the register RSB:
+ * each row loads it) and then by the state's badv (returned): 6 positions (stride 2: 12) in all,
+ * or to the next row's first block.
  * Stride 1 (UTVM_DW_Q15_SROW): per filter row the words (x, x+1) .. (x+4, x+5) in i0..i2 and,
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
@@ -609,7 +641,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[i2], [%[p], #24]\n\t"              \
   "ldr %[i1], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB, NPOS)                                                        \
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
@@ -618,40 +650,42 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
         "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
-        "sub %[p], %[p], %[" RSB "], lsl #1\n\t"                                                             \
-        "add %[p], %[p], %[back]\n\t"                                                                         \
-        "ldrd %[i0], %[i1], [%[c], %[orq]]\n\t"                                                               \
+        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
+        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
         "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
-        UTVM_DW_Q15_QRQ("a0", "wa", "wb", "") UTVM_DW_Q15_QRQ("a1", "wa", "a0", "")                           \
-        UTVM_DW_Q15_QRQ("a2", "wa", "a1", "") UTVM_DW_Q15_QRQ("a3", "wa", "a2", "")                           \
-        UTVM_DW_Q15_QRQ("a4", "wa", "a3", "") UTVM_DW_Q15_QRQ("a5", "wa", "a4", "")                           \
+        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
+        "add %[p], %[p], %[wb]\n\t"                                                                           \
+        UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
+        UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
         "ldr %[i0], %[ym]\n\t"                                                                                \
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
+        "ldr %[wb], [%[c], %[oyadv]]\n\t"                                                                     \
         "add %[i2], %[i1], %[i1], lsl #1\n\t"                                                                 \
         "add %[wa], %[i1], %[i1], lsl #2\n\t"                                                                 \
-        "add %[a5], %[i0], %[i2], lsl #1\n\t"                                                                 \
-        "strb %[wb], [%[i0]]\n\t"                                                                             \
-        "strb %[a0], [%[i0], %[i1]]\n\t"                                                                      \
-        "strb %[a1], [%[i0], %[i1], lsl #1]\n\t"                                                              \
-        "strb %[a2], [%[i0], %[i2]]\n\t"                                                                      \
-        "strb %[a3], [%[i0], %[i1], lsl #2]\n\t"                                                              \
-        "strb %[a4], [%[i0], %[wa]]\n\t"                                                                      \
-        "str %[a5], %[ym]\n\t"                                                                                \
+        "add %[wb], %[wb], %[i0]\n\t"                                                                         \
+        "strb %[a0], [%[i0]]\n\t"                                                                             \
+        "strb %[a1], [%[i0], %[i1]]\n\t"                                                                      \
+        "strb %[a2], [%[i0], %[i1], lsl #1]\n\t"                                                              \
+        "strb %[a3], [%[i0], %[i2]]\n\t"                                                                      \
+        "strb %[a4], [%[i0], %[i1], lsl #2]\n\t"                                                              \
+        "strb %[a5], [%[i0], %[wa]]\n\t"                                                                      \
+        "str %[wb], %[ym]\n\t"                                                                                \
         : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
           [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
           [wb] "=&r"(wb)                                                                                      \
         : [c] "r"(c), [obias] "i"(UTVM_DW_Q15_OFF(bias)), [orq] "i"(UTVM_DW_Q15_OFF(rq[0])),                  \
           [osh] "i"(UTVM_DW_Q15_OFF(rq[2])), [ow0] "i"(UTVM_DW_Q15_OFF(wq[0])),                              \
-          [ow1] "i"(UTVM_DW_Q15_OFF(wq[2])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[4])),                              \
-          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)), [back] "i"(2 * (NPOS))          \
+          [ow1] "i"(UTVM_DW_Q15_OFF(wq[3])), [ow2] "i"(UTVM_DW_Q15_OFF(wq[6])),                              \
+          [orsb] "i"(UTVM_DW_Q15_OFF(rsb)), [ooc] "i"(UTVM_DW_Q15_OFF(out_c)),                                    \
+          [obadv] "i"(UTVM_DW_Q15_OFF(badv)), [oyadv] "i"(UTVM_DW_Q15_OFF(yadv))                                \
         : "memory");                                                                                          \
     return p;                                                                                                 \
   }
 
 /* the row step: the rows load it right after their last input word (a load after a load), into a
  * register dead there: wa at stride 1, i1 at stride 2 */
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa", 6)
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1", 12)
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1")
 #endif
 
 #ifdef UTVM_DW_Q15_QUAD
@@ -667,13 +701,19 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
   if (c->sixes != 0) {
+    /* rows of one block: one run of rows blocks (their advances include the row skips: badv,
+     * yadv), no row loop; one copy of each block all the same (flash) */
+    const int32_t nb = (c->sixes == 1) ? rows : c->sixes;
     uintptr_t my = (uintptr_t)c->y;
+    if (c->sixes == 1) {
+      rows = 1;
+    }
     for (;;) {
-      int32_t j = c->sixes;
+      int32_t j = nb;
       do {
         p = (quad == 1) ? utvm_dw_q15_six1(c, p, &my) : utvm_dw_q15_six2(c, p, &my);
         j -= 1;
-      } while (j != 0); /* (sixes >= 1) */
+      } while (j != 0); /* (nb >= 1) */
       rows -= 1;
       if (rows <= 0) {
         return;
@@ -744,61 +784,61 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
       const int32_t zp = c->zp;
       const int32_t lo = c->lo;
       const int32_t hi = c->hi;
-      const int32_t* w = c->wq; /* (w0, w1) of filter row r in w[2r], (w1, w2) in w[2r + 1]: tap 2 high */
+      const uint16_t* w = c->wq; /* (w0, w1) of filter row r at w[3r], (w1, w2) at w[3r + 1]: tap 2 high */
       const uint16_t* p1 = &p0[rs];
       const uint16_t* p2 = &p1[rs];
       int8_t* const py = c->y;
       const int32_t last = (c->n - 1) * out_c; /* offsets, not pointers: none past the output */
       while (yo < last) {
-        int32_t wv = w[0];
+        int32_t wv = utvm_dw_q15_ld2(w);
         int32_t a0 = __smlad(utvm_dw_q15_ld2(p0), wv, bias);
         int32_t a1 = __smlad(utvm_dw_q15_ld2(&p0[xs]), wv, bias);
-        wv = w[2];
+        wv = utvm_dw_q15_ld2(&w[3]);
         a0 = __smlad(utvm_dw_q15_ld2(p1), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p1[xs]), wv, a1);
-        wv = w[4];
+        wv = utvm_dw_q15_ld2(&w[6]);
         a0 = __smlad(utvm_dw_q15_ld2(p2), wv, a0);
         a1 = __smlad(utvm_dw_q15_ld2(&p2[xs]), wv, a1);
         if (xs1) {
           /* stride 1: tap 2 of both pixels in one word per filter row */
           int32_t t = utvm_dw_q15_ld2(&p0[2]);
-          wv = w[1];
+          wv = utvm_dw_q15_ld2(&w[1]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p1[2]);
-          wv = w[3];
+          wv = utvm_dw_q15_ld2(&w[4]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
           t = utvm_dw_q15_ld2(&p2[2]);
-          wv = w[5];
+          wv = utvm_dw_q15_ld2(&w[7]);
           a0 = __smlabt(t, wv, a0);
           a1 = __smlatt(t, wv, a1);
         } else {
-          wv = w[1];
+          wv = utvm_dw_q15_ld2(&w[1]);
           a0 = __smlabt((int32_t)p0[2], wv, a0);
           a1 = __smlabt((int32_t)p0[xs + 2], wv, a1);
-          wv = w[3];
+          wv = utvm_dw_q15_ld2(&w[4]);
           a0 = __smlabt((int32_t)p1[2], wv, a0);
           a1 = __smlabt((int32_t)p1[xs + 2], wv, a1);
-          wv = w[5];
+          wv = utvm_dw_q15_ld2(&w[7]);
           a0 = __smlabt((int32_t)p2[2], wv, a0);
           a1 = __smlabt((int32_t)p2[xs + 2], wv, a1);
         }
-        py[yo] = utvm_dsp_rq3(a0, mode, m, k, sh, zp, lo, hi);
-        py[yo + out_c] = utvm_dsp_rq3(a1, mode, m, k, sh, zp, lo, hi);
+        py[yo] = utvm_dw_q15_rq(a0, mode, m, k, sh, zp, lo, hi);
+        py[yo + out_c] = utvm_dw_q15_rq(a1, mode, m, k, sh, zp, lo, hi);
         yo += 2 * out_c;
         p0 = &p0[2 * xs];
         p1 = &p1[2 * xs];
         p2 = &p2[2 * xs];
       }
       if (yo == last) {
-        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), w[0], bias);
-        acc = __smlabt((int32_t)p0[2], w[1], acc);
-        acc = __smlad(utvm_dw_q15_ld2(p1), w[2], acc);
-        acc = __smlabt((int32_t)p1[2], w[3], acc);
-        acc = __smlad(utvm_dw_q15_ld2(p2), w[4], acc);
-        acc = __smlabt((int32_t)p2[2], w[5], acc);
-        py[yo] = utvm_dsp_rq3(acc, mode, m, k, sh, zp, lo, hi);
+        int32_t acc = __smlad(utvm_dw_q15_ld2(p0), utvm_dw_q15_ld2(w), bias);
+        acc = __smlabt((int32_t)p0[2], utvm_dw_q15_ld2(&w[1]), acc);
+        acc = __smlad(utvm_dw_q15_ld2(p1), utvm_dw_q15_ld2(&w[3]), acc);
+        acc = __smlabt((int32_t)p1[2], utvm_dw_q15_ld2(&w[4]), acc);
+        acc = __smlad(utvm_dw_q15_ld2(p2), utvm_dw_q15_ld2(&w[6]), acc);
+        acc = __smlabt((int32_t)p2[2], utvm_dw_q15_ld2(&w[7]), acc);
+        py[yo] = utvm_dw_q15_rq(acc, mode, m, k, sh, zp, lo, hi);
       }
     }
     c->rows -= 1;
@@ -825,15 +865,15 @@ static UTVM_DSP_HOT void utvm_dw_q15_rows_full2(utvm_dw_q15_ch3* c) {
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 1);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, true, 1);
 }
 #else
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full1(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, true, 0);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, true, 0);
 }
 
 static UTVM_DSP_HOT void utvm_dw_q15_ch3x3_full(utvm_dw_q15_ch3* c) {
-  utvm_dw_q15_ch3x3(c, UTVM_DSP_RQ_FULL, false, 0);
+  utvm_dw_q15_ch3x3(c, UTVM_DW_Q15_RQ_FULL2, false, 0);
 }
 #endif
 
@@ -902,6 +942,13 @@ static UTVM_DSP_NOINLINE int32_t utvm_dw_q15_channel_mode(const utvm_dw_q15_para
     rq[1] = (int32_t)(1u << (uint32_t)(e - 2)) + (p->output_offset * (int32_t)(1u << (uint32_t)(e - 1)));
     rq[2] = e - 1;
     mode = ((p->act_min == -128) && (p->act_max == 127)) ? UTVM_DSP_RQ_FULL : UTVM_DSP_RQ_FAST;
+  } else if ((mode == UTVM_DW_Q15_RQ_ANY2) && (e >= 2) && (e <= 22)) {
+    /* the doubled sums (the full range: the generator's condition): (m, 2k, sh + 1) of the above */
+    rq[1] = (int32_t)(1u << (uint32_t)(e - 1)) + (p->output_offset * (int32_t)(1u << (uint32_t)e));
+    rq[2] = e;
+    mode = UTVM_DW_Q15_RQ_FULL2;
+  } else {
+    /* (the channel keeps the operator's mode) */
   }
   return mode;
 }
@@ -928,6 +975,27 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
     st->pskip = st->ys - (g->stride_w * (g->out_w + t3));
     st->yskip = p->out_sy - (p->out_sx * (g->out_w - t3));
   }
+  /* the 6-pixel block's advances (rows of one block: to the next row's first block) */
+  st->badv = (12 * g->stride_w) - (2 * st->rsb) + ((st->sixes == 1) ? (2 * st->pskip) : 0);
+  st->yadv = (6 * p->out_sx) + ((st->sixes == 1) ? st->yskip : 0);
+}
+
+/* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
+ * no more (a memcpy of 18 bytes became a loop). */
+static UTVM_DSP_INLINE void utvm_dw_q15_taps9(uint16_t* d, const uint8_t* src) {
+  uint32_t v0;
+  uint32_t v1;
+  uint32_t v2;
+  uint32_t v3;
+  (void)memcpy(&v0, src, 4u);
+  (void)memcpy(&v1, &src[4], 4u);
+  (void)memcpy(&v2, &src[8], 4u);
+  (void)memcpy(&v3, &src[12], 4u);
+  (void)memcpy(d, &v0, 4u);
+  (void)memcpy(&d[2], &v1, 4u);
+  (void)memcpy(&d[4], &v2, 4u);
+  (void)memcpy(&d[6], &v3, 4u);
+  (void)memcpy(&d[8], &src[16], 2u);
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
@@ -953,27 +1021,18 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   for (j = 0; j < 4; ++j) {
     const int32_t ch = c + j;
     if (f3x3) {
-      /* per pair of channels 9 words: 4 of each channel, then w22 of both */
-      const int32_t* wp = &w[(ch / 2) * 9];
-      const uint32_t odd = (uint32_t)ch & 1u;
-      const int32_t* wc = &wp[4u * odd];
-      const uint32_t w22 = (uint32_t)wp[8] >> (16u * odd);
-      /* per filter row (w0, w1), (w1, w2) (the steps' words; the C loop's tap 2 is the second's high lane) */
-      st->wq[0] = wc[0];
-      st->wq[1] = (int32_t)(((uint32_t)wc[0] >> 16u) | ((uint32_t)wc[3] << 16u));
-      st->wq[2] = wc[1];
-      st->wq[3] = (int32_t)(((uint32_t)wc[1] >> 16u) | ((uint32_t)wc[3] & 0xFFFF0000u));
-      st->wq[4] = wc[2];
-      st->wq[5] = (int32_t)(((uint32_t)wc[2] >> 16u) | (w22 << 16u));
+      /* the channel's 9 taps as they are (the steps read (w0, w1) and (w1, w2) of a row from them) */
+      utvm_dw_q15_taps9(st->wq, &((const uint8_t*)(const void*)w)[18 * ch]);
       st->bias = bias[ch];
       st->rq[0] = rq[3 * ch];
       st->rq[1] = rq[(3 * ch) + 1];
       st->rq[2] = rq[(3 * ch) + 2];
-      cm = (mode == UTVM_DSP_RQ_ANY) ? utvm_dw_q15_channel_mode(p, st->rq) : mode; /* (no call otherwise) */
+      cm = ((mode == UTVM_DSP_RQ_ANY) || (mode == UTVM_DW_Q15_RQ_ANY2)) ? utvm_dw_q15_channel_mode(p, st->rq)
+                                                                         : mode; /* (no call otherwise) */
       st->rows = rows;
       st->s = &s[j * plane];
       st->y = &y[j];
-      if ((cm == UTVM_DSP_RQ_FULL) && (full != NULL)) {
+      if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
         full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
