@@ -344,9 +344,16 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     fn = Q15_KERNEL
-    if widen() and offers(Q15W_KERNEL, target):
-        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes
-        lanes = words.astype(np.int64) & 0xFFFF
+    widened = widen() and offers(Q15W_KERNEL, target)
+    tri = q15w_triples(geo, depth4, mode, strip_cols, widened)
+    if tri and not doubled_sums_fit(int(np.abs(b.astype(np.int64)).max()), depth):
+        tri = 0  # (twice a sum could leave int32: the pair kernel)
+    if tri:  # the triple block sums twice the layer's sums for its SMMLAR requantization
+        b, rq, mode = 2 * b, rq2_triplets(rq).reshape(-1).astype(np.int32), Q15W_RQ2
+    if widened:
+        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes (the
+        # triple block's: twice the weights, -256..254)
+        lanes = (words.astype(np.int64) * (2 if tri else 1)) & 0xFFFF
         words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
         packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
         fn = Q15W_KERNEL
@@ -356,7 +363,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
-        selects_value=("UTVM_CONV2D_Q15W_TRI", q15w_triples(geo, depth4, mode, strip_cols, fn == Q15W_KERNEL)))
+        selects_value=("UTVM_CONV2D_Q15W_TRI", tri))
     fn1 = Q15_1X1_KERNELS[fn]
     if conv_q15_1x1_layer(geo, mode, int(np.abs(b.astype(np.int64)).max())) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
@@ -378,6 +385,11 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
                     Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: conv2d_s8_q15w.h UTVM_CONV2D_Q15W_RQ2: the rq_mode of a layer the three-pixel block takes, its
+#: weights and biases doubled and its triplets (m, 2k, s + 1) (rq2_triplets; UTVM_DSP_RQ_FULL's range).
+Q15W_RQ2 = 3
 
 
 def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:

@@ -132,6 +132,12 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   }
 }
 
+/* The rq_mode of a layer that takes the three-pixel block below (ops/conv.py Q15W_RQ2): windows of
+ * 28 or 40 bytes, an even out_c, no strips, a filter larger than 1x1, the full int8 range
+ * (UTVM_DSP_RQ_FULL), its weights and biases doubled and its triplets (m, 2k, s + 1), so that the
+ * block requantizes twice each sum in 4 instructions (dsp_s8.h UTVM_DSP_RQ2_TEXT / utvm_dsp_rq2). */
+#define UTVM_CONV2D_Q15W_RQ2 3
+
 #if defined(UTVM_CONV2D_Q15_1X1_ASM) /* (GCC with optimization, inline assembly) */
 #define UTVM_CONV2D_Q15W_TRI_ASM 1
 /* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...) or 40 (10x4x1: KWS's first
@@ -172,12 +178,9 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
                                                (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 68u))
                                                   ? 1
                                                   : -1];
-/* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
- * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
-#define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
-  "and %[t3], %[" X "], #0x80000000\n\torr %[t3], %[t3], #0x40000000\n\t"                         \
-  "add %[px], %[t1], %[" X "], asr #31\n\tsmlal %[t3], %[px], %[" X "], %[t0]\n\t"                 \
-  "asr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
+/* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
+ * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. */
+#define UTVM_CONV2D_Q15W_W28_RQ(X) UTVM_DSP_RQ2_TEXT(X, "px", "t0", "t1", "t2")
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
@@ -283,13 +286,6 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 #endif
 #define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
 
-/* Does p take utvm_conv2d_q15w_w28 / _w40 (packed windows of 28 or 40 bytes, UTVM_DSP_RQ_FULL, even
- * out_c)? */
-static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_tri(const utvm_conv2d_q15_params* p) {
-  return ((p->depth4 == 28) || (p->depth4 == 40)) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) &&
-         (p->strip_cols == 0) && ((p->g.filter_h * p->g.filter_w) > 1);
-}
-
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
 static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
                                                                           const int32_t* w, const int32_t* bias,
@@ -393,27 +389,96 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
 }
 #endif
 
-/* scratch and rq: as utvm_conv2d_s8_q15. */
+#if !defined(UTVM_CONV2D_Q15W_TRI_ASM)
+/* The C form of the three-pixel block (other compilers, -O0, UTVM_NO_INLINE_ASM; the same
+ * arithmetic): the layer's pixels three at a time in output order (the last one repeated), their
+ * windows by utvm_conv2d_q15_window (slot 2), per channel pair the six sums of twice the layer's
+ * (doubled weights and biases) by SMLAD, requantized by utvm_dsp_rq2. Scratch: the three windows,
+ * then the staging bytes (within kernel_table.py _q15_conv_scratch's triple size). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                     const int32_t* w, const int32_t* bias, const int32_t* rq,
+                                                     void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const int32_t nw = p->depth4 >> 1; /* q15 words per window */
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const win = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int8_t* const stage = (int8_t*)(void*)&win[3 * nw];
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 3) {
+    int32_t ys[3];
+    const int32_t* pw = w;
+    int32_t k;
+    int32_t c;
+    for (k = 0; k < 3; ++k) {
+      const int32_t i = utvm_min_i32(pix + k, total - 1);
+      const int32_t b = i / per_image;
+      const int32_t oy = (i - (b * per_image)) / g->out_w;
+      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
+      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                             (ox * g->stride_w) - g->pad_w, &win[nw * k], stage, 2);
+      ys[k] = i * out_c;
+    }
+    for (c = 0; c < out_c; c += 2) {
+      int32_t s0[3];
+      int32_t s1[3];
+      int32_t j;
+      for (k = 0; k < 3; ++k) {
+        s0[k] = bias[c];
+        s1[k] = bias[c + 1];
+      }
+      for (j = 0; j < nw; j += 2) { /* 4 window bytes: their even and odd lanes' words */
+        for (k = 0; k < 3; ++k) {
+          const int32_t* x = &win[(nw * k) + j];
+          s0[k] = __smlad(x[1], pw[1], __smlad(x[0], pw[0], s0[k]));
+          s1[k] = __smlad(x[1], pw[3], __smlad(x[0], pw[2], s1[k]));
+        }
+        pw = &pw[4];
+      }
+      for (k = 0; k < 3; ++k) {
+        out[ys[k] + c] = utvm_dsp_rq2(s0[k], &rq[3 * c]);
+        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &rq[3 * (c + 1)]);
+      }
+    }
+  }
+}
+#endif
+
+/* scratch and rq: as utvm_conv2d_s8_q15. A layer whose rq_mode is UTVM_CONV2D_Q15W_RQ2 takes the
+ * three-pixel block (its data doubled: ops/conv.py); the pair functions and the strips are compiled
+ * only when a layer of another mode calls (UTVM_CONV2D_Q15_RQ_MODES). */
 static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
-  utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
-  int32_t slot = 2;
-  if ((g->filter_h * g->filter_w) == 1) {
-    pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p);
-    slot = 4;
-  }
-  if (p->strip_cols > 0) {
-    utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
+  if (p->rq_mode == UTVM_CONV2D_Q15W_RQ2) {
 #if defined(UTVM_CONV2D_Q15W_TRI_ASM)
-  } else if (UTVM_CONV2D_Q15W_TRI_USES(1) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 28)) {
-    utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
-  } else if (UTVM_CONV2D_Q15W_TRI_USES(2) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 40)) {
-    utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
+    if (UTVM_CONV2D_Q15W_TRI_USES(1) && (p->depth4 == 28)) {
+      utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
+    } else if (UTVM_CONV2D_Q15W_TRI_USES(2)) {
+      utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
+    } else {
+      /* (not reached: the generator defines the bit of each block its layers take) */
+    }
+#else
+    utvm_conv2d_q15w_tri_c(p, in, w, bias, rq, scratch, out);
 #endif
+  } else if ((UTVM_CONV2D_Q15_RQ_MODES & 7u) != 0u) {
+    const utvm_conv_geom* g = &p->g;
+    /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
+    utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
+    int32_t slot = 2;
+    if ((g->filter_h * g->filter_w) == 1) {
+      pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p);
+      slot = 4;
+    }
+    if (p->strip_cols > 0) {
+      utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
+    } else {
+      utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
+    }
   } else {
-    utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
+    /* (no layer of these modes) */
   }
 }
 
