@@ -195,8 +195,16 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 #define UTVM_CONV2D_Q15W_TRI_STEP(E, O)                                                         \
   UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", E)    \
   UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", O)
+/* Step 0, its first half starting pixels b's and c's sums from the biases in a0 and a1 (no moves;
+ * a0 and a1 updated last). */
+#define UTVM_CONV2D_Q15W_TRI_STEP0                                                                                \
+  "ldr %[t1], [%[pw], #8]\n\tldr %[t0], [%[pw]], #16\n\tldr %[t2], [%[pr], #%c[xa]]\n\t"                         \
+  "ldr %[t3], [%[pr], #%c[xb]]\n\tldr %[px], [%[pr], #%c[xc]]\n\tsmlad %[b0], %[t3], %[t0], %[a0]\n\t"            \
+  "smlad %[c0], %[px], %[t0], %[a0]\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[b1], %[t3], %[t1], %[a1]\n\t"   \
+  "smlad %[c1], %[px], %[t1], %[a1]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\t"                                       \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", "4")
 #define UTVM_CONV2D_Q15W_TRI_STEPS7                                                                      \
-  UTVM_CONV2D_Q15W_TRI_STEP("0", "4") UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
+  UTVM_CONV2D_Q15W_TRI_STEP0 UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
   UTVM_CONV2D_Q15W_TRI_STEP("24", "28") UTVM_CONV2D_Q15W_TRI_STEP("32", "36")                            \
   UTVM_CONV2D_Q15W_TRI_STEP("40", "44") UTVM_CONV2D_Q15W_TRI_STEP("48", "52")
 #define UTVM_CONV2D_Q15W_TRI_STEPS10                                                                     \
@@ -258,7 +266,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #56]\n\tldr %[t1], [%[pr], #48]\n\tldr %[t2], [%[pr], #52]\n\t" \
         "ldr %[pw], [%[pr], #44]\n\tstr %[t0], [%[pr], #8]\n\tstr %[t1], [%[pr]]\n\tstr %[t2], [%[pr], #4]\n\t"   \
         "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr]]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"    \
-        "str %[t0], [%[pr]]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"  \
+        "str %[t0], [%[pr]]\n\t"                                                                                 \
         STEPS                                                                                                    \
         "ldr %[pr], [%[pr], #4]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                   \
         UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
