@@ -349,7 +349,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     if tri and not doubled_sums_fit(int(np.abs(b.astype(np.int64)).max()), depth):
         tri = 0  # (twice a sum could leave int32: the pair kernel)
     if tri:  # the triple block sums twice the layer's sums for its SMMLAR requantization
-        b, rq, mode = 2 * b, rq2_triplets(rq).reshape(-1).astype(np.int32), Q15W_RQ2
+        mode = Q15W_RQ2
     if widened:
         # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes (the
         # triple block's: twice the weights, -256..254)
@@ -379,10 +379,11 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             lanes2 = (w4.astype(np.int64) * 2) & 0xFFFF
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
-        stream = np.concatenate([2 * b.astype(np.int64).reshape(pairs, 2), packed.reshape(pairs, -1),
-                                 rq2.reshape(pairs, 6)], axis=1)
-        return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
+        return call(fn1, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2), "int32_t"),
                     Scratch("void"), Out(0))
+    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
+        return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
+                    Null(), Null(), Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 
@@ -390,6 +391,15 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
 #: conv2d_s8_q15w.h UTVM_CONV2D_Q15W_RQ2: the rq_mode of a layer the three-pixel block takes, its
 #: weights and biases doubled and its triplets (m, 2k, s + 1) (rq2_triplets; UTVM_DSP_RQ_FULL's range).
 Q15W_RQ2 = 3
+
+
+def pair_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray) -> np.ndarray:
+    """Per channel pair its two biases doubled, its weight words (already doubled by the caller)
+    and its two triplets (m, 2k, s + 1): the int32 stream of conv2d_q15_1x1.h and of conv2d_s8_q15w.h's
+    three-pixel block (an even channel count: the caller pads an odd one)."""
+    pairs = bias.size // 2
+    return np.concatenate([2 * bias.astype(np.int64).reshape(pairs, 2), words.reshape(pairs, -1),
+                           rq2.reshape(pairs, 6)], axis=1).reshape(-1).astype(np.int32)
 
 
 def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:

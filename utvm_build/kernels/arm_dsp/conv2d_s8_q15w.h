@@ -145,43 +145,39 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
  * every channel pair of the three in one inline assembly block (as conv2d_q15_1x1.h does for 1x1
  * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
  * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
- * windows, then per channel pair its biases, the 7 or 10 steps unrolled (UTVM_CONV2D_Q15W_TRI_STEP:
- * 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against 18 per 16 for 2 x 2), the six
- * sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes. 13 registers:
- * the block's state (pointers, counts, the layer's constants) lives in the scratch before the
- * windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from its start, the one
- * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
+ * windows, then per channel pair (one stream: its two biases, its weight words, its two triplets,
+ * walked by pw; the loop ends on the stream's end) the 7 or 10 steps unrolled
+ * (UTVM_CONV2D_Q15W_TRI_STEP: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against
+ * 18 per 16 for 2 x 2), the six sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6
+ * output bytes. 13 registers: the block's state (pointers, counts, the layer's constants) lives in
+ * the scratch before the windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from
+ * its start (pr, the one memory operand). The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
  * cycles). */
 typedef struct {
-  const int32_t* pb;      /* 0: the channel pair's biases */
-  const int32_t* pr;      /* 4: its requantization triplets */
-  int32_t k;              /* 8: channel pairs left */
-  int8_t* ya;             /* 12: pixel a's output of the channel pair */
-  int32_t ys;             /* 16: pixel b's output from a's */
-  int32_t ys2;            /* 20: pixel c's */
-  int32_t n;              /* 24: triples left in the run */
-  const int8_t* src;      /* 28: the run's next input window (top left tap of pixel a) */
-  int32_t rs;             /* 32: from a filter row to the next in the input (bytes) */
-  int32_t offs;           /* 36: the input offset in both int16 lanes */
-  int32_t sw;             /* 40: from a pixel's window to the next pixel's in the input (bytes) */
-  const int32_t* w;       /* 44: the layer's weights, biases, requantization triplets */
-  const int32_t* bias;    /* 48 */
-  const int32_t* rq;      /* 52 */
-  int32_t pairs;          /* 56: out_c / 2 */
-  int32_t* wo;            /* 60: the first window the block builds (from src on) */
-  int32_t* wend;          /* 64: and the end of the last (wo: none) */
-  int32_t win[60];        /* 68: the three packed q15 windows, depth4 / 2 words each */
+  int8_t* ya;             /* 0: pixel a's output of the channel pair */
+  int32_t ys;             /* 4: pixel b's output from a's */
+  int32_t ys2;            /* 8: pixel c's */
+  int32_t n;              /* 12: triples left in the run */
+  const int8_t* src;      /* 16: the run's next input window (top left tap of pixel a) */
+  int32_t rs;             /* 20: from a filter row to the next in the input (bytes) */
+  int32_t offs;           /* 24: the input offset in both int16 lanes */
+  int32_t sw;             /* 28: from a pixel's window to the next pixel's in the input (bytes) */
+  const int32_t* w;       /* 32: the channel pairs' stream */
+  const int32_t* end;     /* 36: and its end */
+  int32_t* wo;            /* 40: the first window the block builds (from src on) */
+  int32_t* wend;          /* 44: and the end of the last (wo: none) */
+  int32_t win[60];        /* 48: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
-typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, pb) == 0u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 64u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 68u))
+typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, ya) == 0u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 44u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 48u))
                                                   ? 1
                                                   : -1];
 /* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
  * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. */
 #define UTVM_CONV2D_Q15W_W28_RQ(X) UTVM_DSP_RQ2_TEXT(X, "px", "t0", "t1", "t2")
-#define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
+#define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pw], #4]\n\tldr %[t2], [%[pw], #8]\n\tldr %[t0], [%[pw]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
  * windows' words at byte X of each (the windows at xa, xb, xc from the context's start in pr), 6
@@ -237,12 +233,12 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
  * window text in the block's registers (src in px, rs in t0, the offset in t1, the window in pw, pr
  * and the sums' registers scratch). */
 #define UTVM_CONV2D_Q15W_W28_WINS                                                                                     \
-  "ldr %[pw], [%[pr], #60]\n\tldr %[t2], [%[pr], #64]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
-  "ldr %[t0], [%[pr], #32]\n\tldr %[t1], [%[pr], #36]\n\t"                                                             \
-  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #28]\n\tldr %[t2], [%[pr], #40]\n\tadd %[t2], %[px], %[t2]\n\t"         \
-  "str %[t2], [%[pr], #28]\n\t"                                                                                       \
+  "ldr %[pw], [%[pr], #40]\n\tldr %[t2], [%[pr], #44]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
+  "ldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t"                                                             \
+  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #16]\n\tldr %[t2], [%[pr], #28]\n\tadd %[t2], %[px], %[t2]\n\t"         \
+  "str %[t2], [%[pr], #16]\n\t"                                                                                       \
   UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")              \
-  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #64]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
+  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #44]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
 /* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
  * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
  * pair through STEPS. */
@@ -263,25 +259,21 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
     int32_t t3_;                                                                                                 \
     __asm__ volatile(                                                                                            \
         "1:\n\tldr %[pr], %[q]\n\t" WINS                                                                         \
-        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #56]\n\tldr %[t1], [%[pr], #48]\n\tldr %[t2], [%[pr], #52]\n\t" \
-        "ldr %[pw], [%[pr], #44]\n\tstr %[t0], [%[pr], #8]\n\tstr %[t1], [%[pr]]\n\tstr %[t2], [%[pr], #4]\n\t"   \
-        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr]]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"    \
-        "str %[t0], [%[pr]]\n\t"                                                                                 \
-        STEPS                                                                                                    \
-        "ldr %[pr], [%[pr], #4]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                   \
-        UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
-        UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                \
-        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #4]\n\tldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #16]\n\t"    \
-        "ldr %[t1], [%[t3], #20]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"                \
-        "strb %[a0], [%[px]], #1\n\tstrb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\t"                \
-        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #8]\n\t"                       \
-        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #8]\n\tbne 0b\n\t"                                           \
-        "ldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #20]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #12]\n\t" \
-        "ldr %[t0], [%[t3], #24]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #24]\n\tbne 1b"                  \
+        "2:\n\tldr %[pr], %[q]\n\tldr %[pw], [%[pr], #32]\n\t"                                                      \
+        "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
+        UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
+        UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
+        UTVM_CONV2D_Q15W_W28_RQ("c1")                                                                            \
+        "ldr %[px], [%[pr]]\n\tldr %[t0], [%[pr], #4]\n\tldr %[t1], [%[pr], #8]\n\t"                             \
+        "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                \
+        "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                \
+        "str %[px], [%[pr]]\n\tldr %[t0], [%[pr], #36]\n\tcmp %[pw], %[t0]\n\tbne 0b\n\t"                       \
+        "add %[px], %[px], %[t1]\n\tstr %[px], [%[pr]]\n\t"                                                      \
+        "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b"                 \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
           [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
           [t3] "=&r"(t3_)                                                                                        \
-        : [q] "m"(CTX), [xa] "i"(68), [xb] "i"(68 + (4 * (W))), [xc] "i"(68 + (8 * (W))), [ws] "i"(4 * (W))     \
+        : [q] "m"(CTX), [xa] "i"(48), [xb] "i"(48 + (4 * (W))), [xc] "i"(48 + (8 * (W))), [ws] "i"(4 * (W))     \
         : "cc", "memory");                                                                                       \
   } while (0)
 
@@ -296,14 +288,11 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
 static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
-                                                                          const int32_t* w, const int32_t* bias,
-                                                                          const int32_t* rq, void* scratch) {
+                                                                          const int32_t* w, void* scratch) {
   uint8_t* const raw = (uint8_t*)scratch;
   utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   cx->w = w;
-  cx->bias = bias;
-  cx->rq = rq;
-  cx->pairs = p->g.out_c >> 1;
+  cx->end = &w[(p->g.out_c >> 1) * (p->depth4 + 8)];
   cx->wo = cx->win;
   cx->wend = cx->win;
   return cx;
@@ -313,12 +302,12 @@ static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const
  * (across rows: KWS's have 5 pixels; the last pixel repeated to fill the last three): their windows
  * in C (utvm_conv2d_q15_window), then the block for every channel pair. */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+                                                 void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const int32_t per_image = g->out_h * g->out_w;
   const int32_t total = g->batches * per_image;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[60];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) {
@@ -347,7 +336,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
  * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
  * _q15_conv_scratch: the context with 42 window words, then the staging bytes). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+                                                 void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
@@ -355,7 +344,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
   const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[42];
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
@@ -400,12 +389,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
 #if !defined(UTVM_CONV2D_Q15W_TRI_ASM)
 /* The C form of the three-pixel block (other compilers, -O0, UTVM_NO_INLINE_ASM; the same
  * arithmetic): the layer's pixels three at a time in output order (the last one repeated), their
- * windows by utvm_conv2d_q15_window (slot 2), per channel pair the six sums of twice the layer's
- * (doubled weights and biases) by SMLAD, requantized by utvm_dsp_rq2. Scratch: the three windows,
+ * windows by utvm_conv2d_q15_window (slot 2), per channel pair of the stream (its two biases, its
+ * weight words, its two triplets) the six sums of twice the layer's (doubled weights and biases) by
+ * SMLAD, requantized by utvm_dsp_rq2. Scratch: the three windows,
  * then the staging bytes (within kernel_table.py _q15_conv_scratch's triple size). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_params* p, const int8_t* in,
-                                                     const int32_t* w, const int32_t* bias, const int32_t* rq,
-                                                     void* scratch, int8_t* out) {
+                                                     const int32_t* w, void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const int32_t nw = p->depth4 >> 1; /* q15 words per window */
@@ -434,9 +423,10 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
       int32_t s1[3];
       int32_t j;
       for (k = 0; k < 3; ++k) {
-        s0[k] = bias[c];
-        s1[k] = bias[c + 1];
+        s0[k] = pw[0];
+        s1[k] = pw[1];
       }
+      pw = &pw[2];
       for (j = 0; j < nw; j += 2) { /* 4 window bytes: their even and odd lanes' words */
         for (k = 0; k < 3; ++k) {
           const int32_t* x = &win[(nw * k) + j];
@@ -446,30 +436,33 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
         pw = &pw[4];
       }
       for (k = 0; k < 3; ++k) {
-        out[ys[k] + c] = utvm_dsp_rq2(s0[k], &rq[3 * c]);
-        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &rq[3 * (c + 1)]);
+        out[ys[k] + c] = utvm_dsp_rq2(s0[k], pw);
+        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &pw[3]);
       }
+      pw = &pw[6];
     }
   }
 }
 #endif
 
 /* scratch and rq: as utvm_conv2d_s8_q15. A layer whose rq_mode is UTVM_CONV2D_Q15W_RQ2 takes the
- * three-pixel block (its data doubled: ops/conv.py); the pair functions and the strips are compiled
- * only when a layer of another mode calls (UTVM_CONV2D_Q15_RQ_MODES). */
+ * three-pixel block: w its channel pairs' stream (per pair its two doubled biases, its doubled
+ * weight words, its two triplets (m, 2k, s + 1): ops/conv.py), bias and rq unused (NULL); the pair
+ * functions and the strips are compiled only when a layer of another mode calls
+ * (UTVM_CONV2D_Q15_RQ_MODES). */
 static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
   if (p->rq_mode == UTVM_CONV2D_Q15W_RQ2) {
 #if defined(UTVM_CONV2D_Q15W_TRI_ASM)
     if (UTVM_CONV2D_Q15W_TRI_USES(1) && (p->depth4 == 28)) {
-      utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
+      utvm_conv2d_q15w_w28(p, in, w, scratch, out);
     } else if (UTVM_CONV2D_Q15W_TRI_USES(2)) {
-      utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
+      utvm_conv2d_q15w_w40(p, in, w, scratch, out);
     } else {
       /* (not reached: the generator defines the bit of each block its layers take) */
     }
 #else
-    utvm_conv2d_q15w_tri_c(p, in, w, bias, rq, scratch, out);
+    utvm_conv2d_q15w_tri_c(p, in, w, scratch, out);
 #endif
   } else if ((UTVM_CONV2D_Q15_RQ_MODES & 7u) != 0u) {
     const utvm_conv_geom* g = &p->g;
