@@ -158,20 +158,18 @@ typedef struct {
   int32_t ys;             /* 4: pixel b's output from a's */
   int32_t ys2;            /* 8: pixel c's */
   int32_t n;              /* 12: triples left in the run */
-  const int8_t* src;      /* 16: the run's next input window (top left tap of pixel a) */
+  const int8_t* src;      /* 16: the run's next input window (top left tap of pixel a; NULL: none) */
   int32_t rs;             /* 20: from a filter row to the next in the input (bytes) */
   int32_t offs;           /* 24: the input offset in both int16 lanes */
-  int32_t sw;             /* 28: from a pixel's window to the next pixel's in the input (bytes) */
+  int32_t sd;             /* 28: from a window's last filter row to the next pixel's window (bytes) */
   const int32_t* w;       /* 32: the channel pairs' stream */
   const int32_t* end;     /* 36: and its end */
-  int32_t* wo;            /* 40: the first window the block builds (from src on) */
-  int32_t* wend;          /* 44: and the end of the last (wo: none) */
-  int32_t win[60];        /* 48: the three packed q15 windows, depth4 / 2 words each */
+  int32_t win[60];        /* 40: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
 typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, ya) == 0u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 44u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 48u))
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, end) == 36u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 40u))
                                                   ? 1
                                                   : -1];
 /* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
@@ -207,38 +205,39 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
   UTVM_CONV2D_Q15W_TRI_STEPS7 UTVM_CONV2D_Q15W_TRI_STEP("56", "60") UTVM_CONV2D_Q15W_TRI_STEP("64", "68") \
   UTVM_CONV2D_Q15W_TRI_STEP("72", "76")
 /* A 3x3x3 window inside the image (rows of 9 bytes, RS apart from S) as its 7 packed q15 word pairs
- * from O on (the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot 2): the words across two
- * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
- * cycles. F0: the offset in both lanes; S and R1 are advanced (rows 2 and 1), A..H scratch; every
- * argument an operand name. */
-#define UTVM_CONV2D_Q15W_W28_WIN(S, R1, RS, F0, O, A, B, C, D, E, F, G, H)                                      \
-  "add %[" R1 "], %[" S "], %[" RS "]\n\tldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\t"           \
-  "ldr %[" C "], [%[" S "], #8]\n\tldr %[" D "], [%[" R1 "], #-1]\n\tldr %[" E "], [%[" R1 "], #3]\n\t"          \
-  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                  \
-  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                   \
-  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                   \
-  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                   \
-  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "]]\n\tstr %[" A "], [%[" O "], #4]\n\t" \
-  "str %[" F "], [%[" O "], #8]\n\tstr %[" B "], [%[" O "], #12]\n\tstr %[" G "], [%[" O "], #16]\n\t"           \
-  "str %[" D "], [%[" O "], #20]\n\tstr %[" H "], [%[" O "], #24]\n\tstr %[" E "], [%[" O "], #28]\n\t"          \
-  "add %[" S "], %[" R1 "], %[" RS "]\n\tldr %[" A "], [%[" R1 "], #7]\n\tldr %[" B "], [%[" S "], #-2]\n\t"     \
-  "ldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\t"          \
-  "lsr %[" D "], %[" D "], #8\n\tsxtab16 %[" A "], %[" F0 "], %[" B "]\n\t"                                      \
-  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" E "], %[" F0 "], %[" C "]\n\t"                   \
-  "sxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" D "]\n\t"                   \
-  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tstr %[" A "], [%[" O "], #32]\n\t"                           \
-  "str %[" B "], [%[" O "], #36]\n\tstr %[" E "], [%[" O "], #40]\n\tstr %[" C "], [%[" O "], #44]\n\t"          \
-  "str %[" F "], [%[" O "], #48]\n\tstr %[" D "], [%[" O "], #52]\n\t"
-/* The block's windows wo..wend of a 28-byte triple from src on (src advanced past them): the
- * window text in the block's registers (src in px, rs in t0, the offset in t1, the window in pw, pr
- * and the sums' registers scratch). */
-#define UTVM_CONV2D_Q15W_W28_WINS                                                                                     \
-  "ldr %[pw], [%[pr], #40]\n\tldr %[t2], [%[pr], #44]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
-  "ldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t"                                                             \
-  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #16]\n\tldr %[t2], [%[pr], #28]\n\tadd %[t2], %[px], %[t2]\n\t"         \
-  "str %[t2], [%[pr], #16]\n\t"                                                                                       \
-  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")              \
-  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #44]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
+ * at O + X (X: an immediate operand; the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot
+ * 2): the words across two rows by BFI, the last word's pad byte 0 (its weights are 0), loads and
+ * stores in runs; about 48 cycles. F0: the offset in both lanes; S is advanced to the last row, A..H
+ * scratch; every argument an operand name. */
+#define UTVM_CONV2D_Q15W_W28_WIN(S, RS, F0, O, X, A, B, C, D, E, F, G, H)                                    \
+  "ldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\tldr %[" C "], [%[" S "], #8]\n\t"              \
+  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" D "], [%[" S "], #-1]\n\tldr %[" E "], [%[" S "], #3]\n\t"     \
+  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                \
+  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                 \
+  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                 \
+  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                 \
+  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "], #%c[" X "]]\n\t"                  \
+  "str %[" A "], [%[" O "], #(%c[" X "] + 4)]\n\tstr %[" F "], [%[" O "], #(%c[" X "] + 8)]\n\t"              \
+  "str %[" B "], [%[" O "], #(%c[" X "] + 12)]\n\tstr %[" G "], [%[" O "], #(%c[" X "] + 16)]\n\t"            \
+  "str %[" D "], [%[" O "], #(%c[" X "] + 20)]\n\tstr %[" H "], [%[" O "], #(%c[" X "] + 24)]\n\t"            \
+  "str %[" E "], [%[" O "], #(%c[" X "] + 28)]\n\tldr %[" A "], [%[" S "], #7]\n\t"                           \
+  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" B "], [%[" S "], #-2]\n\tldr %[" C "], [%[" S "], #2]\n\t"   \
+  "ldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\tlsr %[" D "], %[" D "], #8\n\t"        \
+  "sxtab16 %[" A "], %[" F0 "], %[" B "]\n\tsxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\t"                 \
+  "sxtab16 %[" E "], %[" F0 "], %[" C "]\n\tsxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\t"                 \
+  "sxtab16 %[" F "], %[" F0 "], %[" D "]\n\tsxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\t"                 \
+  "str %[" A "], [%[" O "], #(%c[" X "] + 32)]\n\tstr %[" B "], [%[" O "], #(%c[" X "] + 36)]\n\t"            \
+  "str %[" E "], [%[" O "], #(%c[" X "] + 40)]\n\tstr %[" C "], [%[" O "], #(%c[" X "] + 44)]\n\t"            \
+  "str %[" F "], [%[" O "], #(%c[" X "] + 48)]\n\tstr %[" D "], [%[" O "], #(%c[" X "] + 52)]\n\t"
+/* The three windows of a 28-byte triple inside the image from src on (src advanced past them; none
+ * when src is NULL), unrolled: the window text in the block's registers (pr the context, src in px,
+ * rs in t0, the offset in t1, sd in pw, the sums' registers scratch). */
+#define UTVM_CONV2D_Q15W_W28_WIN1(X) \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "t0", "t1", "pr", X, "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3") "add %[px], %[px], %[pw]\n\t"
+#define UTVM_CONV2D_Q15W_W28_WINS                                                                   \
+  "ldr %[px], [%[pr], #16]\n\tcmp %[px], #0\n\tbeq 2f\n\tldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t" \
+  "ldr %[pw], [%[pr], #28]\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xa") UTVM_CONV2D_Q15W_W28_WIN1("xb")                \
+  UTVM_CONV2D_Q15W_W28_WIN1("xc") "str %[px], [%[pr], #16]\n\t"
 /* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
  * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
  * pair through STEPS. */
@@ -273,7 +272,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
           [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
           [t3] "=&r"(t3_)                                                                                        \
-        : [q] "m"(CTX), [xa] "i"(48), [xb] "i"(48 + (4 * (W))), [xc] "i"(48 + (8 * (W))), [ws] "i"(4 * (W))     \
+        : [q] "m"(CTX), [xa] "i"(40), [xb] "i"(40 + (4 * (W))), [xc] "i"(40 + (8 * (W))), [ws] "i"(4 * (W))     \
         : "cc", "memory");                                                                                       \
   } while (0)
 
@@ -293,8 +292,7 @@ static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const
   utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   cx->w = w;
   cx->end = &w[(p->g.out_c >> 1) * (p->depth4 + 8)];
-  cx->wo = cx->win;
-  cx->wend = cx->win;
+  cx->src = NULL;
   return cx;
 }
 
@@ -331,15 +329,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
 
 /* Every output of such a layer, output row by output row (no division per pixel), three pixels at
  * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
- * windows all lie inside the image in one block; in any other triple the block builds the windows
- * of its distinct pixels inside the image (wo..wend), C the others (utvm_conv2d_q15_window) first.
- * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
- * _q15_conv_scratch: the context with 42 window words, then the staging bytes). */
+ * windows all lie inside the image in one block, which builds them (UTVM_CONV2D_Q15W_W28_WINS); the
+ * windows of any other triple in C first (inside the image: utvm_conv2d_q15_3x3x3; else
+ * utvm_conv2d_q15_window). Scratch: the block's context (its windows last), then the staging bytes
+ * (kernel_table.py _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const uint32_t zpw = ((uint32_t)(uint8_t)(int8_t)(-p->input_offset)) * 0x01010101u;
   const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
@@ -349,7 +348,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
   cx->offs = (int32_t)((off16 << 16u) | off16);
-  cx->sw = g->stride_w * 3;
+  cx->sd = (g->stride_w * 3) - (2 * cx->rs);
   for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
     const int32_t b = r / g->out_h;
     const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
@@ -359,26 +358,26 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
     int32_t ox0 = 0;
     while (ox0 < g->out_w) {
       const int32_t n = (rows_in && (ox0 >= lo)) ? (utvm_max_i32(last - ox0 + 1, 0) / 3) : 0;
-      const int32_t real = utvm_min_i32(g->out_w - ox0, 3); /* the triple's distinct pixels */
-      /* the block's windows: pixels j0..j1-1 of the triple */
-      const int32_t j0 = rows_in ? utvm_min_i32(utvm_max_i32(lo - ox0, 0), real) : 0;
-      const int32_t j1 = (n > 0) ? 3 : (rows_in ? utvm_min_i32(utvm_max_i32(last - ox0 + 1, j0), real) : 0);
       utvm_conv2d_q15w_tri_ctx* ctx = cx;
       int32_t k;
-      for (k = 0; k < 3; ++k) {
-        if ((k < j0) || (k >= j1)) {
-          const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
-          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
+      cx->src = NULL;
+      if (n > 0) {
+        cx->src = &in_b[((iy0 * g->in_w) + ((ox0 * g->stride_w) - g->pad_w)) * 3];
+      } else {
+        for (k = 0; k < 3; ++k) {
+          const int32_t ox = utvm_min_i32(ox0 + k, g->out_w - 1);
+          const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+          if (rows_in && (ox >= lo) && (ox <= last)) {
+            utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, &cx->win[14 * k], 2);
+          } else {
+            utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
+          }
         }
       }
       cx->ya = &row[ox0 * out_c];
       cx->ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
       cx->ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
       cx->n = utvm_max_i32(n, 1);
-      cx->wo = &cx->win[14 * j0];
-      cx->wend = &cx->win[14 * j1];
-      /* (a pointer into the image only when the block reads from it) */
-      cx->src = (j1 > j0) ? &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3] : in_b;
       UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7);
       ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
