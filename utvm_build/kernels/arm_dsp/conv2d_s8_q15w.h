@@ -257,8 +257,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
     int32_t t2_;                                                                                                 \
     int32_t t3_;                                                                                                 \
     __asm__ volatile(                                                                                            \
-        "1:\n\tldr %[pr], %[q]\n\t" WINS                                                                         \
-        "2:\n\tldr %[pr], %[q]\n\tldr %[pw], [%[pr], #32]\n\t"                                                      \
+        "ldr %[pr], %[q]\n1:\n\t" WINS "2:\n\tldr %[pw], [%[pr], #32]\n\t" /* (pr: the context from here on) */    \
         "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
         UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
         UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
