@@ -326,6 +326,25 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
   }
 }
 
+/* The window of a 3x3x3 pixel (rows inside the image, the top left tap at s0) whose filter column kx
+ * lies outside the image, as utvm_conv2d_q15_window makes it: the inside window's words
+ * (utvm_conv2d_q15_3x3x3, which reads at most 3 bytes past the last row's and 3 before the first
+ * row's taps: the caller checks that they lie in the image's buffer), then the column's 9 lanes
+ * set to 0 (byte b of the window: lane b >> 1 & 1 of word 2 (b >> 2) + (b & 1)). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_edge(const int8_t* s0, int32_t rs, int32_t offs, uint32_t zpw,
+                                                   int32_t kx, int32_t* d) {
+  int32_t r;
+  int32_t c;
+  utvm_conv2d_q15_3x3x3(s0, rs, offs, zpw, d, 2);
+  for (r = 0; r < 3; ++r) {
+    for (c = 0; c < 3; ++c) {
+      const int32_t b = (9 * r) + (3 * kx) + c;
+      const uint32_t keep = ((b & 2) != 0) ? 0x0000FFFFu : 0xFFFF0000u;
+      d[(2 * (b >> 2)) + (b & 1)] = (int32_t)((uint32_t)d[(2 * (b >> 2)) + (b & 1)] & keep);
+    }
+  }
+}
+
 /* Every output of such a layer, output row by output row (no division per pixel), three pixels at
  * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
  * windows all lie inside the image in one block, which builds them (UTVM_CONV2D_Q15W_W28_WINS); the
@@ -366,8 +385,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
         for (k = 0; k < 3; ++k) {
           const int32_t ox = utvm_min_i32(ox0 + k, g->out_w - 1);
           const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+          /* one column outside the image (the first or the last), the bytes read past it in the
+           * rows before or after the window's */
+          const bool left = (ix0 == -1) && (iy0 > 0);
+          const bool right = (ix0 == (g->in_w - 2)) && ((iy0 + (2 * g->dilation_h) + 1) < g->in_h);
           if (rows_in && (ox >= lo) && (ox <= last)) {
             utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, &cx->win[14 * k], 2);
+          } else if (rows_in && (g->in_w >= 3) && (left || right)) {
+            utvm_conv2d_q15w_edge(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, left ? 0 : 2,
+                                  &cx->win[14 * k]);
           } else {
             utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
           }
