@@ -10,7 +10,9 @@
  * - w: int32 words; per pair of output channels (c, c + 1), per 4 window bytes k..k+3: channel c's
  *   (w[k], w[k+2]) and (w[k+1], w[k+3]) as int16 lanes (low lane first), then channel c + 1's; the
  *   window zero-padded to depth4 bytes, an odd last channel paired with a copy of itself;
- * - bias, rq: as conv2d_s8_q15.h.
+ * - bias, rq: as conv2d_s8_q15.h; except for a layer of rq_mode UTVM_CONV2D_Q15W_RQ2 (the
+ *   three-pixel block): w one stream per channel pair (its two biases, its weight words, both
+ *   doubled, its two triplets (m, 2k, s + 1)), bias and rq NULL.
  * Scratch (kernel_table.py rule): as conv2d_s8_q15.h.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_
@@ -151,8 +153,8 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
  * 18 per 16 for 2 x 2), the six sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6
  * output bytes. 13 registers: the block's state (pointers, counts, the layer's constants) lives in
  * the scratch before the windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from
- * its start (pr, the one memory operand). The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
- * cycles). */
+ * its start (pr, the one memory operand). A full triple's windows unrolled
+ * (UTVM_CONV2D_Q15W_W28_WINS); docs/kernel-guide.md, sixth and seventh rounds. */
 typedef struct {
   int8_t* ya;             /* 0: pixel a's output of the channel pair */
   int32_t ys;             /* 4: pixel b's output from a's */
@@ -232,8 +234,9 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 /* The three windows of a 28-byte triple inside the image from src on (src advanced past them; none
  * when src is NULL), unrolled: the window text in the block's registers (pr the context, src in px,
  * rs in t0, the offset in t1, sd in pw, the sums' registers scratch). */
-#define UTVM_CONV2D_Q15W_W28_WIN1(X) \
-  UTVM_CONV2D_Q15W_W28_WIN("px", "t0", "t1", "pr", X, "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3") "add %[px], %[px], %[pw]\n\t"
+#define UTVM_CONV2D_Q15W_W28_WIN1(X)                                                                  \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "t0", "t1", "pr", X, "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3") \
+  "add %[px], %[px], %[pw]\n\t"
 #define UTVM_CONV2D_Q15W_W28_WINS                                                                   \
   "ldr %[px], [%[pr], #16]\n\tcmp %[px], #0\n\tbeq 2f\n\tldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t" \
   "ldr %[pw], [%[pr], #28]\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xa") UTVM_CONV2D_Q15W_W28_WIN1("xb")                \
