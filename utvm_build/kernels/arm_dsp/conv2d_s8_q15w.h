@@ -134,6 +134,25 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   }
 }
 
+/* The windows of output pixels pix, pix + 1 and pix + 2 in output order across rows and images (past
+ * the last pixel: the last again), packed (slot 2), nw words apart from win on (utvm_conv2d_q15_window;
+ * the three-pixel block's 40-byte layers and its C form). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15w_tri_windows(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                         int32_t pix, int32_t* win, int32_t nw, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  int32_t k;
+  for (k = 0; k < 3; ++k) {
+    const int32_t i = utvm_min_i32(pix + k, total - 1);
+    const int32_t b = i / per_image;
+    const int32_t oy = (i - (b * per_image)) / g->out_w;
+    const int32_t ox = i - (b * per_image) - (oy * g->out_w);
+    utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                           (ox * g->stride_w) - g->pad_w, &win[nw * k], stage, 2);
+  }
+}
+
 /* The rq_mode of a layer that takes the three-pixel block below (ops/conv.py Q15W_RQ2): windows of
  * 28 or 40 bytes, an even out_c, no strips, a filter larger than 1x1, the full int8 range
  * (UTVM_DSP_RQ_FULL), its weights and biases doubled and its triplets (m, 2k, s + 1), so that the
@@ -211,26 +230,24 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
  * 2): the words across two rows by BFI, the last word's pad byte 0 (its weights are 0), loads and
  * stores in runs; about 48 cycles. F0: the offset in both lanes; S is advanced to the last row, A..H
  * scratch; every argument an operand name. */
-#define UTVM_CONV2D_Q15W_W28_WIN(S, RS, F0, O, X, A, B, C, D, E, F, G, H)                                    \
-  "ldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\tldr %[" C "], [%[" S "], #8]\n\t"              \
-  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" D "], [%[" S "], #-1]\n\tldr %[" E "], [%[" S "], #3]\n\t"     \
-  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                \
-  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                 \
-  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                 \
-  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                 \
-  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "], #%c[" X "]]\n\t"                  \
-  "str %[" A "], [%[" O "], #(%c[" X "] + 4)]\n\tstr %[" F "], [%[" O "], #(%c[" X "] + 8)]\n\t"              \
-  "str %[" B "], [%[" O "], #(%c[" X "] + 12)]\n\tstr %[" G "], [%[" O "], #(%c[" X "] + 16)]\n\t"            \
-  "str %[" D "], [%[" O "], #(%c[" X "] + 20)]\n\tstr %[" H "], [%[" O "], #(%c[" X "] + 24)]\n\t"            \
-  "str %[" E "], [%[" O "], #(%c[" X "] + 28)]\n\tldr %[" A "], [%[" S "], #7]\n\t"                           \
-  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" B "], [%[" S "], #-2]\n\tldr %[" C "], [%[" S "], #2]\n\t"   \
-  "ldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\tlsr %[" D "], %[" D "], #8\n\t"        \
-  "sxtab16 %[" A "], %[" F0 "], %[" B "]\n\tsxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\t"                 \
-  "sxtab16 %[" E "], %[" F0 "], %[" C "]\n\tsxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\t"                 \
-  "sxtab16 %[" F "], %[" F0 "], %[" D "]\n\tsxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\t"                 \
-  "str %[" A "], [%[" O "], #(%c[" X "] + 32)]\n\tstr %[" B "], [%[" O "], #(%c[" X "] + 36)]\n\t"            \
-  "str %[" E "], [%[" O "], #(%c[" X "] + 40)]\n\tstr %[" C "], [%[" O "], #(%c[" X "] + 44)]\n\t"            \
-  "str %[" F "], [%[" O "], #(%c[" X "] + 48)]\n\tstr %[" D "], [%[" O "], #(%c[" X "] + 52)]\n\t"
+#define UTVM_CONV2D_Q15W_W28_WIN(S, RS, F0, O, X, A, B, C, D, E, F, G, H)                                     \
+  "ldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\tldr %[" C "], [%[" S "], #8]\n\t"               \
+  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" D "], [%[" S "], #-1]\n\tldr %[" E "], [%[" S "], #3]\n\t"      \
+  "bfi %[" D "], %[" C "], #0, #8\n\t" UTVM_CONV2D_Q15W_X2(F0, C, A) UTVM_CONV2D_Q15W_X2(F0, F, B)             \
+  UTVM_CONV2D_Q15W_X2(F0, G, D) UTVM_CONV2D_Q15W_X2(F0, H, E) UTVM_CONV2D_Q15W_ST(C, O, X, 0)                   \
+  UTVM_CONV2D_Q15W_ST(A, O, X, 4) UTVM_CONV2D_Q15W_ST(F, O, X, 8) UTVM_CONV2D_Q15W_ST(B, O, X, 12)               \
+  UTVM_CONV2D_Q15W_ST(G, O, X, 16) UTVM_CONV2D_Q15W_ST(D, O, X, 20) UTVM_CONV2D_Q15W_ST(H, O, X, 24)             \
+  UTVM_CONV2D_Q15W_ST(E, O, X, 28) "ldr %[" A "], [%[" S "], #7]\n\tadd %[" S "], %[" S "], %[" RS "]\n\t"     \
+  "ldr %[" B "], [%[" S "], #-2]\n\tldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\t"           \
+  "bfi %[" B "], %[" A "], #0, #16\n\tlsr %[" D "], %[" D "], #8\n\t" UTVM_CONV2D_Q15W_X2(F0, A, B)              \
+  UTVM_CONV2D_Q15W_X2(F0, E, C) UTVM_CONV2D_Q15W_X2(F0, F, D) UTVM_CONV2D_Q15W_ST(A, O, X, 32)                  \
+  UTVM_CONV2D_Q15W_ST(B, O, X, 36) UTVM_CONV2D_Q15W_ST(E, O, X, 40) UTVM_CONV2D_Q15W_ST(C, O, X, 44)             \
+  UTVM_CONV2D_Q15W_ST(F, O, X, 48) UTVM_CONV2D_Q15W_ST(D, O, X, 52)
+/* (the window text's parts: the even lanes of word W plus the offset F0 into E, its odd lanes into
+ * W; the store of register R at byte K of the window at O + X) */
+#define UTVM_CONV2D_Q15W_X2(F0, E, W) \
+  "sxtab16 %[" E "], %[" F0 "], %[" W "]\n\tsxtab16 %[" W "], %[" F0 "], %[" W "], ror #8\n\t"
+#define UTVM_CONV2D_Q15W_ST(R, O, X, K) "str %[" R "], [%[" O "], #(%c[" X "] + " #K ")]\n\t"
 /* The three windows of a 28-byte triple inside the image from src on (src advanced past them; none
  * when src is NULL), unrolled: the window text in the block's registers (pr the context, src in px,
  * rs in t0, the offset in t1, sd in pw, the sums' registers scratch). */
@@ -305,22 +322,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
                                                  void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
-  const int32_t per_image = g->out_h * g->out_w;
-  const int32_t total = g->batches * per_image;
+  const int32_t total = g->batches * g->out_h * g->out_w;
   utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[60];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) {
     utvm_conv2d_q15w_tri_ctx* ctx = cx;
-    int32_t k;
-    for (k = 0; k < 3; ++k) {
-      const int32_t i = utvm_min_i32(pix + k, total - 1);
-      const int32_t b = i / per_image;
-      const int32_t oy = (i - (b * per_image)) / g->out_w;
-      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
-      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                             (ox * g->stride_w) - g->pad_w, &cx->win[20 * k], stage, 2);
-    }
+    utvm_conv2d_q15w_tri_windows(p, in, pix, cx->win, 20, stage);
     cx->ya = &out[pix * out_c];
     cx->ys = (utvm_min_i32(pix + 1, total - 1) - pix) * out_c; /* pixel b's outputs from a's */
     cx->ys2 = (utvm_min_i32(pix + 2, total - 1) - pix) * out_c;
@@ -425,8 +433,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const int32_t nw = p->depth4 >> 1; /* q15 words per window */
-  const int32_t per_image = g->out_h * g->out_w;
-  const int32_t total = g->batches * per_image;
+  const int32_t total = g->batches * g->out_h * g->out_w;
   uint8_t* const raw = (uint8_t*)scratch;
   int32_t* const win = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   int8_t* const stage = (int8_t*)(void*)&win[3 * nw];
@@ -436,14 +443,9 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
     const int32_t* pw = w;
     int32_t k;
     int32_t c;
+    utvm_conv2d_q15w_tri_windows(p, in, pix, win, nw, stage);
     for (k = 0; k < 3; ++k) {
-      const int32_t i = utvm_min_i32(pix + k, total - 1);
-      const int32_t b = i / per_image;
-      const int32_t oy = (i - (b * per_image)) / g->out_w;
-      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
-      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                             (ox * g->stride_w) - g->pad_w, &win[nw * k], stage, 2);
-      ys[k] = i * out_c;
+      ys[k] = utvm_min_i32(pix + k, total - 1) * out_c;
     }
     for (c = 0; c < out_c; c += 2) {
       int32_t s0[3];
