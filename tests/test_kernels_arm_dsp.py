@@ -665,6 +665,16 @@ Q15_CONV = [
 ]
 
 
+def _takes_tri(case: tuple) -> bool:
+    """Does a Q15_CONV case take conv2d_s8_q15w.h's three-pixel block when widened (ops/conv.py
+    q15w_triples)? Windows of 28 or 40 bytes, an even out_c, the full int8 range, no strips (in_c
+    not a multiple of 4 here)."""
+    shape, out_c, (fh, fw), _, _, _, act, _, out_zp, regime = case
+    depth4 = (fh * fw * shape[3] + 3) // 4 * 4
+    full = act == "NONE" or (act == "RELU" and out_zp == -128)
+    return depth4 in (28, 40) and out_c % 2 == 0 and full and shape[3] % 4 != 0 and regime == "typical"
+
+
 def _takes_1x1(case: tuple) -> bool:
     """Does a Q15_CONV case take conv2d_q15_1x1.h (ops/conv.py conv_q15_1x1_layer)? 1x1, input
     channels a multiple of 16 or 8, the full int8 range with every shift in -22..-2 (no activation,
@@ -1016,6 +1026,12 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert calls["utvm_conv2d_s8_q15w_1x1"] + calls["utvm_conv2d_s8_q15_1x1"] == n1x1, calls
         for mode in (0, 1, 2):
             assert f".rq_mode = {mode}" in src, mode
+        # the three-pixel block's layers (28- and 40-byte windows, ops/conv.py Q15W_RQ2: doubled data,
+        # the SMMLAR requantization; -O0: its C form utvm_conv2d_q15w_tri_c)
+        # (balanced: the layers of fewer than 16 output pixels keep int8 weights, no block)
+        ntri = sum(_takes_tri(c) for c in Q15_CONV)
+        assert ntri >= 6 and ntri - 2 <= src.count(".rq_mode = 3") <= ntri, (src.count(".rq_mode = 3"), ntri)
+        assert mode_arg != "speed" or src.count(".rq_mode = 3") == ntri
         rc, out = _qemu(tmp_path / out_dir / f"bench_{conv.name}.elf", tmp_path)
         target = parse_program_output(out)
         assert rc == 0 and target.rc == 0, out[-2000:]

@@ -154,9 +154,9 @@ def _q15_conv_scratch(c: KernelCall, op: Operator, g: Graph) -> int:
     geo = c.field("g")
     strip = 2 * int(c.field("strip_cols")) * int(geo["filter_h"]) * int(geo["in_c"])
     depth4 = int(c.field("depth4"))
-    # (conv2d_s8_q15w.h's windows of 28 or 40 bytes: the triple block's context, 68 bytes, three
+    # (conv2d_s8_q15w.h's windows of 28 or 40 bytes: the triple block's context, 40 bytes, three
     # windows, the staging bytes; 4 to align)
-    tri = 68 + 7 * depth4 + 4 if depth4 in (28, 40) else 0
+    tri = 40 + 7 * depth4 + 4 if depth4 in (28, 40) else 0
     return max(max(5 * depth4, strip) + 12 + 8 * int(geo["out_c"]), tri)
 
 

@@ -344,9 +344,16 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     b = np.concatenate([b, b[-1:]]) if geo.out_c % 2 else b
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
     fn = Q15_KERNEL
-    if widen() and offers(Q15W_KERNEL, target):
-        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes
-        lanes = words.astype(np.int64) & 0xFFFF
+    widened = widen() and offers(Q15W_KERNEL, target)
+    tri = q15w_triples(geo, depth4, mode, strip_cols, widened)
+    if tri and not doubled_sums_fit(int(np.abs(b.astype(np.int64)).max()), depth):
+        tri = 0  # (twice a sum could leave int32: the pair kernel)
+    if tri:  # the triple block sums twice the layer's sums for its SMMLAR requantization
+        mode = Q15W_RQ2
+    if widened:
+        # int16 lanes (bytes 0 and 2, bytes 1 and 3) per channel: twice the weight bytes (the
+        # triple block's: twice the weights, -256..254)
+        lanes = (words.astype(np.int64) * (2 if tri else 1)) & 0xFFFF
         words = np.stack([lanes[..., 0] | (lanes[..., 2] << 16), lanes[..., 1] | (lanes[..., 3] << 16)], axis=-1)
         packed = np.ascontiguousarray(words).reshape(-1).astype(np.uint32).view(np.int32)
         fn = Q15W_KERNEL
@@ -356,7 +363,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
-        selects_value=("UTVM_CONV2D_Q15W_TRI", q15w_triples(geo, depth4, mode, strip_cols, fn == Q15W_KERNEL)))
+        selects_value=("UTVM_CONV2D_Q15W_TRI", tri))
     fn1 = Q15_1X1_KERNELS[fn]
     if conv_q15_1x1_layer(geo, mode, int(np.abs(b.astype(np.int64)).max())) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
@@ -372,13 +379,28 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             lanes2 = (w4.astype(np.int64) * 2) & 0xFFFF
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
-        stream = np.concatenate([2 * b.astype(np.int64).reshape(pairs, 2), packed.reshape(pairs, -1),
-                                 rq2.reshape(pairs, 6)], axis=1)
         p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)))
-        return call(fn1, p, In(0), Const("weights_q15", stream.reshape(-1).astype(np.int32), "int32_t"),
+        return call(fn1, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2), "int32_t"),
                     Scratch("void"), Out(0))
+    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
+        return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
+                    Null(), Null(), Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: conv2d_s8_q15w.h UTVM_CONV2D_Q15W_RQ2: the rq_mode of a layer the three-pixel block takes, its
+#: weights and biases doubled and its triplets (m, 2k, s + 1) (rq2_triplets; UTVM_DSP_RQ_FULL's range).
+Q15W_RQ2 = 3
+
+
+def pair_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray) -> np.ndarray:
+    """Per channel pair its two biases doubled, its weight words (already doubled by the caller)
+    and its two triplets (m, 2k, s + 1): the int32 stream of conv2d_q15_1x1.h and of conv2d_s8_q15w.h's
+    three-pixel block (an even channel count: the caller pads an odd one)."""
+    pairs = bias.size // 2
+    return np.concatenate([2 * bias.astype(np.int64).reshape(pairs, 2), words.reshape(pairs, -1),
+                           rq2.reshape(pairs, 6)], axis=1).reshape(-1).astype(np.int32)
 
 
 def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:

@@ -23,7 +23,7 @@ typedef struct {
   int32_t act_min;
   int32_t act_max;
   int32_t depth4;  /* filter_h * filter_w * in_c rounded up to a multiple of 4 */
-  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3); 3: conv2d_s8_q15w.h */
   int32_t strip_cols; /* conv2d_s8_q15w.h: the input columns of an output row's strip (0: pixel-pair windows) */
 } utvm_conv2d_q15_params;
 

@@ -10,7 +10,9 @@
  * - w: int32 words; per pair of output channels (c, c + 1), per 4 window bytes k..k+3: channel c's
  *   (w[k], w[k+2]) and (w[k+1], w[k+3]) as int16 lanes (low lane first), then channel c + 1's; the
  *   window zero-padded to depth4 bytes, an odd last channel paired with a copy of itself;
- * - bias, rq: as conv2d_s8_q15.h.
+ * - bias, rq: as conv2d_s8_q15.h; except for a layer of rq_mode UTVM_CONV2D_Q15W_RQ2 (the
+ *   three-pixel block): w one stream per channel pair (its two biases, its weight words, both
+ *   doubled, its two triplets (m, 2k, s + 1)), bias and rq NULL.
  * Scratch (kernel_table.py rule): as conv2d_s8_q15.h.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_S8_Q15W_H_
@@ -132,6 +134,31 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
   }
 }
 
+/* The windows of output pixels pix, pix + 1 and pix + 2 in output order across rows and images (past
+ * the last pixel: the last again), packed (slot 2), nw words apart from win on (utvm_conv2d_q15_window;
+ * the three-pixel block's 40-byte layers and its C form). */
+static UTVM_DSP_INLINE void utvm_conv2d_q15w_tri_windows(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                         int32_t pix, int32_t* win, int32_t nw, int8_t* stage) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t per_image = g->out_h * g->out_w;
+  const int32_t total = g->batches * per_image;
+  int32_t k;
+  for (k = 0; k < 3; ++k) {
+    const int32_t i = utvm_min_i32(pix + k, total - 1);
+    const int32_t b = i / per_image;
+    const int32_t oy = (i - (b * per_image)) / g->out_w;
+    const int32_t ox = i - (b * per_image) - (oy * g->out_w);
+    utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
+                           (ox * g->stride_w) - g->pad_w, &win[nw * k], stage, 2);
+  }
+}
+
+/* The rq_mode of a layer that takes the three-pixel block below (ops/conv.py Q15W_RQ2): windows of
+ * 28 or 40 bytes, an even out_c, no strips, a filter larger than 1x1, the full int8 range
+ * (UTVM_DSP_RQ_FULL), its weights and biases doubled and its triplets (m, 2k, s + 1), so that the
+ * block requantizes twice each sum in 4 instructions (dsp_s8.h UTVM_DSP_RQ2_TEXT / utvm_dsp_rq2). */
+#define UTVM_CONV2D_Q15W_RQ2 3
+
 #if defined(UTVM_CONV2D_Q15_1X1_ASM) /* (GCC with optimization, inline assembly) */
 #define UTVM_CONV2D_Q15W_TRI_ASM 1
 /* Windows of 28 bytes (depth4 28: 3x3x3 RGB first layers, 5x5x1, ...) or 40 (10x4x1: KWS's first
@@ -139,46 +166,37 @@ static void utvm_conv2d_q15w_strips(utvm_conv2d_q15_pair_fn pair, const utvm_con
  * every channel pair of the three in one inline assembly block (as conv2d_q15_1x1.h does for 1x1
  * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
  * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
- * windows, then per channel pair its biases, the 7 or 10 steps unrolled (UTVM_CONV2D_Q15W_TRI_STEP:
- * 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against 18 per 16 for 2 x 2), the six
- * sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6 output bytes. 13 registers:
- * the block's state (pointers, counts, the layer's constants) lives in the scratch before the
- * windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from its start, the one
- * memory operand. The windows by a loop (unrolled: 0.3 KB more code for about 1.5 % of the layer's
- * cycles). */
+ * windows, then per channel pair (one stream: its two biases, its weight words, its two triplets,
+ * walked by pw; the loop ends on the stream's end) the 7 or 10 steps unrolled
+ * (UTVM_CONV2D_Q15W_TRI_STEP: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against
+ * 18 per 16 for 2 x 2), the six sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6
+ * output bytes. 13 registers: the block's state (pointers, counts, the layer's constants) lives in
+ * the scratch before the windows (utvm_conv2d_q15w_tri_ctx), read and written at fixed offsets from
+ * its start (pr, the one memory operand). A full triple's windows unrolled
+ * (UTVM_CONV2D_Q15W_W28_WINS); docs/kernel-guide.md, sixth and seventh rounds. */
 typedef struct {
-  const int32_t* pb;      /* 0: the channel pair's biases */
-  const int32_t* pr;      /* 4: its requantization triplets */
-  int32_t k;              /* 8: channel pairs left */
-  int8_t* ya;             /* 12: pixel a's output of the channel pair */
-  int32_t ys;             /* 16: pixel b's output from a's */
-  int32_t ys2;            /* 20: pixel c's */
-  int32_t n;              /* 24: triples left in the run */
-  const int8_t* src;      /* 28: the run's next input window (top left tap of pixel a) */
-  int32_t rs;             /* 32: from a filter row to the next in the input (bytes) */
-  int32_t offs;           /* 36: the input offset in both int16 lanes */
-  int32_t sw;             /* 40: from a pixel's window to the next pixel's in the input (bytes) */
-  const int32_t* w;       /* 44: the layer's weights, biases, requantization triplets */
-  const int32_t* bias;    /* 48 */
-  const int32_t* rq;      /* 52 */
-  int32_t pairs;          /* 56: out_c / 2 */
-  int32_t* wo;            /* 60: the first window the block builds (from src on) */
-  int32_t* wend;          /* 64: and the end of the last (wo: none) */
-  int32_t win[60];        /* 68: the three packed q15 windows, depth4 / 2 words each */
+  int8_t* ya;             /* 0: pixel a's output of the channel pair */
+  int32_t ys;             /* 4: pixel b's output from a's */
+  int32_t ys2;            /* 8: pixel c's */
+  int32_t n;              /* 12: triples left in the run */
+  const int8_t* src;      /* 16: the run's next input window (top left tap of pixel a; NULL: none) */
+  int32_t rs;             /* 20: from a filter row to the next in the input (bytes) */
+  int32_t offs;           /* 24: the input offset in both int16 lanes */
+  int32_t sd;             /* 28: from a window's last filter row to the next pixel's window (bytes) */
+  const int32_t* w;       /* 32: the channel pairs' stream */
+  const int32_t* end;     /* 36: and its end */
+  int32_t win[60];        /* 40: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
-typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, pb) == 0u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, wend) == 64u) &&
-                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 68u))
+typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ctx, ya) == 0u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, end) == 36u) &&
+                                               (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 40u))
                                                   ? 1
                                                   : -1];
-/* One sum X requantized in place (dsp_s8.h utvm_dsp_rq3, UTVM_DSP_RQ_FULL) with the channel's
- * triplet m (t0), k (t1), sh (t2); t3 and px are free here. */
-#define UTVM_CONV2D_Q15W_W28_RQ(X)                                                                \
-  "and %[t3], %[" X "], #0x80000000\n\torr %[t3], %[t3], #0x40000000\n\t"                         \
-  "add %[px], %[t1], %[" X "], asr #31\n\tsmlal %[t3], %[px], %[" X "], %[t0]\n\t"                 \
-  "asr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
-#define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pr], #4]\n\tldr %[t2], [%[pr], #8]\n\tldr %[t0], [%[pr]], #12\n\t"
+/* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
+ * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. */
+#define UTVM_CONV2D_Q15W_W28_RQ(X) UTVM_DSP_RQ2_TEXT(X, "px", "t0", "t1", "t2")
+#define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pw], #4]\n\tldr %[t2], [%[pw], #8]\n\tldr %[t0], [%[pw]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
  * windows' words at byte X of each (the windows at xa, xb, xc from the context's start in pr), 6
@@ -192,46 +210,54 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 #define UTVM_CONV2D_Q15W_TRI_STEP(E, O)                                                         \
   UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t1], [%[pw], #8]\n\t", "ldr %[t0], [%[pw]], #16\n\t", E)    \
   UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", O)
+/* Step 0, its first half starting pixels b's and c's sums from the biases in a0 and a1 (no moves;
+ * a0 and a1 updated last). */
+#define UTVM_CONV2D_Q15W_TRI_STEP0                                                                                \
+  "ldr %[t1], [%[pw], #8]\n\tldr %[t0], [%[pw]], #16\n\tldr %[t2], [%[pr], #%c[xa]]\n\t"                         \
+  "ldr %[t3], [%[pr], #%c[xb]]\n\tldr %[px], [%[pr], #%c[xc]]\n\tsmlad %[b0], %[t3], %[t0], %[a0]\n\t"            \
+  "smlad %[c0], %[px], %[t0], %[a0]\n\tsmlad %[a0], %[t2], %[t0], %[a0]\n\tsmlad %[b1], %[t3], %[t1], %[a1]\n\t"   \
+  "smlad %[c1], %[px], %[t1], %[a1]\n\tsmlad %[a1], %[t2], %[t1], %[a1]\n\t"                                       \
+  UTVM_CONV2D_Q15W_TRI_HALF("ldr %[t0], [%[pw], #-12]\n\t", "ldr %[t1], [%[pw], #-4]\n\t", "4")
 #define UTVM_CONV2D_Q15W_TRI_STEPS7                                                                      \
-  UTVM_CONV2D_Q15W_TRI_STEP("0", "4") UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
+  UTVM_CONV2D_Q15W_TRI_STEP0 UTVM_CONV2D_Q15W_TRI_STEP("8", "12") UTVM_CONV2D_Q15W_TRI_STEP("16", "20") \
   UTVM_CONV2D_Q15W_TRI_STEP("24", "28") UTVM_CONV2D_Q15W_TRI_STEP("32", "36")                            \
   UTVM_CONV2D_Q15W_TRI_STEP("40", "44") UTVM_CONV2D_Q15W_TRI_STEP("48", "52")
 #define UTVM_CONV2D_Q15W_TRI_STEPS10                                                                     \
   UTVM_CONV2D_Q15W_TRI_STEPS7 UTVM_CONV2D_Q15W_TRI_STEP("56", "60") UTVM_CONV2D_Q15W_TRI_STEP("64", "68") \
   UTVM_CONV2D_Q15W_TRI_STEP("72", "76")
 /* A 3x3x3 window inside the image (rows of 9 bytes, RS apart from S) as its 7 packed q15 word pairs
- * from O on (the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot 2): the words across two
- * rows by BFI, the last word's pad byte 0 (its weights are 0), loads and stores in runs; about 46
- * cycles. F0: the offset in both lanes; S and R1 are advanced (rows 2 and 1), A..H scratch; every
- * argument an operand name. */
-#define UTVM_CONV2D_Q15W_W28_WIN(S, R1, RS, F0, O, A, B, C, D, E, F, G, H)                                      \
-  "add %[" R1 "], %[" S "], %[" RS "]\n\tldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\t"           \
-  "ldr %[" C "], [%[" S "], #8]\n\tldr %[" D "], [%[" R1 "], #-1]\n\tldr %[" E "], [%[" R1 "], #3]\n\t"          \
-  "bfi %[" D "], %[" C "], #0, #8\n\tsxtab16 %[" C "], %[" F0 "], %[" A "]\n\t"                                  \
-  "sxtab16 %[" A "], %[" F0 "], %[" A "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" B "]\n\t"                   \
-  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" G "], %[" F0 "], %[" D "]\n\t"                   \
-  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tsxtab16 %[" H "], %[" F0 "], %[" E "]\n\t"                   \
-  "sxtab16 %[" E "], %[" F0 "], %[" E "], ror #8\n\tstr %[" C "], [%[" O "]]\n\tstr %[" A "], [%[" O "], #4]\n\t" \
-  "str %[" F "], [%[" O "], #8]\n\tstr %[" B "], [%[" O "], #12]\n\tstr %[" G "], [%[" O "], #16]\n\t"           \
-  "str %[" D "], [%[" O "], #20]\n\tstr %[" H "], [%[" O "], #24]\n\tstr %[" E "], [%[" O "], #28]\n\t"          \
-  "add %[" S "], %[" R1 "], %[" RS "]\n\tldr %[" A "], [%[" R1 "], #7]\n\tldr %[" B "], [%[" S "], #-2]\n\t"     \
-  "ldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\tbfi %[" B "], %[" A "], #0, #16\n\t"          \
-  "lsr %[" D "], %[" D "], #8\n\tsxtab16 %[" A "], %[" F0 "], %[" B "]\n\t"                                      \
-  "sxtab16 %[" B "], %[" F0 "], %[" B "], ror #8\n\tsxtab16 %[" E "], %[" F0 "], %[" C "]\n\t"                   \
-  "sxtab16 %[" C "], %[" F0 "], %[" C "], ror #8\n\tsxtab16 %[" F "], %[" F0 "], %[" D "]\n\t"                   \
-  "sxtab16 %[" D "], %[" F0 "], %[" D "], ror #8\n\tstr %[" A "], [%[" O "], #32]\n\t"                           \
-  "str %[" B "], [%[" O "], #36]\n\tstr %[" E "], [%[" O "], #40]\n\tstr %[" C "], [%[" O "], #44]\n\t"          \
-  "str %[" F "], [%[" O "], #48]\n\tstr %[" D "], [%[" O "], #52]\n\t"
-/* The block's windows wo..wend of a 28-byte triple from src on (src advanced past them): the
- * window text in the block's registers (src in px, rs in t0, the offset in t1, the window in pw, pr
- * and the sums' registers scratch). */
-#define UTVM_CONV2D_Q15W_W28_WINS                                                                                     \
-  "ldr %[pw], [%[pr], #60]\n\tldr %[t2], [%[pr], #64]\n\tcmp %[pw], %[t2]\n\tbeq 2f\n\t"                               \
-  "ldr %[t0], [%[pr], #32]\n\tldr %[t1], [%[pr], #36]\n\t"                                                             \
-  "3:\n\tldr %[pr], %[q]\n\tldr %[px], [%[pr], #28]\n\tldr %[t2], [%[pr], #40]\n\tadd %[t2], %[px], %[t2]\n\t"         \
-  "str %[t2], [%[pr], #28]\n\t"                                                                                       \
-  UTVM_CONV2D_Q15W_W28_WIN("px", "pr", "t0", "t1", "pw", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")              \
-  "add %[pw], %[pw], %[ws]\n\tldr %[pr], %[q]\n\tldr %[pr], [%[pr], #64]\n\tcmp %[pw], %[pr]\n\tbne 3b\n\t"
+ * at O + X (X: an immediate operand; the words of conv2d_q15_window.h utvm_conv2d_q15_3x3x3, slot
+ * 2): the words across two rows by BFI, the last word's pad byte 0 (its weights are 0), loads and
+ * stores in runs; about 48 cycles. F0: the offset in both lanes; S is advanced to the last row, A..H
+ * scratch; every argument an operand name. */
+#define UTVM_CONV2D_Q15W_W28_WIN(S, RS, F0, O, X, A, B, C, D, E, F, G, H)                                     \
+  "ldr %[" A "], [%[" S "]]\n\tldr %[" B "], [%[" S "], #4]\n\tldr %[" C "], [%[" S "], #8]\n\t"               \
+  "add %[" S "], %[" S "], %[" RS "]\n\tldr %[" D "], [%[" S "], #-1]\n\tldr %[" E "], [%[" S "], #3]\n\t"      \
+  "bfi %[" D "], %[" C "], #0, #8\n\t" UTVM_CONV2D_Q15W_X2(F0, C, A) UTVM_CONV2D_Q15W_X2(F0, F, B)             \
+  UTVM_CONV2D_Q15W_X2(F0, G, D) UTVM_CONV2D_Q15W_X2(F0, H, E) UTVM_CONV2D_Q15W_ST(C, O, X, 0)                   \
+  UTVM_CONV2D_Q15W_ST(A, O, X, 4) UTVM_CONV2D_Q15W_ST(F, O, X, 8) UTVM_CONV2D_Q15W_ST(B, O, X, 12)               \
+  UTVM_CONV2D_Q15W_ST(G, O, X, 16) UTVM_CONV2D_Q15W_ST(D, O, X, 20) UTVM_CONV2D_Q15W_ST(H, O, X, 24)             \
+  UTVM_CONV2D_Q15W_ST(E, O, X, 28) "ldr %[" A "], [%[" S "], #7]\n\tadd %[" S "], %[" S "], %[" RS "]\n\t"     \
+  "ldr %[" B "], [%[" S "], #-2]\n\tldr %[" C "], [%[" S "], #2]\n\tldr %[" D "], [%[" S "], #5]\n\t"           \
+  "bfi %[" B "], %[" A "], #0, #16\n\tlsr %[" D "], %[" D "], #8\n\t" UTVM_CONV2D_Q15W_X2(F0, A, B)              \
+  UTVM_CONV2D_Q15W_X2(F0, E, C) UTVM_CONV2D_Q15W_X2(F0, F, D) UTVM_CONV2D_Q15W_ST(A, O, X, 32)                  \
+  UTVM_CONV2D_Q15W_ST(B, O, X, 36) UTVM_CONV2D_Q15W_ST(E, O, X, 40) UTVM_CONV2D_Q15W_ST(C, O, X, 44)             \
+  UTVM_CONV2D_Q15W_ST(F, O, X, 48) UTVM_CONV2D_Q15W_ST(D, O, X, 52)
+/* (the window text's parts: the even lanes of word W plus the offset F0 into E, its odd lanes into
+ * W; the store of register R at byte K of the window at O + X) */
+#define UTVM_CONV2D_Q15W_X2(F0, E, W) \
+  "sxtab16 %[" E "], %[" F0 "], %[" W "]\n\tsxtab16 %[" W "], %[" F0 "], %[" W "], ror #8\n\t"
+#define UTVM_CONV2D_Q15W_ST(R, O, X, K) "str %[" R "], [%[" O "], #(%c[" X "] + " #K ")]\n\t"
+/* The three windows of a 28-byte triple inside the image from src on (src advanced past them; none
+ * when src is NULL), unrolled: the window text in the block's registers (pr the context, src in px,
+ * rs in t0, the offset in t1, sd in pw, the sums' registers scratch). */
+#define UTVM_CONV2D_Q15W_W28_WIN1(X)                                                                  \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "t0", "t1", "pr", X, "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3") \
+  "add %[px], %[px], %[pw]\n\t"
+#define UTVM_CONV2D_Q15W_W28_WINS                                                                   \
+  "ldr %[px], [%[pr], #16]\n\tcmp %[px], #0\n\tbeq 2f\n\tldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t" \
+  "ldr %[pw], [%[pr], #28]\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xa") UTVM_CONV2D_Q15W_W28_WIN1("xb")                \
+  UTVM_CONV2D_Q15W_W28_WIN1("xc") "str %[px], [%[pr], #16]\n\t"
 /* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
  * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
  * pair through STEPS. */
@@ -251,26 +277,21 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
     int32_t t2_;                                                                                                 \
     int32_t t3_;                                                                                                 \
     __asm__ volatile(                                                                                            \
-        "1:\n\tldr %[pr], %[q]\n\t" WINS                                                                         \
-        "2:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr], #56]\n\tldr %[t1], [%[pr], #48]\n\tldr %[t2], [%[pr], #52]\n\t" \
-        "ldr %[pw], [%[pr], #44]\n\tstr %[t0], [%[pr], #8]\n\tstr %[t1], [%[pr]]\n\tstr %[t2], [%[pr], #4]\n\t"   \
-        "0:\n\tldr %[pr], %[q]\n\tldr %[t0], [%[pr]]\n\tldr %[a0], [%[t0]], #4\n\tldr %[a1], [%[t0]], #4\n\t"    \
-        "str %[t0], [%[pr]]\n\tmov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"  \
-        STEPS                                                                                                    \
-        "ldr %[pr], [%[pr], #4]\n\t" UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a0")                   \
-        UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0") UTVM_CONV2D_Q15W_W28_TRIPLET                 \
-        UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1") UTVM_CONV2D_Q15W_W28_RQ("c1")                \
-        "ldr %[t3], %[q]\n\tstr %[pr], [%[t3], #4]\n\tldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #16]\n\t"    \
-        "ldr %[t1], [%[t3], #20]\n\tstrb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\t"                \
-        "strb %[a0], [%[px]], #1\n\tstrb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\t"                \
-        "strb %[a1], [%[px]], #1\n\tstr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #8]\n\t"                       \
-        "subs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #8]\n\tbne 0b\n\t"                                           \
-        "ldr %[px], [%[t3], #12]\n\tldr %[t0], [%[t3], #20]\n\tadd %[px], %[px], %[t0]\n\tstr %[px], [%[t3], #12]\n\t" \
-        "ldr %[t0], [%[t3], #24]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[t3], #24]\n\tbne 1b"                  \
+        "ldr %[pr], %[q]\n1:\n\t" WINS "2:\n\tldr %[pw], [%[pr], #32]\n\t" /* (pr: the context from here on) */    \
+        "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
+        UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
+        UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
+        UTVM_CONV2D_Q15W_W28_RQ("c1")                                                                            \
+        "ldr %[px], [%[pr]]\n\tldr %[t0], [%[pr], #4]\n\tldr %[t1], [%[pr], #8]\n\t"                             \
+        "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                \
+        "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                \
+        "str %[px], [%[pr]]\n\tldr %[t0], [%[pr], #36]\n\tcmp %[pw], %[t0]\n\tbne 0b\n\t"                       \
+        "add %[px], %[px], %[t1]\n\tstr %[px], [%[pr]]\n\t"                                                      \
+        "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b"                 \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
           [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
           [t3] "=&r"(t3_)                                                                                        \
-        : [q] "m"(CTX), [xa] "i"(68), [xb] "i"(68 + (4 * (W))), [xc] "i"(68 + (8 * (W))), [ws] "i"(4 * (W))     \
+        : [q] "m"(CTX), [xa] "i"(40), [xb] "i"(40 + (4 * (W))), [xc] "i"(40 + (8 * (W))), [ws] "i"(4 * (W))     \
         : "cc", "memory");                                                                                       \
   } while (0)
 
@@ -283,25 +304,14 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 #endif
 #define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
 
-/* Does p take utvm_conv2d_q15w_w28 / _w40 (packed windows of 28 or 40 bytes, UTVM_DSP_RQ_FULL, even
- * out_c)? */
-static UTVM_DSP_INLINE bool utvm_conv2d_q15w_is_tri(const utvm_conv2d_q15_params* p) {
-  return ((p->depth4 == 28) || (p->depth4 == 40)) && (p->rq_mode == UTVM_DSP_RQ_FULL) && ((p->g.out_c & 1) == 0) &&
-         (p->strip_cols == 0) && ((p->g.filter_h * p->g.filter_w) > 1);
-}
-
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
 static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
-                                                                          const int32_t* w, const int32_t* bias,
-                                                                          const int32_t* rq, void* scratch) {
+                                                                          const int32_t* w, void* scratch) {
   uint8_t* const raw = (uint8_t*)scratch;
   utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   cx->w = w;
-  cx->bias = bias;
-  cx->rq = rq;
-  cx->pairs = p->g.out_c >> 1;
-  cx->wo = cx->win;
-  cx->wend = cx->win;
+  cx->end = &w[(p->g.out_c >> 1) * (p->depth4 + 8)];
+  cx->src = NULL;
   return cx;
 }
 
@@ -309,25 +319,16 @@ static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const
  * (across rows: KWS's have 5 pixels; the last pixel repeated to fill the last three): their windows
  * in C (utvm_conv2d_q15_window), then the block for every channel pair. */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+                                                 void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
-  const int32_t per_image = g->out_h * g->out_w;
-  const int32_t total = g->batches * per_image;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  const int32_t total = g->batches * g->out_h * g->out_w;
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[60];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) {
     utvm_conv2d_q15w_tri_ctx* ctx = cx;
-    int32_t k;
-    for (k = 0; k < 3; ++k) {
-      const int32_t i = utvm_min_i32(pix + k, total - 1);
-      const int32_t b = i / per_image;
-      const int32_t oy = (i - (b * per_image)) / g->out_w;
-      const int32_t ox = i - (b * per_image) - (oy * g->out_w);
-      utvm_conv2d_q15_window(p, &in[b * g->in_h * g->in_w * g->in_c], (oy * g->stride_h) - g->pad_h,
-                             (ox * g->stride_w) - g->pad_w, &cx->win[20 * k], stage, 2);
-    }
+    utvm_conv2d_q15w_tri_windows(p, in, pix, cx->win, 20, stage);
     cx->ya = &out[pix * out_c];
     cx->ys = (utvm_min_i32(pix + 1, total - 1) - pix) * out_c; /* pixel b's outputs from a's */
     cx->ys2 = (utvm_min_i32(pix + 2, total - 1) - pix) * out_c;
@@ -336,27 +337,47 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
   }
 }
 
+/* The window of a 3x3x3 pixel (rows inside the image, the top left tap at s0) whose filter column kx
+ * lies outside the image, as utvm_conv2d_q15_window makes it: the inside window's words
+ * (utvm_conv2d_q15_3x3x3, which reads at most 3 bytes past the last row's and 3 before the first
+ * row's taps: the caller checks that they lie in the image's buffer), then the column's 9 lanes
+ * set to 0 (byte b of the window: lane b >> 1 & 1 of word 2 (b >> 2) + (b & 1)). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_edge(const int8_t* s0, int32_t rs, int32_t offs, uint32_t zpw,
+                                                   int32_t kx, int32_t* d) {
+  int32_t r;
+  int32_t c;
+  utvm_conv2d_q15_3x3x3(s0, rs, offs, zpw, d, 2);
+  for (r = 0; r < 3; ++r) {
+    for (c = 0; c < 3; ++c) {
+      const int32_t b = (9 * r) + (3 * kx) + c;
+      const uint32_t keep = ((b & 2) != 0) ? 0x0000FFFFu : 0xFFFF0000u;
+      d[(2 * (b >> 2)) + (b & 1)] = (int32_t)((uint32_t)d[(2 * (b >> 2)) + (b & 1)] & keep);
+    }
+  }
+}
+
 /* Every output of such a layer, output row by output row (no division per pixel), three pixels at
  * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
- * windows all lie inside the image in one block; in any other triple the block builds the windows
- * of its distinct pixels inside the image (wo..wend), C the others (utvm_conv2d_q15_window) first.
- * Scratch: the block's context (its windows first), then the staging bytes (kernel_table.py
- * _q15_conv_scratch: the context with 42 window words, then the staging bytes). */
+ * windows all lie inside the image in one block, which builds them (UTVM_CONV2D_Q15W_W28_WINS); the
+ * windows of any other triple in C first (inside the image: utvm_conv2d_q15_3x3x3; else
+ * utvm_conv2d_q15_window). Scratch: the block's context (its windows last), then the staging bytes
+ * (kernel_table.py _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
-                                                 const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
+                                                 void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const uint32_t off16 = (uint32_t)p->input_offset & 0xFFFFu;
+  const uint32_t zpw = ((uint32_t)(uint8_t)(int8_t)(-p->input_offset)) * 0x01010101u;
   const bool rgb = (g->in_c == 3) && (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
   const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, bias, rq, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[42];
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
   cx->offs = (int32_t)((off16 << 16u) | off16);
-  cx->sw = g->stride_w * 3;
+  cx->sd = (g->stride_w * 3) - (2 * cx->rs);
   for (r = 0; r < (g->batches * g->out_h); ++r) { /* output rows of every image */
     const int32_t b = r / g->out_h;
     const int32_t iy0 = ((r - (b * g->out_h)) * g->stride_h) - g->pad_h;
@@ -366,26 +387,33 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
     int32_t ox0 = 0;
     while (ox0 < g->out_w) {
       const int32_t n = (rows_in && (ox0 >= lo)) ? (utvm_max_i32(last - ox0 + 1, 0) / 3) : 0;
-      const int32_t real = utvm_min_i32(g->out_w - ox0, 3); /* the triple's distinct pixels */
-      /* the block's windows: pixels j0..j1-1 of the triple */
-      const int32_t j0 = rows_in ? utvm_min_i32(utvm_max_i32(lo - ox0, 0), real) : 0;
-      const int32_t j1 = (n > 0) ? 3 : (rows_in ? utvm_min_i32(utvm_max_i32(last - ox0 + 1, j0), real) : 0);
       utvm_conv2d_q15w_tri_ctx* ctx = cx;
       int32_t k;
-      for (k = 0; k < 3; ++k) {
-        if ((k < j0) || (k >= j1)) {
-          const int32_t ix0 = (utvm_min_i32(ox0 + k, g->out_w - 1) * g->stride_w) - g->pad_w;
-          utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
+      cx->src = NULL;
+      if (n > 0) {
+        cx->src = &in_b[((iy0 * g->in_w) + ((ox0 * g->stride_w) - g->pad_w)) * 3];
+      } else {
+        for (k = 0; k < 3; ++k) {
+          const int32_t ox = utvm_min_i32(ox0 + k, g->out_w - 1);
+          const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
+          /* one column outside the image (the first or the last), the bytes read past it in the
+           * rows before or after the window's */
+          const bool left = (ix0 == -1) && (iy0 > 0);
+          const bool right = (ix0 == (g->in_w - 2)) && ((iy0 + (2 * g->dilation_h) + 1) < g->in_h);
+          if (rows_in && (ox >= lo) && (ox <= last)) {
+            utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, &cx->win[14 * k], 2);
+          } else if (rows_in && (g->in_w >= 3) && (left || right)) {
+            utvm_conv2d_q15w_edge(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, left ? 0 : 2,
+                                  &cx->win[14 * k]);
+          } else {
+            utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
+          }
         }
       }
       cx->ya = &row[ox0 * out_c];
       cx->ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
       cx->ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
       cx->n = utvm_max_i32(n, 1);
-      cx->wo = &cx->win[14 * j0];
-      cx->wend = &cx->win[14 * j1];
-      /* (a pointer into the image only when the block reads from it) */
-      cx->src = (j1 > j0) ? &in_b[((iy0 * g->in_w) + (((ox0 + j0) * g->stride_w) - g->pad_w)) * 3] : in_b;
       UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7);
       ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
@@ -393,27 +421,94 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
 }
 #endif
 
-/* scratch and rq: as utvm_conv2d_s8_q15. */
+#if !defined(UTVM_CONV2D_Q15W_TRI_ASM)
+/* The C form of the three-pixel block (other compilers, -O0, UTVM_NO_INLINE_ASM; the same
+ * arithmetic): the layer's pixels three at a time in output order (the last one repeated), their
+ * windows by utvm_conv2d_q15_window (slot 2), per channel pair of the stream (its two biases, its
+ * weight words, its two triplets) the six sums of twice the layer's (doubled weights and biases) by
+ * SMLAD, requantized by utvm_dsp_rq2. Scratch: the three windows,
+ * then the staging bytes (within kernel_table.py _q15_conv_scratch's triple size). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_params* p, const int8_t* in,
+                                                     const int32_t* w, void* scratch, int8_t* out) {
+  const utvm_conv_geom* g = &p->g;
+  const int32_t out_c = g->out_c;
+  const int32_t nw = p->depth4 >> 1; /* q15 words per window */
+  const int32_t total = g->batches * g->out_h * g->out_w;
+  uint8_t* const raw = (uint8_t*)scratch;
+  int32_t* const win = (int32_t*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
+  int8_t* const stage = (int8_t*)(void*)&win[3 * nw];
+  int32_t pix;
+  for (pix = 0; pix < total; pix += 3) {
+    int32_t ys[3];
+    const int32_t* pw = w;
+    int32_t k;
+    int32_t c;
+    utvm_conv2d_q15w_tri_windows(p, in, pix, win, nw, stage);
+    for (k = 0; k < 3; ++k) {
+      ys[k] = utvm_min_i32(pix + k, total - 1) * out_c;
+    }
+    for (c = 0; c < out_c; c += 2) {
+      int32_t s0[3];
+      int32_t s1[3];
+      int32_t j;
+      for (k = 0; k < 3; ++k) {
+        s0[k] = pw[0];
+        s1[k] = pw[1];
+      }
+      pw = &pw[2];
+      for (j = 0; j < nw; j += 2) { /* 4 window bytes: their even and odd lanes' words */
+        for (k = 0; k < 3; ++k) {
+          const int32_t* x = &win[(nw * k) + j];
+          s0[k] = __smlad(x[1], pw[1], __smlad(x[0], pw[0], s0[k]));
+          s1[k] = __smlad(x[1], pw[3], __smlad(x[0], pw[2], s1[k]));
+        }
+        pw = &pw[4];
+      }
+      for (k = 0; k < 3; ++k) {
+        out[ys[k] + c] = utvm_dsp_rq2(s0[k], pw);
+        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &pw[3]);
+      }
+      pw = &pw[6];
+    }
+  }
+}
+#endif
+
+/* scratch and rq: as utvm_conv2d_s8_q15. A layer whose rq_mode is UTVM_CONV2D_Q15W_RQ2 takes the
+ * three-pixel block: w its channel pairs' stream (per pair its two doubled biases, its doubled
+ * weight words, its two triplets (m, 2k, s + 1): ops/conv.py), bias and rq unused (NULL); the pair
+ * functions and the strips are compiled only when a layer of another mode calls
+ * (UTVM_CONV2D_Q15_RQ_MODES). */
 static UTVM_DSP_ENTRY void utvm_conv2d_s8_q15w(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                const int32_t* bias, const int32_t* rq, void* scratch, int8_t* out) {
-  const utvm_conv_geom* g = &p->g;
-  /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
-  utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
-  int32_t slot = 2;
-  if ((g->filter_h * g->filter_w) == 1) {
-    pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p);
-    slot = 4;
-  }
-  if (p->strip_cols > 0) {
-    utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
+  if (p->rq_mode == UTVM_CONV2D_Q15W_RQ2) {
 #if defined(UTVM_CONV2D_Q15W_TRI_ASM)
-  } else if (UTVM_CONV2D_Q15W_TRI_USES(1) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 28)) {
-    utvm_conv2d_q15w_w28(p, in, w, bias, rq, scratch, out);
-  } else if (UTVM_CONV2D_Q15W_TRI_USES(2) && utvm_conv2d_q15w_is_tri(p) && (p->depth4 == 40)) {
-    utvm_conv2d_q15w_w40(p, in, w, bias, rq, scratch, out);
+    if (UTVM_CONV2D_Q15W_TRI_USES(1) && (p->depth4 == 28)) {
+      utvm_conv2d_q15w_w28(p, in, w, scratch, out);
+    } else if (UTVM_CONV2D_Q15W_TRI_USES(2)) {
+      utvm_conv2d_q15w_w40(p, in, w, scratch, out);
+    } else {
+      /* (not reached: the generator defines the bit of each block its layers take) */
+    }
+#else
+    utvm_conv2d_q15w_tri_c(p, in, w, scratch, out);
 #endif
+  } else if ((UTVM_CONV2D_Q15_RQ_MODES & 7u) != 0u) {
+    const utvm_conv_geom* g = &p->g;
+    /* filters larger than 1x1: packed windows (strips, or slot 2); 1x1: interleaved (slot 4) */
+    utvm_conv2d_q15_pair_fn pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15ws_pair, p);
+    int32_t slot = 2;
+    if ((g->filter_h * g->filter_w) == 1) {
+      pair = UTVM_CONV2D_Q15_PICK(utvm_conv2d_q15w_pair, p);
+      slot = 4;
+    }
+    if (p->strip_cols > 0) {
+      utvm_conv2d_q15w_strips(pair, p, in, w, bias, rq, scratch, out);
+    } else {
+      utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
+    }
   } else {
-    utvm_conv2d_q15_run(pair, slot, p, in, w, bias, rq, scratch, out, 0);
+    /* (no layer of these modes) */
   }
 }
 
