@@ -639,9 +639,12 @@ Q15_CONV = [
     # dilation_h 2 with every border
     ([2, 9, 14, 3], 2, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -7, -128, "typical"),
     ([1, 11, 8, 3], 4, (3, 3), (1, 1), (2, 1), "SAME", "NONE", 90, -128, "typical"),
-    # a row of pixels with two filter rows outside the image (utvm_conv2d_q15w_rows; the first and
-    # last rows of the cases above have one), its last inside window ending at the input's last byte
-    ([1, 1, 7, 3], 4, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -50, -128, "typical"),
+    # border windows from in-column loads (utvm_conv2d_q15w_rows; the cases above have a row and a
+    # column outside on every side): a row of pixels with two filter rows outside the image, its
+    # last inside window ending at the input's last byte; images 2 columns wide (every window has a
+    # column outside) in a batch of 2
+    ([1, 1, 17, 3], 4, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -50, -128, "typical"),
+    ([2, 8, 2, 3], 2, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 5, -128, "typical"),
     # windows of 40 bytes (10x4x1, KWS's first layer) through the same block, triples in output order
     # across rows and images (70 pixels: the last repeated twice)
     ([2, 13, 5, 1], 4, (10, 4), (2, 1), (1, 1), "SAME", "NONE", -20, -128, "typical"),

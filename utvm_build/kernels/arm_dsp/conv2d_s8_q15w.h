@@ -337,30 +337,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
   }
 }
 
-/* The window of a 3x3x3 pixel (rows inside the image, the top left tap at s0) whose filter column kx
- * lies outside the image, as utvm_conv2d_q15_window makes it: the inside window's words
- * (utvm_conv2d_q15_3x3x3, which reads at most 3 bytes past the last row's and 3 before the first
- * row's taps: the caller checks that they lie in the image's buffer), then the column's 9 lanes
- * set to 0 (byte b of the window: lane b >> 1 & 1 of word 2 (b >> 2) + (b & 1)). */
-static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_edge(const int8_t* s0, int32_t rs, int32_t offs, uint32_t zpw,
-                                                   int32_t kx, int32_t* d) {
-  int32_t r;
-  int32_t c;
-  utvm_conv2d_q15_3x3x3(s0, rs, offs, zpw, d, 2);
-  for (r = 0; r < 3; ++r) {
-    for (c = 0; c < 3; ++c) {
-      const int32_t b = (9 * r) + (3 * kx) + c;
-      const uint32_t keep = ((b & 2) != 0) ? 0x0000FFFFu : 0xFFFF0000u;
-      d[(2 * (b >> 2)) + (b & 1)] = (int32_t)((uint32_t)d[(2 * (b >> 2)) + (b & 1)] & keep);
-    }
-  }
-}
-
-/* The window of a 3x3x3 pixel whose filter columns lie inside the image and a filter row (or two)
- * outside it (the first or last output rows), as utvm_conv2d_q15_window makes it: per row inside
- * its 9 bytes by two word loads and a byte load that stay in the row, per row outside the input
- * zero point in every byte (0 once offset), joined into utvm_conv2d_q15_3x3x3's 7 words by shifts;
- * about 70 cycles against about 350 through the staged path. */
+/* The window of a 3x3x3 pixel at the image's border (a filter row or two outside it, the first or
+ * last column, or both), as utvm_conv2d_q15_window makes it: per filter row inside the image its
+ * bytes 0..3, 4..7 and 8 by loads that stay in the image's columns (a column outside: those bytes
+ * the input zero point), per row outside the input zero point in every byte (0 once offset), joined
+ * into utvm_conv2d_q15_3x3x3's 7 words by shifts; about 80 cycles against about 350 through the
+ * staged path. The caller checks that one column at most lies outside (ix0 >= -1, ix0 + 2 <= in_w). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_rows(const utvm_conv_geom* g, const int8_t* in_b, int32_t iy0,
                                                    int32_t ix0, int32_t offs, uint32_t zpw, int32_t* d) {
   uint32_t lo[3]; /* per filter row its bytes 0..3, 4..7, 8 */
@@ -374,10 +356,18 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_rows(const utvm_conv_geom* g, con
     mid[ky] = zpw;
     hi[ky] = zpw & 0xFFu;
     if ((iy >= 0) && (iy < g->in_h)) {
-      const int8_t* const s = &in_b[((iy * g->in_w) + ix0) * 3];
-      lo[ky] = (uint32_t)utvm_dsp_ld4(s);
-      mid[ky] = (uint32_t)utvm_dsp_ld4(&s[4]);
-      hi[ky] = (uint32_t)(uint8_t)s[8];
+      const int32_t at = ((iy * g->in_w) + ix0) * 3; /* (-3 for the first column outside in row 0) */
+      if (ix0 < 0) { /* column 0 outside: bytes 0..2 */
+        lo[ky] = (zpw & 0x00FFFFFFu) | ((uint32_t)(uint8_t)in_b[at + 3] << 24u);
+      } else {
+        lo[ky] = (uint32_t)utvm_dsp_ld4(&in_b[at]);
+      }
+      if ((ix0 + 3) > g->in_w) { /* column 2 outside: bytes 6..8 */
+        mid[ky] = (zpw & 0xFFFF0000u) | (uint32_t)(uint8_t)in_b[at + 4] | ((uint32_t)(uint8_t)in_b[at + 5] << 8u);
+      } else {
+        mid[ky] = (uint32_t)utvm_dsp_ld4(&in_b[at + 4]);
+        hi[ky] = (uint32_t)(uint8_t)in_b[at + 8];
+      }
     }
   }
   v[0] = lo[0];
@@ -395,9 +385,9 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_rows(const utvm_conv_geom* g, con
 /* Every output of such a layer, output row by output row (no division per pixel), three pixels at
  * a time (the last ones of a row repeated to fill its last three): a run of triples whose 3x3x3
  * windows all lie inside the image in one block, which builds them (UTVM_CONV2D_Q15W_W28_WINS); the
- * windows of any other triple in C first (inside the image: utvm_conv2d_q15_3x3x3; one column
- * outside: utvm_conv2d_q15w_edge; a row outside: utvm_conv2d_q15w_rows; else utvm_conv2d_q15_window). Scratch: the block's context (its windows last), then the staging bytes
- * (kernel_table.py _q15_conv_scratch). */
+ * windows of any other triple in C first (inside the image: utvm_conv2d_q15_3x3x3; at the border,
+ * one column outside at most: utvm_conv2d_q15w_rows; else utvm_conv2d_q15_window). Scratch: the
+ * block's context (its windows last), then the staging bytes (kernel_table.py _q15_conv_scratch). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
@@ -432,16 +422,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
         for (k = 0; k < 3; ++k) {
           const int32_t ox = utvm_min_i32(ox0 + k, g->out_w - 1);
           const int32_t ix0 = (ox * g->stride_w) - g->pad_w;
-          /* one column outside the image (the first or the last), the bytes read past it in the
-           * rows before or after the window's */
-          const bool left = (ix0 == -1) && (iy0 > 0);
-          const bool right = (ix0 == (g->in_w - 2)) && ((iy0 + (2 * g->dilation_h) + 1) < g->in_h);
           if (rows_in && (ox >= lo) && (ox <= last)) {
             utvm_conv2d_q15_3x3x3(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, &cx->win[14 * k], 2);
-          } else if (rows_in && (g->in_w >= 3) && (left || right)) {
-            utvm_conv2d_q15w_edge(&in_b[((iy0 * g->in_w) + ix0) * 3], cx->rs, cx->offs, zpw, left ? 0 : 2,
-                                  &cx->win[14 * k]);
-          } else if (rgb && (ox >= lo) && (ox <= last)) { /* a filter row outside the image */
+          } else if (rgb && (ix0 >= -1) && ((ix0 + 2) <= g->in_w) && (g->in_w >= 2)) {
             utvm_conv2d_q15w_rows(g, in_b, iy0, ix0, cx->offs, zpw, &cx->win[14 * k]);
           } else {
             utvm_conv2d_q15_window(p, in_b, iy0, ix0, &cx->win[14 * k], stage, 2);
