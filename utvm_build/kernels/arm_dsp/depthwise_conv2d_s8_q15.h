@@ -740,11 +740,13 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4_ch(const utvm_dw_q15_ch3* c, int32
         j -= 1;
       } while (j != 0); /* (nb >= 1) */
       rows -= 1;
-      if (rows <= 0) {
+      if (rows == 0) { /* (rows >= 1: the band's) */
         return;
       }
       p = &p[c->pskip];
-      my += (uintptr_t)(intptr_t)c->yskip;
+      if (c->yskip != 0) { /* (0 unless the map runs transposed: no load and store of my) */
+        my += (uintptr_t)(intptr_t)c->yskip;
+      }
     }
   } else {
     uintptr_t qy = (uintptr_t)c->y;
