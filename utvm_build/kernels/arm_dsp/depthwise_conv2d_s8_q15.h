@@ -366,6 +366,9 @@ typedef struct {
   const int32_t* bn;
   const int32_t* rqn;
   int32_t plane;
+  /* rows of 6q pixels: blocks per run and runs (sixes, rows; rows of one block: rows, 1), per band */
+  int32_t nb6;
+  int32_t nr6;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -728,11 +731,9 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4_ch(const utvm_dw_q15_ch3* c, int32
   if (c->sixes != 0) {
     /* rows of one block: one run of rows blocks (their advances include the row skips: badv,
      * yadv), no row loop; one copy of each block all the same (flash) */
-    const int32_t nb = (c->sixes == 1) ? rows : c->sixes;
+    const int32_t nb = c->nb6;
     uintptr_t my = (uintptr_t)c->y;
-    if (c->sixes == 1) {
-      rows = 1;
-    }
+    rows = c->nr6;
     for (;;) {
       int32_t j = nb;
       do {
@@ -1064,6 +1065,8 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       cm = ((mode == UTVM_DSP_RQ_ANY) || (mode == UTVM_DW_Q15_RQ_ANY2)) ? utvm_dw_q15_channel_mode(p, st->rq)
                                                                          : mode; /* (no call otherwise) */
       st->rows = rows;
+      st->nb6 = (st->sixes == 1) ? rows : st->sixes;
+      st->nr6 = (st->sixes == 1) ? 1 : rows;
       st->s = &s[j * plane];
       st->y = &y[j];
       if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
