@@ -764,7 +764,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4_ch(const utvm_dw_q15_ch3* c, int32
         /* (rows of 4k pixels) */
       }
       rows -= 1;
-      if (rows <= 0) {
+      if (rows == 0) { /* (rows >= 1: the band's) */
         return;
       }
       p = &p[c->pskip];
