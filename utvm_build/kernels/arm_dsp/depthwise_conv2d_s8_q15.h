@@ -359,6 +359,16 @@ typedef struct {
    * the row skips (2 pskip, yskip), so that their row loop is a counter alone */
   int32_t badv;
   int32_t yadv;
+  /* utvm_dw_q15_rows_full1/2: channels after this one in the same call (0..3; 0 outside such a
+   * call), the next one's taps, bias and triplet, and the values between two channels' planes */
+  int32_t more;
+  const uint8_t* wn;
+  const int32_t* bn;
+  const int32_t* rqn;
+  int32_t plane;
+  /* rows of 6q pixels: blocks per run and runs (sixes, rows; rows of one block: rows, 1), per band */
+  int32_t nb6;
+  int32_t nr6;
 } utvm_dw_q15_ch3;
 
 /* Four output pixels of a row at stride 1 (3x3, dilation_w 1, UTVM_DSP_RQ_FULL) in one inline
@@ -688,6 +698,24 @@ UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa")
 UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1")
 #endif
 
+/* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
+ * no more (a memcpy of 18 bytes became a loop). */
+static UTVM_DSP_INLINE void utvm_dw_q15_taps9(uint16_t* d, const uint8_t* src) {
+  uint32_t v0;
+  uint32_t v1;
+  uint32_t v2;
+  uint32_t v3;
+  (void)memcpy(&v0, src, 4u);
+  (void)memcpy(&v1, &src[4], 4u);
+  (void)memcpy(&v2, &src[8], 4u);
+  (void)memcpy(&v3, &src[12], 4u);
+  (void)memcpy(d, &v0, 4u);
+  (void)memcpy(&d[2], &v1, 4u);
+  (void)memcpy(&d[4], &v2, 4u);
+  (void)memcpy(&d[6], &v3, 4u);
+  (void)memcpy(&d[8], &src[16], 2u);
+}
+
 #ifdef UTVM_DW_Q15_QUAD
 /* A channel's rows by the assembly steps alone (rows of 4k, 4k + 2 or 4k + 3 pixels): the plane
  * position and the output address carried from one row's last step to the next row's first
@@ -696,18 +724,16 @@ UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1"
  * memory: the blocks' operand). Other rows: 4-pixel steps, then for 3 pixels left a 4-pixel step
  * storing three (its reads past the row stay in the scratch: kernel_table.py, 16 bytes beyond the
  * planes), for 2 a 2-pixel step; (1: utvm_dw_q15_ch3x3's C code). */
-static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t quad) {
+static UTVM_DSP_INLINE void utvm_dw_q15_rows4_ch(const utvm_dw_q15_ch3* c, int32_t quad) {
   const uint16_t* p = c->s;
   const int32_t tail = c->n & 3;
   int32_t rows = c->rows;
   if (c->sixes != 0) {
     /* rows of one block: one run of rows blocks (their advances include the row skips: badv,
      * yadv), no row loop; one copy of each block all the same (flash) */
-    const int32_t nb = (c->sixes == 1) ? rows : c->sixes;
+    const int32_t nb = c->nb6;
     uintptr_t my = (uintptr_t)c->y;
-    if (c->sixes == 1) {
-      rows = 1;
-    }
+    rows = c->nr6;
     for (;;) {
       int32_t j = nb;
       do {
@@ -715,11 +741,13 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
         j -= 1;
       } while (j != 0); /* (nb >= 1) */
       rows -= 1;
-      if (rows <= 0) {
+      if (rows == 0) { /* (rows >= 1: the band's) */
         return;
       }
       p = &p[c->pskip];
-      my += (uintptr_t)(intptr_t)c->yskip;
+      if (c->yskip != 0) { /* (0 unless the map runs transposed: no load and store of my) */
+        my += (uintptr_t)(intptr_t)c->yskip;
+      }
     }
   } else {
     uintptr_t qy = (uintptr_t)c->y;
@@ -736,7 +764,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_rows4(const utvm_dw_q15_ch3* c, int32_t 
         /* (rows of 4k pixels) */
       }
       rows -= 1;
-      if (rows <= 0) {
+      if (rows == 0) { /* (rows >= 1: the band's) */
         return;
       }
       p = &p[c->pskip];
@@ -856,6 +884,30 @@ static UTVM_DSP_INLINE void utvm_dw_q15_ch3x3(utvm_dw_q15_ch3* c, int32_t mode, 
  * of 4k + 1 at stride 2 take utvm_dw_q15_ch3x3_other (no C copy of the pair loop for them, flash).
  * Without: the C pair loop at stride 1 and at any other. */
 #ifdef UTVM_DW_Q15_QUAD
+/* A channel's rows, then those of the c->more channels after it (the band's four channels of mode
+ * UTVM_DW_Q15_RQ_FULL2 in one call: one call, one register save and one row set-up test per four
+ * channels instead of per channel); the next channel's taps, bias and triplet copied into the
+ * state here. */
+static UTVM_DSP_INLINE void utvm_dw_q15_rows4(utvm_dw_q15_ch3* c, int32_t quad) {
+  for (;;) {
+    utvm_dw_q15_rows4_ch(c, quad);
+    if (c->more == 0) {
+      return;
+    }
+    c->more -= 1;
+    utvm_dw_q15_taps9(c->wq, c->wn);
+    c->wn = &c->wn[18];
+    c->bias = *c->bn;
+    c->bn = &c->bn[1];
+    c->rq[0] = c->rqn[0];
+    c->rq[1] = c->rqn[1];
+    c->rq[2] = c->rqn[2];
+    c->rqn = &c->rqn[3];
+    c->s = &c->s[c->plane];
+    c->y = &c->y[1];
+  }
+}
+
 static UTVM_DSP_HOT void utvm_dw_q15_rows_full1(utvm_dw_q15_ch3* c) {
   utvm_dw_q15_rows4(c, 1);
 }
@@ -978,24 +1030,7 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   /* the 6-pixel block's advances (rows of one block: to the next row's first block) */
   st->badv = (12 * g->stride_w) - (2 * st->rsb) + ((st->sixes == 1) ? (2 * st->pskip) : 0);
   st->yadv = (6 * p->out_sx) + ((st->sixes == 1) ? st->yskip : 0);
-}
-
-/* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
- * no more (a memcpy of 18 bytes became a loop). */
-static UTVM_DSP_INLINE void utvm_dw_q15_taps9(uint16_t* d, const uint8_t* src) {
-  uint32_t v0;
-  uint32_t v1;
-  uint32_t v2;
-  uint32_t v3;
-  (void)memcpy(&v0, src, 4u);
-  (void)memcpy(&v1, &src[4], 4u);
-  (void)memcpy(&v2, &src[8], 4u);
-  (void)memcpy(&v3, &src[12], 4u);
-  (void)memcpy(d, &v0, 4u);
-  (void)memcpy(&d[2], &v1, 4u);
-  (void)memcpy(&d[4], &v2, 4u);
-  (void)memcpy(&d[6], &v3, 4u);
-  (void)memcpy(&d[8], &src[16], 2u);
+  st->more = 0;
 }
 
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
@@ -1030,9 +1065,23 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       cm = ((mode == UTVM_DSP_RQ_ANY) || (mode == UTVM_DW_Q15_RQ_ANY2)) ? utvm_dw_q15_channel_mode(p, st->rq)
                                                                          : mode; /* (no call otherwise) */
       st->rows = rows;
+      st->nb6 = (st->sixes == 1) ? rows : st->sixes;
+      st->nr6 = (st->sixes == 1) ? 1 : rows;
       st->s = &s[j * plane];
       st->y = &y[j];
       if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
+#ifdef UTVM_DW_Q15_QUAD
+        if ((mode == UTVM_DW_Q15_RQ_FULL2) && ((st->n & 3) != 1)) {
+          /* every channel FULL2 (the operator's mode): the four in one call (utvm_dw_q15_rows4) */
+          st->more = 3;
+          st->wn = &((const uint8_t*)(const void*)w)[18 * (ch + 1)];
+          st->bn = &bias[ch + 1];
+          st->rqn = &rq[3 * (ch + 1)];
+          st->plane = plane;
+          full(st);
+          return;
+        }
+#endif
         full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
