@@ -656,8 +656,10 @@ Q15_CONV = [
     ([1, 9, 7, 8], 10, (1, 1), (2, 2), (1, 1), "VALID", "NONE", 21, -5, "typical"),
     ([1, 3, 7, 48], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", -100, -128, "typical"),
     ([1, 4, 7, 16], 5, (1, 1), (1, 2), (1, 1), "SAME", "RELU", 40, -128, "typical"),
-    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples
+    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples (out_c 8: its two
+    # channel pairs per iteration; 6: three pairs, the triples one by one)
     ([1, 2, 7, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -60, -128, "typical"),
+    ([1, 2, 7, 8], 8, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 35, -128, "typical"),
     # a layer of two pixels (two triples of one pixel: the blocks address pixel c at twice pixel b's
     # offset), in_c 8 and 16
     ([1, 1, 2, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 17, -128, "typical"),

@@ -175,15 +175,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
  * *ya, advanced by 2; pixel b ys bytes after it, pixel c 2 ys: one offset register). 13 registers: the input words /
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
-#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                                                  \
-  "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                        \
+#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS) \
+  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS) "ldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
+/* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end). */
+#define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS)                                                                 \
+  "ldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                              \
   "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
   UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
   UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
   "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
   "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
-  "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
+  "str %[px], %[ya]\n\t"
 #define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
   UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
   const int32_t* px_;                  \
@@ -217,11 +220,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   "sxtab16 %[x2], %[t5], %[" C "], ror #8\n\tstr %[b0], [%[pw], #" #D "]\n\tstr %[c0], [%[pw], #" #D "+4]\n\t"   \
   "str %[b1], [%[pw], #" #D "+8]\n\tstr %[c1], [%[pw], #" #D "+12]\n\tstr %[x0], [%[pw], #" #D "+16]\n\t"         \
   "str %[x2], [%[pw], #" #D "+20]\n\t"
-/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), an even out_c: NP pixel
- * triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its 24 input
- * bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then the
- * channel pairs (the weights from W), YA advanced by 2 YS past pixels b and c (about 50 cycles per
- * triple around the channel pairs against about 110 in C). */
+/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), out_c a multiple of 4:
+ * NP pixel triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its
+ * 24 input bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then
+ * the channel pairs two per iteration (the weights from W; one loop end per two pairs, the second
+ * pair's loads in the first's run of stores), YA advanced by 2 YS past pixels b and c (about 50
+ * cycles per triple around the channel pairs against about 110 in C). */
 #define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS)                         \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
@@ -230,7 +234,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "ldr %[x1], [%[px], #4]\n\tldr %[x2], [%[px], #8]\n\tldr %[t4], [%[px], #12]\n\t"                       \
         "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
             UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
-            "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
+            "ldr %[pw], %[w]\n\t0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)            \
+                UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                                 \
+            "ldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"                                            \
             "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                       \
             "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
@@ -364,7 +370,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t pix = 0;
   int32_t k;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total >= 3)) {
+  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 3) == 0) && (total >= 3)) {
     int32_t np = total / 3;
     const int8_t* src = in;
     const int32_t* pw = w;
