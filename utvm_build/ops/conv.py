@@ -380,7 +380,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
         p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)))
-        return call(fn1, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2), "int32_t"),
+        return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
     if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
         return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
@@ -401,6 +401,18 @@ def pair_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray) -> np.ndar
     pairs = bias.size // 2
     return np.concatenate([2 * bias.astype(np.int64).reshape(pairs, 2), words.reshape(pairs, -1),
                            rq2.reshape(pairs, 6)], axis=1).reshape(-1).astype(np.int32)
+
+
+def conv_q15_1x1_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray, out_c: int) -> np.ndarray:
+    """pair_stream for conv2d_q15_1x1.h: the last whole channel pair's loop end flagged in bit 8 of
+    its channel c + 1's s + 1 (the kernel's pair loops test it instead of comparing the weight
+    pointer with the stream's end, UTVM_CONV2D_Q15_1X1_LASTPAIR; ASR by a register reads the low
+    byte alone, the C form masks it). An odd last channel's pair follows, unflagged."""
+    stream = pair_stream(bias, words, rq2)
+    whole = out_c // 2
+    if whole:
+        stream[whole * (stream.size // ((out_c + 1) // 2)) - 1] |= 0x100
+    return stream
 
 
 def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:

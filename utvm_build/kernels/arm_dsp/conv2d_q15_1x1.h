@@ -24,7 +24,7 @@
  *   bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
- * weights' end, the output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
  * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
  * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
  * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
@@ -37,7 +37,8 @@
  * interleaved by channel, c's byte 0, c + 1's byte 0, c's byte 2, c + 1's byte 2, then the same of
  * bytes 1 and 3, so that SXTB16 and SXTB16 ROR 8 of one word are both channels' lane words of one
  * input lane pair), then channel c's requantization triplet and channel c + 1's (dsp_s8.h
- * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_dsp_rq2). Scratch (kernel_table.py):
+ * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_dsp_rq2); the last whole pair's channel c + 1 has
+ * bit 8 of s + 1 set (ops/conv.py conv_q15_1x1_stream: the pair loops' end, UTVM_CONV2D_Q15_1X1_LASTPAIR). Scratch (kernel_table.py):
  * 6 * in_c + 4 bytes.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
@@ -171,17 +172,22 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). */
 #define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
 
-/* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
+/* Every channel pair of a pixel triple (until the last pair's flag): the biases, the
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
  * *ya, advanced by 2; pixel b ys bytes after it, pixel c 2 ys: one offset register). 13 registers: the input words /
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
 #define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS) \
-  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS) "ldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
-/* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end). */
-#define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS)                                                                 \
+  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
+/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in x2 after that triplet's LDM;
+ * ASR by a register reads its low byte alone): Z clear after the last pair. Neither the
+ * requantization nor the stores change the flags. */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
+/* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end; TST: the last
+ * pair's test or nothing). */
+#define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, TST)                                                            \
   "ldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                              \
   "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
-  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
+  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
   UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
   "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
@@ -201,14 +207,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
       [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
       [x2] "=&r"(x2_), [ya] "+m"(YA)
-#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS) \
-  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [wend] "m"(WEND)
-#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS)                              \
+#define UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS) [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS)
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, PW, Q, QEND, ODD4, YA, YS)                              \
   do {                                                                                                    \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                         \
     __asm__ volatile(UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                              \
                      : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                               \
-                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS)                               \
+                     : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS)                               \
                      : "cc", "memory");                                                                   \
   } while (0)
 
@@ -226,7 +231,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * the channel pairs two per iteration (the weights from W; one loop end per two pairs, the second
  * pair's loads in the first's run of stores), YA advanced by 2 YS past pixels b and c (about 50
  * cycles per triple around the channel pairs against about 110 in C). */
-#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS)                         \
+#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, PW, Q, QEND, ODD4, YA, YS)                         \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
     __asm__ volatile(                                                                                         \
@@ -234,13 +239,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "ldr %[x1], [%[px], #4]\n\tldr %[x2], [%[px], #8]\n\tldr %[t4], [%[px], #12]\n\t"                       \
         "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
             UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
-            "ldr %[pw], %[w]\n\t0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)            \
-                UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                                 \
-            "ldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"                                            \
+            "ldr %[pw], %[w]\n\t0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3, "")        \
+                UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3, UTVM_CONV2D_Q15_1X1_LASTPAIR)   \
+            "beq 0b\n\t"                                                                                     \
             "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                       \
             "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
-        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)                   \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)                   \
         : "cc", "memory");                                                                                    \
   } while (0)
 
@@ -321,7 +326,8 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
     px = &px[6];
   }
   for (c = 0; c < n_out; ++c) {
-    const int32_t* t = &pw[3 * c];
+    /* (the last whole pair's flag in bit 8 of s + 1, UTVM_CONV2D_Q15_1X1_LASTPAIR: its low byte) */
+    const int32_t t[3] = {pw[3 * c], pw[(3 * c) + 1], pw[(3 * c) + 2] & 0xFF};
     y[ys + c] = utvm_dsp_rq2(s[c][1], t);
     y[(2 * ys) + c] = utvm_dsp_rq2(s[c][2], t);
     y[c] = utvm_dsp_rq2(s[c][0], t);
@@ -353,8 +359,6 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t xs = g->in_c;
   int32_t next = 3;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  /* the end of the channel pairs' data (an odd last channel's pair follows) */
-  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
   int32_t* const qm = q;
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
@@ -375,7 +379,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     const int8_t* src = in;
     const int32_t* pw = w;
     int8_t* ya = out;
-    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys);
+    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, pw, qm, qend, odd4, ya, ys);
     pix = (total / 3) * 3; /* the last one or two pixels: below */
   }
 #endif
@@ -404,17 +408,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     if (c_form || (pairs == 0)) {
       /* in C: below */
     } else if (widened && (steps == 2)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
     } else if (widened && (steps == 4)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, pw, qm, qend, odd4, ya, ys);
     } else if (widened) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, pw, qm, qend, odd4, ya, ys);
     } else if (steps == 2) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
     } else {
       UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8,
-                                  UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), wend,
-                                  pw, qm, qend, odd4, ya, ys);
+                                  UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), pw,
+                                   qm, qend, odd4, ya, ys);
     }
 #endif
     for (k = k0; k < kend; ++k) {
