@@ -121,16 +121,20 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
 #define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
-/* Whether the including file's layers take loops of 8 steps entered at their second half (bit 1:
- * a widened layer of more than 8 steps, or an int8 one of more than 2, whose steps are an odd
- * multiple of 4; bit 0: none), defined by the generated operator file (ops/conv.py
- * conv_q15_1x1_odd4, Params.selects_value): without bit 1 the loops have no entry test (3-4 cycles
- * per channel pair of a triple less), and such a layer (of another file) takes the C form. Both when
- * not defined. */
+/* The forms the including file's layers take, bit v for a layer of value v = odd4 + 2 sign
+ * (defined by the generated operator file, ops/conv.py conv_q15_1x1_odd4, Params.selects_value; all
+ * when not defined). odd4 (bits 1 and 3, UTVM_CONV2D_Q15_1X1_ODD4_ANY): loops of 8 steps entered
+ * at their second half (a widened layer of more than 8 steps, or an int8 one of more than 2, whose
+ * steps are an odd multiple of 4); without them the loops have no entry test (3-4 cycles per
+ * channel pair of a triple less). sign (bits 2 and 3, UTVM_CONV2D_Q15_1X1_SIGN_ANY): an output zero
+ * point other than -128; without them the requantization drops its sign term (below). A layer
+ * needing a form its file left out (another file's) takes the C form. */
 #ifndef UTVM_CONV2D_Q15_1X1_ODD4
-#define UTVM_CONV2D_Q15_1X1_ODD4 3u
+#define UTVM_CONV2D_Q15_1X1_ODD4 0xFu
 #endif
-#if (UTVM_CONV2D_Q15_1X1_ODD4 & 2u) != 0u
+#define UTVM_CONV2D_Q15_1X1_ODD4_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0xAu) != 0u)
+#define UTVM_CONV2D_Q15_1X1_SIGN_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u)
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xAu) != 0u
 #define UTVM_CONV2D_Q15_1X1_ODD4_LD "ldr %[t5], %[odd4]\n\t"
 #define UTVM_CONV2D_Q15_1X1_ENTRY8 "cmp %[t5], #0\n\tbne 2f\n\t"
 #else
@@ -169,8 +173,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_PRE8 UTVM_CONV2D_Q15_1X1_ODD4_LD UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
- * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). */
+ * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). When every layer of the file has the output zero
+ * point -128 (the full range's clamp at the zero point: RELU, RELU6, or NONE with that zero point),
+ * without its sign term (2k straight into SMMLAR, 3 instructions): for X < 0 the result is then at
+ * most 2^-32 of a step higher before the shift, zp + floor((2^(e-1) + 1/2 + xm/2^31) / 2^e) with
+ * xm < 0, still at most zp = -128, so SSAT gives -128 as TFLite's clamp does; X >= 0 is unchanged. */
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
 #define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
+#else
+#define UTVM_CONV2D_Q15_1X1_RQ1(X) \
+  "smmlar %[t5], %[" X "], %[x0], %[x1]\n\tasr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
+#endif
 
 /* Every channel pair of a pixel triple (until the last pair's flag): the biases, the
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
@@ -362,8 +375,10 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t* const qm = q;
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
-  /* loops entered at their second half, compiled out (UTVM_CONV2D_Q15_1X1_ODD4): the C form */
-  const bool c_form = ((UTVM_CONV2D_Q15_1X1_ODD4 & 2u) == 0u) && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2));
+  /* loops entered at their second half or the sign term, compiled out (UTVM_CONV2D_Q15_1X1_ODD4):
+   * the C form */
+  const bool c_form = (!UTVM_CONV2D_Q15_1X1_ODD4_ANY && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2))) ||
+                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128));
 #else
   const bool c_form = true;
 #endif
