@@ -380,7 +380,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
         p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)
-                                      + 2 * int(fields["output_offset"] != -128)))
+                                      + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])))
         return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
     if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
@@ -438,10 +438,26 @@ def conv_q15_1x1_odd4(in_c: int, widened: bool) -> int:
     """1 when a layer of conv2d_q15_1x1.h enters its loops of 8 steps at their second half (steps of 4
     input bytes: widened more than 8, int8 more than 2, an odd multiple of 4), else 0. Only to leave
     the loops' entry test out of the build when no layer needs it (UTVM_CONV2D_Q15_1X1_ODD4, whose
-    value adds 2 for an output zero point other than -128: the requantization's sign term): the
+    value adds 2 conv_q15_1x1_sign: the requantization's sign term): the
     kernel decides from the fields (such a layer takes its C form there)."""
     steps = in_c // 4
     return int(steps % 8 == 4 and steps > (8 if widened else 2))
+
+
+#: conv2d_q15_1x1.h: a layer of at most this many MACs that needs the requantization's sign term
+#: (an output zero point other than -128) takes the C form rather than keep the sign term in the
+#: assembly of every layer of its file (person_detect's last 1x1 layer: 512 MACs).
+Q15_1X1_SIGN_C_MACS = 4096
+
+
+def conv_q15_1x1_sign(geo: _Geom, output_zp: int) -> int:
+    """0 when a 1x1 layer's requantization needs no sign term (output zero point -128: conv2d_q15_1x1.h
+    UTVM_CONV2D_Q15_1X1_RQ1 without it), 1 when it does, 2 when it does but is small enough
+    (Q15_1X1_SIGN_C_MACS) not to keep the term in the file's assembly (its C form instead)."""
+    if output_zp == -128:
+        return 0
+    macs = geo.batches * geo.out_h * geo.out_w * geo.out_c * geo.in_c
+    return 2 if macs <= Q15_1X1_SIGN_C_MACS else 1
 
 
 def conv_q15_1x1_layer(geo: _Geom, mode: int, bias_max: int = 0) -> bool:

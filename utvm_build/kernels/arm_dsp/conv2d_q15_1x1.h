@@ -122,19 +122,20 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
 /* The forms the including file's layers take, bit v for a layer of value v = odd4 + 2 sign
- * (defined by the generated operator file, ops/conv.py conv_q15_1x1_odd4, Params.selects_value; all
- * when not defined). odd4 (bits 1 and 3, UTVM_CONV2D_Q15_1X1_ODD4_ANY): loops of 8 steps entered
- * at their second half (a widened layer of more than 8 steps, or an int8 one of more than 2, whose
+ * (defined by the generated operator file, ops/conv.py conv_q15_1x1_odd4 and conv_q15_1x1_sign,
+ * Params.selects_value; all when not defined). odd4 (bits 1, 3 and 5, UTVM_CONV2D_Q15_1X1_ODD4_ANY):
+ * loops of 8 steps entered at their second half (a widened layer of more than 8 steps, or an int8 one of more than 2, whose
  * steps are an odd multiple of 4); without them the loops have no entry test (3-4 cycles per
- * channel pair of a triple less). sign (bits 2 and 3, UTVM_CONV2D_Q15_1X1_SIGN_ANY): an output zero
- * point other than -128; without them the requantization drops its sign term (below). A layer
- * needing a form its file left out (another file's) takes the C form. */
+ * channel pair of a triple less). sign 1 (bits 2 and 3, UTVM_CONV2D_Q15_1X1_SIGN_ANY): an output zero
+ * point other than -128; without them the requantization drops its sign term (below); sign 2 (bits
+ * 4 and 5): the same in a layer of few MACs, which takes the C form rather than keep the term. A
+ * layer needing a form its file left out takes the C form. */
 #ifndef UTVM_CONV2D_Q15_1X1_ODD4
-#define UTVM_CONV2D_Q15_1X1_ODD4 0xFu
+#define UTVM_CONV2D_Q15_1X1_ODD4 0x3Fu
 #endif
-#define UTVM_CONV2D_Q15_1X1_ODD4_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0xAu) != 0u)
+#define UTVM_CONV2D_Q15_1X1_ODD4_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0x2Au) != 0u)
 #define UTVM_CONV2D_Q15_1X1_SIGN_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u)
-#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xAu) != 0u
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0x2Au) != 0u
 #define UTVM_CONV2D_Q15_1X1_ODD4_LD "ldr %[t5], %[odd4]\n\t"
 #define UTVM_CONV2D_Q15_1X1_ENTRY8 "cmp %[t5], #0\n\tbne 2f\n\t"
 #else
