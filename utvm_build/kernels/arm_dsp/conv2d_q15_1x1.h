@@ -20,8 +20,8 @@
  *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
  *   half); int8 in_c 8 two steps, else loops of 8;
  * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions); the 6 output
- *   bytes by a run of 6 stores.
+ *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions, 3 in a
+ *   file whose layers have the output zero point -128); the 6 output bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
  * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
