@@ -662,12 +662,17 @@ Q15_CONV = [
     ([1, 9, 7, 8], 10, (1, 1), (2, 2), (1, 1), "VALID", "NONE", 21, -5, "typical"),
     ([1, 3, 7, 48], 4, (1, 1), (2, 2), (1, 1), "SAME", "RELU", -100, -128, "typical"),
     ([1, 4, 7, 16], 5, (1, 1), (1, 2), (1, 1), "SAME", "RELU", 40, -128, "typical"),
-    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples
+    # in_c 8 at stride 1 with two pixels after the whole-layer block's triples (out_c 8: its two
+    # channel pairs per iteration; 6: three pairs, the triples one by one)
     ([1, 2, 7, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -60, -128, "typical"),
+    ([1, 2, 7, 8], 8, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 35, -128, "typical"),
     # a layer of two pixels (two triples of one pixel: the blocks address pixel c at twice pixel b's
     # offset), in_c 8 and 16
     ([1, 1, 2, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 17, -128, "typical"),
     ([1, 2, 1, 16], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -3, -128, "typical"),
+    # an output zero point other than -128 in a layer of more than Q15_1X1_SIGN_C_MACS MACs: the
+    # requantization's sign term in the assembly (the smaller ones above take the C form without it)
+    ([1, 12, 12, 16], 32, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 9, 20, "typical"),
 ]
 
 
@@ -1043,14 +1048,16 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"--optimize {mode_arg} -{opt}: cortex-m4 vs host: {how}"
-    # the loops' entry at their second half compiled out (UTVM_CONV2D_Q15_1X1_ODD4 without bit 1, as
-    # in a file whose layers do not need it): the widened layers that do (in_c 48 and 80) take the C
-    # form, the same outputs
+    # the loops' entry at their second half and the requantization's sign term compiled out
+    # (UTVM_CONV2D_Q15_1X1_ODD4 with bit 0 alone, as in a file whose layers need neither: VWW's): the
+    # widened layers that need the entry (in_c 48 and 80) or the sign term (an output zero point
+    # other than -128) take the C form, the others the 3-instruction requantization; the same outputs
     ops_c = [p for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*_ops.c")]
-    define = "#define UTVM_CONV2D_Q15_1X1_ODD4 0x3u"
-    assert sum(define in p.read_text() for p in ops_c) == 1, ops_c
+    define = re.compile(r"#define UTVM_CONV2D_Q15_1X1_ODD4 0x([0-9a-fA-F]+)u")
+    values = [int(m.group(1), 16) for p in ops_c for m in define.finditer(p.read_text())]
+    assert len(values) == 1 and values[0] & 0x3 == 0x3 and values[0] & 0x4, values  # every form in this model
     for p in ops_c:
-        p.write_text(p.read_text().replace(define, "#define UTVM_CONV2D_Q15_1X1_ODD4 0x1u"))
+        p.write_text(define.sub("#define UTVM_CONV2D_Q15_1X1_ODD4 0x1u", p.read_text()))
     subprocess.run(["cmake", "--build", str(tmp_path / "m4w")], check=True, capture_output=True, timeout=600)
     rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
     target = parse_program_output(out)

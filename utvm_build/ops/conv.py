@@ -379,8 +379,9 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             lanes2 = (w4.astype(np.int64) * 2) & 0xFFFF
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
-        p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)))
-        return call(fn1, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2), "int32_t"),
+        p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)
+                                      + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])))
+        return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
     if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
         return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
@@ -401,6 +402,18 @@ def pair_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray) -> np.ndar
     pairs = bias.size // 2
     return np.concatenate([2 * bias.astype(np.int64).reshape(pairs, 2), words.reshape(pairs, -1),
                            rq2.reshape(pairs, 6)], axis=1).reshape(-1).astype(np.int32)
+
+
+def conv_q15_1x1_stream(bias: np.ndarray, words: np.ndarray, rq2: np.ndarray, out_c: int) -> np.ndarray:
+    """pair_stream for conv2d_q15_1x1.h: the last whole channel pair's loop end flagged in bit 8 of
+    its channel c + 1's s + 1 (the kernel's pair loops test it instead of comparing the weight
+    pointer with the stream's end, UTVM_CONV2D_Q15_1X1_LASTPAIR; ASR by a register reads the low
+    byte alone, the C form masks it). An odd last channel's pair follows, unflagged."""
+    stream = pair_stream(bias, words, rq2)
+    whole = out_c // 2
+    if whole:
+        stream[whole * (stream.size // ((out_c + 1) // 2)) - 1] |= 0x100
+    return stream
 
 
 def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: bool) -> int:
@@ -424,10 +437,27 @@ Q15_1X1_KERNELS = {Q15_KERNEL: "utvm_conv2d_s8_q15_1x1", Q15W_KERNEL: "utvm_conv
 def conv_q15_1x1_odd4(in_c: int, widened: bool) -> int:
     """1 when a layer of conv2d_q15_1x1.h enters its loops of 8 steps at their second half (steps of 4
     input bytes: widened more than 8, int8 more than 2, an odd multiple of 4), else 0. Only to leave
-    the loops' entry test out of the build when no layer needs it (UTVM_CONV2D_Q15_1X1_ODD4): the
+    the loops' entry test out of the build when no layer needs it (UTVM_CONV2D_Q15_1X1_ODD4, whose
+    value adds 2 conv_q15_1x1_sign: the requantization's sign term): the
     kernel decides from the fields (such a layer takes its C form there)."""
     steps = in_c // 4
     return int(steps % 8 == 4 and steps > (8 if widened else 2))
+
+
+#: conv2d_q15_1x1.h: a layer of at most this many MACs that needs the requantization's sign term
+#: (an output zero point other than -128) takes the C form rather than keep the sign term in the
+#: assembly of every layer of its file (person_detect's last 1x1 layer: 512 MACs).
+Q15_1X1_SIGN_C_MACS = 4096
+
+
+def conv_q15_1x1_sign(geo: _Geom, output_zp: int) -> int:
+    """0 when a 1x1 layer's requantization needs no sign term (output zero point -128: conv2d_q15_1x1.h
+    UTVM_CONV2D_Q15_1X1_RQ1 without it), 1 when it does, 2 when it does but is small enough
+    (Q15_1X1_SIGN_C_MACS) not to keep the term in the file's assembly (its C form instead)."""
+    if output_zp == -128:
+        return 0
+    macs = geo.batches * geo.out_h * geo.out_w * geo.out_c * geo.in_c
+    return 2 if macs <= Q15_1X1_SIGN_C_MACS else 1
 
 
 def conv_q15_1x1_layer(geo: _Geom, mode: int, bias_max: int = 0) -> bool:

@@ -20,11 +20,11 @@
  *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
  *   half); int8 in_c 8 two steps, else loops of 8;
  * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions); the 6 output
- *   bytes by a run of 6 stores.
+ *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions, 3 in a
+ *   file whose layers have the output zero point -128); the 6 output bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
- * weights' end, the output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
  * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
  * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
  * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
@@ -37,7 +37,8 @@
  * interleaved by channel, c's byte 0, c + 1's byte 0, c's byte 2, c + 1's byte 2, then the same of
  * bytes 1 and 3, so that SXTB16 and SXTB16 ROR 8 of one word are both channels' lane words of one
  * input lane pair), then channel c's requantization triplet and channel c + 1's (dsp_s8.h
- * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_dsp_rq2). Scratch (kernel_table.py):
+ * utvm_dsp_rq3's (m, k, s) as (m, 2k, s + 1): utvm_dsp_rq2); the last whole pair's channel c + 1 has
+ * bit 8 of s + 1 set (ops/conv.py conv_q15_1x1_stream: the pair loops' end, UTVM_CONV2D_Q15_1X1_LASTPAIR). Scratch (kernel_table.py):
  * 6 * in_c + 4 bytes.
  */
 #ifndef UTVM_KERNELS_ARM_DSP_CONV2D_Q15_1X1_H_
@@ -120,16 +121,21 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   UTVM_CONV2D_Q15_1X1_X3 "ldr %[t5], [%[pw]], #4\n\tsxtb16 %[t4], %[t5]\n\tsxtb16 %[t5], %[t5], ror #8\n\t" MAC
 #define UTVM_CONV2D_Q15_1X1_STEP3 UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3)
 
-/* Whether the including file's layers take loops of 8 steps entered at their second half (bit 1:
- * a widened layer of more than 8 steps, or an int8 one of more than 2, whose steps are an odd
- * multiple of 4; bit 0: none), defined by the generated operator file (ops/conv.py
- * conv_q15_1x1_odd4, Params.selects_value): without bit 1 the loops have no entry test (3-4 cycles
- * per channel pair of a triple less), and such a layer (of another file) takes the C form. Both when
- * not defined. */
+/* The forms the including file's layers take, bit v for a layer of value v = odd4 + 2 sign
+ * (defined by the generated operator file, ops/conv.py conv_q15_1x1_odd4 and conv_q15_1x1_sign,
+ * Params.selects_value; all when not defined). odd4 (bits 1, 3 and 5, UTVM_CONV2D_Q15_1X1_ODD4_ANY):
+ * loops of 8 steps entered at their second half (a widened layer of more than 8 steps, or an int8 one of more than 2, whose
+ * steps are an odd multiple of 4); without them the loops have no entry test (3-4 cycles per
+ * channel pair of a triple less). sign 1 (bits 2 and 3, UTVM_CONV2D_Q15_1X1_SIGN_ANY): an output zero
+ * point other than -128; without them the requantization drops its sign term (below); sign 2 (bits
+ * 4 and 5): the same in a layer of few MACs, which takes the C form rather than keep the term. A
+ * layer needing a form its file left out takes the C form. */
 #ifndef UTVM_CONV2D_Q15_1X1_ODD4
-#define UTVM_CONV2D_Q15_1X1_ODD4 3u
+#define UTVM_CONV2D_Q15_1X1_ODD4 0x3Fu
 #endif
-#if (UTVM_CONV2D_Q15_1X1_ODD4 & 2u) != 0u
+#define UTVM_CONV2D_Q15_1X1_ODD4_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0x2Au) != 0u)
+#define UTVM_CONV2D_Q15_1X1_SIGN_ANY ((UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u)
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0x2Au) != 0u
 #define UTVM_CONV2D_Q15_1X1_ODD4_LD "ldr %[t5], %[odd4]\n\t"
 #define UTVM_CONV2D_Q15_1X1_ENTRY8 "cmp %[t5], #0\n\tbne 2f\n\t"
 #else
@@ -168,22 +174,39 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_PRE8 UTVM_CONV2D_Q15_1X1_ODD4_LD UTVM_CONV2D_Q15_1X1_MOVS
 
 /* One sum X (twice the layer's sum) requantized in place with the channel's triplet in x0 (m), x1
- * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). */
+ * (2k), x2 (s + 1) (dsp_s8.h UTVM_DSP_RQ2_TEXT). When every layer of the file has the output zero
+ * point -128 (the full range's clamp at the zero point: RELU, RELU6, or NONE with that zero point),
+ * without its sign term (2k straight into SMMLAR, 3 instructions): for X < 0 the result is then at
+ * most 2^-32 of a step higher before the shift, zp + floor((2^(e-1) + 1/2 + xm/2^31) / 2^e) with
+ * xm < 0, still at most zp = -128, so SSAT gives -128 as TFLite's clamp does; X >= 0 is unchanged. */
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
 #define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
+#else
+#define UTVM_CONV2D_Q15_1X1_RQ1(X) \
+  "smmlar %[t5], %[" X "], %[x0], %[x1]\n\tasr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
+#endif
 
-/* Every channel pair of a pixel triple (until pw is at wend, a memory operand): the biases, the
+/* Every channel pair of a pixel triple (until the last pair's flag): the biases, the
  * sums (PRE, then SUMS), the six sums requantized from the registers, 6 output bytes (pixel a at
  * *ya, advanced by 2; pixel b ys bytes after it, pixel c 2 ys: one offset register). 13 registers: the input words /
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
-#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                                                  \
-  "0:\n\tldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                        \
+#define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS) \
+  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
+/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in x2 after that triplet's LDM;
+ * ASR by a register reads its low byte alone): Z clear after the last pair. Neither the
+ * requantization nor the stores change the flags. */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
+/* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end; TST: the last
+ * pair's test or nothing). */
+#define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, TST)                                                            \
+  "ldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                              \
   "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
-  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
+  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
   UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
   "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
   "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
-  "str %[px], %[ya]\n\tldr %[t4], %[wend]\n\tcmp %[pw], %[t4]\n\tbne 0b\n\t"
+  "str %[px], %[ya]\n\t"
 #define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
   UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
   const int32_t* px_;                  \
@@ -198,14 +221,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
       [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
       [x2] "=&r"(x2_), [ya] "+m"(YA)
-#define UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS) \
-  [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS), [wend] "m"(WEND)
-#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, WEND, PW, Q, QEND, ODD4, YA, YS)                              \
+#define UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS) [q] "m"(Q), [qend] "m"(QEND), [odd4] "m"(ODD4), [ys] "m"(YS)
+#define UTVM_CONV2D_Q15_1X1_TRI_ASM(PRE, SUMS, PW, Q, QEND, ODD4, YA, YS)                              \
   do {                                                                                                    \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                         \
     __asm__ volatile(UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS)                                              \
                      : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                               \
-                     : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS)                               \
+                     : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS)                               \
                      : "cc", "memory");                                                                   \
   } while (0)
 
@@ -217,12 +239,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   "sxtab16 %[x2], %[t5], %[" C "], ror #8\n\tstr %[b0], [%[pw], #" #D "]\n\tstr %[c0], [%[pw], #" #D "+4]\n\t"   \
   "str %[b1], [%[pw], #" #D "+8]\n\tstr %[c1], [%[pw], #" #D "+12]\n\tstr %[x0], [%[pw], #" #D "+16]\n\t"         \
   "str %[x2], [%[pw], #" #D "+20]\n\t"
-/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), an even out_c: NP pixel
- * triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its 24 input
- * bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then the
- * channel pairs (the weights from W), YA advanced by 2 YS past pixels b and c (about 50 cycles per
- * triple around the channel pairs against about 110 in C). */
-#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, WEND, PW, Q, QEND, ODD4, YA, YS)                         \
+/* Widened weights, in_c = 8, stride 1 (the input's pixels are the output's), out_c a multiple of 4:
+ * NP pixel triples from *SRC on in one block (VWW's and person_detect's 48x48 layer): per triple its
+ * 24 input bytes by a run of 6 loads, converted into the scratch Q (UTVM_CONV2D_Q15W_1X1_IN3), then
+ * the channel pairs two per iteration (the weights from W; one loop end per two pairs, the second
+ * pair's loads in the first's run of stores), YA advanced by 2 YS past pixels b and c (about 50
+ * cycles per triple around the channel pairs against about 110 in C). */
+#define UTVM_CONV2D_Q15W_1X1_TRIS_ASM(NP, SRC, OFFS, W, PW, Q, QEND, ODD4, YA, YS)                         \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
     __asm__ volatile(                                                                                         \
@@ -230,11 +253,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "ldr %[x1], [%[px], #4]\n\tldr %[x2], [%[px], #8]\n\tldr %[t4], [%[px], #12]\n\t"                       \
         "ldr %[a0], [%[px], #16]\n\tldr %[a1], [%[px], #20]\n\t" UTVM_CONV2D_Q15W_1X1_IN3("x0", "x2", "a0", 0)    \
             UTVM_CONV2D_Q15W_1X1_IN3("x1", "t4", "a1", 24) "add %[px], %[px], #24\n\tstr %[px], %[src]\n\t"      \
-            "ldr %[pw], %[w]\n\t" UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)                   \
+            "ldr %[pw], %[w]\n\t0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3, "")        \
+                UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3, UTVM_CONV2D_Q15_1X1_LASTPAIR)   \
+            "beq 0b\n\t"                                                                                     \
             "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"                       \
             "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
-        : UTVM_CONV2D_Q15_1X1_TRI_INS(WEND, Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)                   \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [offs] "m"(OFFS), [w] "m"(W)                   \
         : "cc", "memory");                                                                                    \
   } while (0)
 
@@ -315,7 +340,8 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
     px = &px[6];
   }
   for (c = 0; c < n_out; ++c) {
-    const int32_t* t = &pw[3 * c];
+    /* (the last whole pair's flag in bit 8 of s + 1, UTVM_CONV2D_Q15_1X1_LASTPAIR: its low byte) */
+    const int32_t t[3] = {pw[3 * c], pw[(3 * c) + 1], pw[(3 * c) + 2] & 0xFF};
     y[ys + c] = utvm_dsp_rq2(s[c][1], t);
     y[(2 * ys) + c] = utvm_dsp_rq2(s[c][2], t);
     y[c] = utvm_dsp_rq2(s[c][0], t);
@@ -347,13 +373,13 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t xs = g->in_c;
   int32_t next = 3;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  /* the end of the channel pairs' data (an odd last channel's pair follows) */
-  const int32_t* const wend = &w[pairs * (8 + (steps * (widened ? 4 : 2)))];
   int32_t* const qm = q;
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
-  /* loops entered at their second half, compiled out (UTVM_CONV2D_Q15_1X1_ODD4): the C form */
-  const bool c_form = ((UTVM_CONV2D_Q15_1X1_ODD4 & 2u) == 0u) && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2));
+  /* loops entered at their second half or the sign term, compiled out (UTVM_CONV2D_Q15_1X1_ODD4):
+   * the C form */
+  const bool c_form = (!UTVM_CONV2D_Q15_1X1_ODD4_ANY && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2))) ||
+                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128));
 #else
   const bool c_form = true;
 #endif
@@ -364,12 +390,12 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t pix = 0;
   int32_t k;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 1) == 0) && (total >= 3)) {
+  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 3) == 0) && (total >= 3)) {
     int32_t np = total / 3;
     const int8_t* src = in;
     const int32_t* pw = w;
     int8_t* ya = out;
-    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, wend, pw, qm, qend, odd4, ya, ys);
+    UTVM_CONV2D_Q15W_1X1_TRIS_ASM(np, src, offs, w, pw, qm, qend, odd4, ya, ys);
     pix = (total / 3) * 3; /* the last one or two pixels: below */
   }
 #endif
@@ -398,17 +424,17 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     if (c_form || (pairs == 0)) {
       /* in C: below */
     } else if (widened && (steps == 2)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
     } else if (widened && (steps == 4)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, pw, qm, qend, odd4, ya, ys);
     } else if (widened) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, pw, qm, qend, odd4, ya, ys);
     } else if (steps == 2) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, wend, pw, qm, qend, odd4, ya, ys);
+      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
     } else {
       UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8,
-                                  UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), wend,
-                                  pw, qm, qend, odd4, ya, ys);
+                                  UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), pw,
+                                   qm, qend, odd4, ya, ys);
     }
 #endif
     for (k = k0; k < kend; ++k) {
