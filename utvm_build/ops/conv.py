@@ -620,9 +620,17 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     p = Params("utvm_dw_q15_params", {
         "g": gf, "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "band_rows": band, "cols": cols,
-        "rq_mode": mode, **strides})
+        "rq_mode": mode, **strides}, selects_value=("UTVM_DW_Q15_SIGN", dw_q15_sign(mode, fields["output_offset"])))
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+def dw_q15_sign(mode: int, output_zp: int) -> int:
+    """1 when a depthwise_q15_call layer's assembly steps need the requantization's sign term (the
+    doubled sums, rq_mode 3 or 4, at an output zero point other than -128), else 0. Only to leave
+    the term out of the build when no layer needs it (depthwise_conv2d_s8_q15.h UTVM_DW_Q15_SIGN):
+    the kernel decides from the fields (such a layer takes its C form there)."""
+    return int(mode in (3, 4) and output_zp != -128)
 
 
 def dw_q15_doubled(geo: _Geom, mode: int, act: tuple[int, int], bias_max: int) -> bool:

@@ -67,6 +67,19 @@ typedef struct {
 #define UTVM_DW_Q15_RQ_FULL2 3
 #define UTVM_DW_Q15_RQ_ANY2 4
 
+/* The requantization forms the including file's FULL2 layers take, bit v for a layer of value v
+ * (defined by the generated operator file, ops/conv.py dw_q15_sign, Params.selects_value; both
+ * when not defined): bit 0, output zero point -128; bit 1, any other. Without bit 1 the assembly
+ * steps' requantization (UTVM_DW_Q15_QRQ) drops dsp_s8.h UTVM_DSP_RQ2_TEXT's sign term (the ADD's
+ * asr #31 part: 2k straight into SMMLAR, 3 instructions per output instead of 4). Bit-exact: for a
+ * doubled sum X < 0 the rounded product is then at most 2^-32 of a step higher before the shift,
+ * zp + floor((2^(e-1) + 1/2 + Xm/2^31) / 2^e) with Xm < 0, still at most zp = -128, which SSAT
+ * leaves at -128 as TFLite's clamp (act_min -128 under FULL2) does; X >= 0 is unchanged. A layer of
+ * another output zero point in a file without bit 1 takes the C form (utvm_dw_q15_ch3x3_other). */
+#ifndef UTVM_DW_Q15_SIGN
+#define UTVM_DW_Q15_SIGN 0x3u
+#endif
+
 /* Two q15 values into s[0], s[1] (one STR; the address may be 2 mod 4). */
 static UTVM_DSP_INLINE void utvm_dw_q15_st2(uint16_t* s, uint32_t v) { (void)memcpy(s, &v, sizeof v); }
 
@@ -442,7 +455,14 @@ typedef struct {
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 /* requantize ACC, twice the sum, in place (temp wa; the triplet (m, 2k, sh + 1) in i0, i1, i2:
  * UTVM_DW_Q15_RQ_FULL2, dsp_s8.h UTVM_DSP_RQ2_TEXT, 4 instructions) */
+#if (UTVM_DW_Q15_SIGN & 2u) != 0u
 #define UTVM_DW_Q15_QRQ(ACC) UTVM_DSP_RQ2_TEXT(ACC, "wa", "i0", "i1", "i2")
+#else
+/* every layer of the file at output zero point -128: without the sign term, 3 instructions
+ * (UTVM_DW_Q15_SIGN; bit-exact: for ACC < 0 the result stays at or below the zero point, -128) */
+#define UTVM_DW_Q15_QRQ(ACC) \
+  "smmlar %[wa], %[" ACC "], %[i0], %[i1]\n\tasr %[wa], %[wa], %[i2]\n\tssat %[" ACC "], #8, %[wa]\n\t"
+#endif
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
@@ -1045,7 +1065,9 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
   /* the loop of a channel at UTVM_DSP_RQ_FULL (chosen once for the four) */
   void (*const full)(utvm_dw_q15_ch3*) =
 #ifdef UTVM_DW_Q15_QUAD
-      ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+      (((UTVM_DW_Q15_SIGN & 2u) == 0u) && (p->output_offset != -128)) /* (the sign term left out) */
+          ? NULL
+      : ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
           ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
           : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
 #else
