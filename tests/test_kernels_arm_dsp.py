@@ -1052,18 +1052,9 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     # (UTVM_CONV2D_Q15_1X1_ODD4 with bit 0 alone, as in a file whose layers need neither: VWW's): the
     # widened layers that need the entry (in_c 48 and 80) or the sign term (an output zero point
     # other than -128) take the C form, the others the 3-instruction requantization; the same outputs
-    ops_c = [p for p in (tmp_path / "m4w").rglob("*q15_conv*/src/*_ops.c")]
-    define = re.compile(r"#define UTVM_CONV2D_Q15_1X1_ODD4 0x([0-9a-fA-F]+)u")
-    values = [int(m.group(1), 16) for p in ops_c for m in define.finditer(p.read_text())]
+    values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_ODD4", 0x1)
     assert len(values) == 1 and values[0] & 0x3 == 0x3 and values[0] & 0x4, values  # every form in this model
-    for p in ops_c:
-        p.write_text(define.sub("#define UTVM_CONV2D_Q15_1X1_ODD4 0x1u", p.read_text()))
-    subprocess.run(["cmake", "--build", str(tmp_path / "m4w")], check=True, capture_output=True, timeout=600)
-    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
-    target = parse_program_output(out)
-    assert rc == 0 and target.rc == 0, out[-2000:]
-    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
-    assert ok and how == "identical", f"1x1 loops without the odd4 entry: cortex-m4 vs host: {how}"
+    _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 loops without the odd4 entry")
     # the depthwise steps' requantization without its sign term (UTVM_DW_Q15_SIGN with bit 0 alone, as
     # in a file whose doubled layers all have the output zero point -128: VWW's): the doubled layers of
     # another zero point take the C form, the others the 3-instruction requantization (the 60x48 and
@@ -1071,28 +1062,38 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     dw = models[1]
     host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{dw.name}")],
                                                capture_output=True, text=True, timeout=300).stdout)
-    ops_c = [p for p in (tmp_path / "m4").rglob("*q15_dw*/src/*_ops.c")]
-    define = re.compile(r"#define UTVM_DW_Q15_SIGN 0x([0-9a-fA-F]+)u")
-    values = [int(m.group(1), 16) for p in ops_c for m in define.finditer(p.read_text())]
+    values = _force_define(tmp_path / "m4", dw.name, "UTVM_DW_Q15_SIGN", 0x1)
     assert values == [0x3], values  # both forms in this model
-    for p in ops_c:
-        p.write_text(define.sub("#define UTVM_DW_Q15_SIGN 0x1u", p.read_text()))
-    subprocess.run(["cmake", "--build", str(tmp_path / "m4")], check=True, capture_output=True, timeout=600)
-    rc, out = _qemu(tmp_path / "m4" / f"bench_{dw.name}.elf", tmp_path)
-    target = parse_program_output(out)
-    assert rc == 0 and target.rc == 0, out[-2000:]
-    meta = model_metadata(tmp_path / "m4", dw)
-    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
-    assert ok and how == "identical", f"depthwise steps without the sign term: cortex-m4 vs host: {how}"
+    _qemu_equals_host(tmp_path, "m4", dw, host, "depthwise steps without the sign term")
     # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
     # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
     build([dw], CORES["m4"], "O0", tmp_path / "m4dw0", target="cortex-m4", codegen_args="--optimize size")
-    rc, out = _qemu(tmp_path / "m4dw0" / f"bench_{dw.name}.elf", tmp_path)
+    _qemu_equals_host(tmp_path, "m4dw0", dw, host, "q15_dw -O0")
+
+
+def _force_define(build_dir: Path, model: str, macro: str, value: int) -> list[int]:
+    """Rewrite ``#define macro 0x...u`` in a built model's operator files to ``value`` and rebuild;
+    returns the values the generator had written (to force a kernel's forms as another file's)."""
+    ops_c = list(build_dir.rglob(f"*{model}*/src/*_ops.c"))
+    define = re.compile(rf"#define {macro} 0x([0-9a-fA-F]+)u")
+    values = [int(m.group(1), 16) for p in ops_c for m in define.finditer(p.read_text())]
+    for p in ops_c:
+        p.write_text(define.sub(f"#define {macro} 0x{value:X}u", p.read_text()))
+    subprocess.run(["cmake", "--build", str(build_dir)], check=True, capture_output=True, timeout=600)
+    return values
+
+
+def _qemu_equals_host(tmp_path: Path, out_dir: str, model, host, what: str) -> None:
+    """The model's M4 build in tmp_path / out_dir, run on QEMU, gives the host run's outputs byte for byte."""
+    from benchmarks.compare import outputs_match
+    from benchmarks.runner import model_metadata, parse_program_output
+
+    rc, out = _qemu(tmp_path / out_dir / f"bench_{model.name}.elf", tmp_path)
     target = parse_program_output(out)
     assert rc == 0 and target.rc == 0, out[-2000:]
-    meta = model_metadata(tmp_path / "m4dw0", dw)
+    meta = model_metadata(tmp_path / out_dir, model)
     ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
-    assert ok and how == "identical", f"q15_dw -O0: cortex-m4 vs host: {how}"
+    assert ok and how == "identical", f"{what}: cortex-m4 vs host: {how}"
 
 
 # ADD / SUB int8 in the linear form (kernels/arm_dsp/add_s8_lut.h utvm_add_s8_lin, ops/add_s8_lin.py):
