@@ -455,6 +455,15 @@ def test_depthwise_doubles_only_what_fits() -> None:
     assert not dw_q15_doubled(replace(geo, dilation_w=2), 2, full, 0)
 
 
+def test_depthwise_sign_term_only_where_needed() -> None:
+    """ops/conv.py dw_q15_sign: the doubled layers (rq_mode 3 / 4) at an output zero point other than
+    -128 need the requantization's sign term (UTVM_DW_Q15_SIGN bit 1); -128 and the other modes do not."""
+    from utvm_build.ops.conv import dw_q15_sign
+
+    assert [dw_q15_sign(3, -128), dw_q15_sign(4, -128), dw_q15_sign(2, 5), dw_q15_sign(0, 0)] == [0, 0, 0, 0]
+    assert [dw_q15_sign(3, 5), dw_q15_sign(4, -127), dw_q15_sign(3, 127)] == [1, 1, 1]
+
+
 def test_every_override_has_the_dsp_guard() -> None:
     files = sorted(DSP.glob("*.h"))
     assert files, "no arm_dsp kernels"
