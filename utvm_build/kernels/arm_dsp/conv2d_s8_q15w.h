@@ -193,9 +193,27 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
                                                (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 40u))
                                                   ? 1
                                                   : -1];
+/* The triple blocks the including file's calls take, bit v for a layer of value v (ops/conv.py
+ * q15w_triples): 28-byte windows (v = 1, or 3 with the sign term below), 40 (2, or 4), none (0); the
+ * generated operator file defines it before the kernels (Params.selects_value), so that a block no
+ * layer takes is not compiled (the entry point is shared by the layers of a model with several), and
+ * the sign term only when a layer needs it; every block and the sign term when it is not defined. */
+#ifndef UTVM_CONV2D_Q15W_TRI
+#define UTVM_CONV2D_Q15W_TRI 0x1Fu
+#endif
+#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & ((1u << (N)) | (1u << ((N) + 2)))) != 0u)
 /* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
- * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. */
+ * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. When no layer of the file has an
+ * output zero point other than -128 (bits 3 and 4 clear; the block's layers have the full range, so
+ * their clamp is at the zero point), without the sign term: 2k straight into SMMLAR, 3 instructions
+ * instead of 4, the same bytes (a negative sum still lands at or below the zero point -128 and SSAT
+ * gives -128; conv2d_q15_1x1.h UTVM_CONV2D_Q15_1X1_RQ1 has the proof). */
+#if (UTVM_CONV2D_Q15W_TRI & 0x18u) != 0u
 #define UTVM_CONV2D_Q15W_W28_RQ(X) UTVM_DSP_RQ2_TEXT(X, "px", "t0", "t1", "t2")
+#else
+#define UTVM_CONV2D_Q15W_W28_RQ(X) \
+  "smmlar %[px], %[" X "], %[t0], %[t1]\n\tasr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
+#endif
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pw], #4]\n\tldr %[t2], [%[pw], #8]\n\tldr %[t0], [%[pw]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
@@ -294,15 +312,6 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         : [q] "m"(CTX), [xa] "i"(40), [xb] "i"(40 + (4 * (W))), [xc] "i"(40 + (8 * (W))), [ws] "i"(4 * (W))     \
         : "cc", "memory");                                                                                       \
   } while (0)
-
-/* The triple blocks the including file's calls take, bit 1 << n: 28-byte windows (n = 1), 40 (n = 2),
- * none (0); the generated operator file defines it before the kernels (ops/conv.py q15w_triples,
- * Params.selects_value), so that a block no layer takes is not compiled (the entry point is shared
- * by the layers of a model with several); every block when it is not defined. */
-#ifndef UTVM_CONV2D_Q15W_TRI
-#define UTVM_CONV2D_Q15W_TRI 7u
-#endif
-#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
 
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
 static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
