@@ -384,8 +384,10 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
                                       + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])))
         return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
-    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
-        return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
+    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq;
+        # its last pair flagged as conv2d_q15_1x1.h's (UTVM_CONV2D_Q15W_TRI_LASTPAIR; out_c is even)
+        stream = conv_q15_1x1_stream(b, packed, rq2_triplets(rq), geo.out_c)
+        return call(fn, p, In(0), Const("weights_q15", stream, "int32_t"),
                     Null(), Null(), Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))

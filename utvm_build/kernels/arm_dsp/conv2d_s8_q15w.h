@@ -167,7 +167,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_tri_windows(const utvm_conv2d_q15_p
  * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
  * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
  * windows, then per channel pair (one stream: its two biases, its weight words, its two triplets,
- * walked by pw; the loop ends on the stream's end) the 7 or 10 steps unrolled
+ * walked by pw; the loop ends after the pair whose flag is set, UTVM_CONV2D_Q15W_TRI_LASTPAIR) the 7
+ * or 10 steps unrolled
  * (UTVM_CONV2D_Q15W_TRI_STEP: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against
  * 18 per 16 for 2 x 2), the six sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6
  * output bytes. 13 registers: the block's state (pointers, counts, the layer's constants) lives in
@@ -184,7 +185,7 @@ typedef struct {
   int32_t offs;           /* 24: the input offset in both int16 lanes */
   int32_t sd;             /* 28: from a window's last filter row to the next pixel's window (bytes) */
   const int32_t* w;       /* 32: the channel pairs' stream */
-  const int32_t* end;     /* 36: and its end */
+  const int32_t* end;     /* 36: (unused: the last pair's flag ends the pair loop) */
   int32_t win[60];        /* 40: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
@@ -193,6 +194,11 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
                                                (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 40u))
                                                   ? 1
                                                   : -1];
+/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in t2 after that triplet's
+ * loads, set by ops/conv.py conv_q15_1x1_stream as for conv2d_q15_1x1.h; ASR by a register reads
+ * its low byte alone): Z clear after the last pair, kept by the stores (instead of loading the
+ * stream's end and comparing pw with it: 2 cycles per channel pair of a triple). */
+#define UTVM_CONV2D_Q15W_TRI_LASTPAIR "tst %[t2], #256\n\t"
 /* The triple blocks the including file's calls take, bit v for a layer of value v (ops/conv.py
  * q15w_triples): 28-byte windows (v = 1, or 3 with the sign term below), 40 (2, or 4), none (0); the
  * generated operator file defines it before the kernels (Params.selects_value), so that a block no
@@ -299,11 +305,11 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
         UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
         UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
-        UTVM_CONV2D_Q15W_W28_RQ("c1")                                                                            \
+        UTVM_CONV2D_Q15W_W28_RQ("c1") UTVM_CONV2D_Q15W_TRI_LASTPAIR                                              \
         "ldr %[px], [%[pr]]\n\tldr %[t0], [%[pr], #4]\n\tldr %[t1], [%[pr], #8]\n\t"                             \
         "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                \
         "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                \
-        "str %[px], [%[pr]]\n\tldr %[t0], [%[pr], #36]\n\tcmp %[pw], %[t0]\n\tbne 0b\n\t"                       \
+        "str %[px], [%[pr]]\n\tbeq 0b\n\t"                                                                        \
         "add %[px], %[px], %[t1]\n\tstr %[px], [%[pr]]\n\t"                                                      \
         "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b"                 \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
@@ -314,12 +320,11 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
   } while (0)
 
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
-static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
-                                                                          const int32_t* w, void* scratch) {
+static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const int32_t* w, void* scratch) {
   uint8_t* const raw = (uint8_t*)scratch;
   utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   cx->w = w;
-  cx->end = &w[(p->g.out_c >> 1) * (p->depth4 + 8)];
+  cx->end = NULL;
   cx->src = NULL;
   return cx;
 }
@@ -332,7 +337,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const int32_t total = g->batches * g->out_h * g->out_w;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[60];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) {
@@ -407,7 +412,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
   const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[42];
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
@@ -480,6 +485,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
     for (c = 0; c < out_c; c += 2) {
       int32_t s0[3];
       int32_t s1[3];
+      int32_t t1[3];
       int32_t j;
       for (k = 0; k < 3; ++k) {
         s0[k] = pw[0];
@@ -494,9 +500,13 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
         }
         pw = &pw[4];
       }
+      /* (the last pair's flag, bit 8 of the second s + 1, masked: a C shift by 256 + s is undefined) */
+      t1[0] = pw[3];
+      t1[1] = pw[4];
+      t1[2] = pw[5] & 0xFF;
       for (k = 0; k < 3; ++k) {
         out[ys[k] + c] = utvm_dsp_rq2(s0[k], pw);
-        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &pw[3]);
+        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], t1);
       }
       pw = &pw[6];
     }
