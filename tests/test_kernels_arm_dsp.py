@@ -675,6 +675,10 @@ Q15_CONV = [
     # channel pairs per iteration; 6: three pairs, the triples one by one)
     ([1, 2, 7, 8], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -60, -128, "typical"),
     ([1, 2, 7, 8], 8, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 35, -128, "typical"),
+    # the three-pixel block with an output zero point other than -128 (36 864 outputs, enough to hit the
+    # requantization's rounding boundary: the sign term kept, conv2d_s8_q15w.h UTVM_CONV2D_Q15W_TRI bit 3);
+    # the test drops the term below and checks that this case then fails
+    ([1, 48, 48, 3], 16, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, 100, "typical"),
     # a layer of two pixels (two triples of one pixel: the blocks address pixel c at twice pixel b's
     # offset), in_c 8 and 16
     ([1, 1, 2, 8], 4, (1, 1), (1, 1), (1, 1), "VALID", "RELU", 17, -128, "typical"),
@@ -1039,7 +1043,8 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             # both forms of the larger filters: strips (ops/conv.py q15_strip_cols) and packed windows
             assert re.search(r"\.strip_cols = [1-9]", src) and ".strip_cols = 0" in src
             # and both three-pixel blocks (28- and 40-byte windows) and the layers without one
-            assert "#define UTVM_CONV2D_Q15W_TRI 0x7u" in src
+            # (0xfu: and the 28-byte block's sign term, the last case's output zero point 100)
+            assert "#define UTVM_CONV2D_Q15W_TRI 0xfu" in src
         else:  # both 1x1 kernels (1x1 layers of fewer than 16 output pixels keep int8 weights)
             assert meta["kernel_variants"].get("conv2d_s8_q15") == "arm_dsp", meta["kernel_variants"]
             assert calls["utvm_conv2d_s8_q15w_1x1"] > 0 and calls["utvm_conv2d_s8_q15_1x1"] > 0, calls
@@ -1064,6 +1069,22 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_ODD4", 0x1)
     assert len(values) == 1 and values[0] & 0x3 == 0x3 and values[0] & 0x4, values  # every form in this model
     _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 loops without the odd4 entry")
+    # and, in the same build, the three-pixel block's sign term compiled out (UTVM_CONV2D_Q15W_TRI
+    # without bits 3 and 4, as in a file whose layers all have the output zero point -128: VWW's,
+    # KWS's): the 3-instruction requantization gives the same outputs in every block layer of zero
+    # point -128, and the last case (zero point 100), which needs the term, fails without it
+    values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15W_TRI", 0x7)
+    assert values == [0xF], values
+    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    signed = [i for i, t in enumerate(meta["outputs"]) if t["shape"] == [1, 48, 48, 16] and t["zero_point"] == 100]
+    assert len(signed) == 1 and len(target.outputs) == len(host.outputs) == len(Q15_CONV), signed
+    assert target.outputs[signed[0]] != host.outputs[signed[0]], "the sign term's case passes without the term"
+    keep = [i for i in range(len(host.outputs)) if i != signed[0]]
+    ok, how = outputs_match([target.outputs[i] for i in keep], [host.outputs[i] for i in keep],
+                            [meta["outputs"][i]["dtype"] for i in keep])
+    assert ok and how == "identical", f"three-pixel blocks without the sign term: cortex-m4 vs host: {how}"
     # the depthwise steps' requantization without its sign term (UTVM_DW_Q15_SIGN with bit 0 alone, as
     # in a file whose doubled layers all have the output zero point -128: VWW's): the doubled layers of
     # another zero point take the C form, the others the 3-instruction requantization (the 60x48 and

@@ -348,6 +348,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
     tri = q15w_triples(geo, depth4, mode, strip_cols, widened)
     if tri and not doubled_sums_fit(int(np.abs(b.astype(np.int64)).max()), depth):
         tri = 0  # (twice a sum could leave int32: the pair kernel)
+    tri_value = tri + (2 if tri and fields["output_offset"] != -128 else 0)  # (+ 2: the sign term)
     if tri:  # the triple block sums twice the layer's sums for its SMMLAR requantization
         mode = Q15W_RQ2
     if widened:
@@ -363,7 +364,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
-        selects_value=("UTVM_CONV2D_Q15W_TRI", tri))
+        selects_value=("UTVM_CONV2D_Q15W_TRI", tri_value))
     fn1 = Q15_1X1_KERNELS[fn]
     if conv_q15_1x1_layer(geo, mode, int(np.abs(b.astype(np.int64)).max())) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
@@ -383,8 +384,10 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
                                       + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])))
         return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
-    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq
-        return call(fn, p, In(0), Const("weights_q15", pair_stream(b, packed, rq2_triplets(rq)), "int32_t"),
+    if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq;
+        # its last pair flagged as conv2d_q15_1x1.h's (UTVM_CONV2D_Q15W_TRI_LASTPAIR; out_c is even)
+        stream = conv_q15_1x1_stream(b, packed, rq2_triplets(rq), geo.out_c)
+        return call(fn, p, In(0), Const("weights_q15", stream, "int32_t"),
                     Null(), Null(), Scratch("void"), Out(0))
     return call(fn, p, In(0), Const("weights_q15", packed, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
@@ -420,7 +423,8 @@ def q15w_triples(geo: _Geom, depth4: int, mode: int, strip_cols: int, widened: b
     """conv2d_s8_q15w.h's three-pixel block a layer takes (its utvm_conv2d_q15w_is_tri): 1 for
     windows of 28 bytes, 2 for 40, 0 for none (widened weights, the full int8 range
     UTVM_DSP_RQ_FULL = 2, an even out_c, no strips, a filter larger than 1x1). Only to leave the
-    unused blocks out of the build (UTVM_CONV2D_Q15W_TRI): the kernel decides from the fields."""
+    unused blocks out of the build (UTVM_CONV2D_Q15W_TRI, whose value adds 2 for a layer whose
+    output zero point is not -128: the requantization's sign term): the kernel decides from the fields."""
     if (not widened or mode != 2 or geo.out_c % 2 or strip_cols or geo.filter_h * geo.filter_w == 1
             or depth4 not in (28, 40)):
         return 0

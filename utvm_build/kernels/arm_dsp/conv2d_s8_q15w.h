@@ -167,7 +167,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_tri_windows(const utvm_conv2d_q15_p
  * layers), with 28 bytes also the triples' 3x3x3 windows that lie inside the image
  * (UTVM_CONV2D_Q15W_W28_WIN; a run of triples whose windows all do in one block): per triple its
  * windows, then per channel pair (one stream: its two biases, its weight words, its two triplets,
- * walked by pw; the loop ends on the stream's end) the 7 or 10 steps unrolled
+ * walked by pw; the loop ends after the pair whose flag is set, UTVM_CONV2D_Q15W_TRI_LASTPAIR) the 7
+ * or 10 steps unrolled
  * (UTVM_CONV2D_Q15W_TRI_STEP: 3 pixels x 2 channels, 24 cycles per 24 multiply-accumulates against
  * 18 per 16 for 2 x 2), the six sums requantized from the registers (UTVM_CONV2D_Q15W_W28_RQ), the 6
  * output bytes. 13 registers: the block's state (pointers, counts, the layer's constants) lives in
@@ -184,7 +185,7 @@ typedef struct {
   int32_t offs;           /* 24: the input offset in both int16 lanes */
   int32_t sd;             /* 28: from a window's last filter row to the next pixel's window (bytes) */
   const int32_t* w;       /* 32: the channel pairs' stream */
-  const int32_t* end;     /* 36: and its end */
+  const int32_t* end;     /* 36: (unused: the last pair's flag ends the pair loop) */
   int32_t win[60];        /* 40: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
@@ -193,9 +194,32 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
                                                (offsetof(utvm_conv2d_q15w_tri_ctx, win) == 40u))
                                                   ? 1
                                                   : -1];
+/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in t2 after that triplet's
+ * loads, set by ops/conv.py conv_q15_1x1_stream as for conv2d_q15_1x1.h; ASR by a register reads
+ * its low byte alone): Z clear after the last pair, kept by the stores (instead of loading the
+ * stream's end and comparing pw with it: 2 cycles per channel pair of a triple). */
+#define UTVM_CONV2D_Q15W_TRI_LASTPAIR "tst %[t2], #256\n\t"
+/* The triple blocks the including file's calls take, bit v for a layer of value v (ops/conv.py
+ * q15w_triples): 28-byte windows (v = 1, or 3 with the sign term below), 40 (2, or 4), none (0); the
+ * generated operator file defines it before the kernels (Params.selects_value), so that a block no
+ * layer takes is not compiled (the entry point is shared by the layers of a model with several), and
+ * the sign term only when a layer needs it; every block and the sign term when it is not defined. */
+#ifndef UTVM_CONV2D_Q15W_TRI
+#define UTVM_CONV2D_Q15W_TRI 0x1Fu
+#endif
+#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & ((1u << (N)) | (1u << ((N) + 2)))) != 0u)
 /* One sum X (twice the layer's) requantized in place (dsp_s8.h UTVM_DSP_RQ2_TEXT) with the
- * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. */
+ * channel's triplet m (t0), 2k (t1), sh + 1 (t2); px is free here. When no layer of the file has an
+ * output zero point other than -128 (bits 3 and 4 clear; the block's layers have the full range, so
+ * their clamp is at the zero point), without the sign term: 2k straight into SMMLAR, 3 instructions
+ * instead of 4, the same bytes (a negative sum still lands at or below the zero point -128 and SSAT
+ * gives -128; conv2d_q15_1x1.h UTVM_CONV2D_Q15_1X1_RQ1 has the proof). */
+#if (UTVM_CONV2D_Q15W_TRI & 0x18u) != 0u
 #define UTVM_CONV2D_Q15W_W28_RQ(X) UTVM_DSP_RQ2_TEXT(X, "px", "t0", "t1", "t2")
+#else
+#define UTVM_CONV2D_Q15W_W28_RQ(X) \
+  "smmlar %[px], %[" X "], %[t0], %[t1]\n\tasr %[px], %[px], %[t2]\n\tssat %[" X "], #8, %[px]\n\t"
+#endif
 #define UTVM_CONV2D_Q15W_W28_TRIPLET "ldr %[t1], [%[pw], #4]\n\tldr %[t2], [%[pw], #8]\n\tldr %[t0], [%[pw]], #12\n\t"
 /* Half a step (4 window bytes, their even or odd lanes): channel 0's and 1's weight words (t0, t1:
  * the first half post-indexes pw past the step's 4 words, the second reads them back), the three
@@ -281,11 +305,11 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
         UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
         UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
-        UTVM_CONV2D_Q15W_W28_RQ("c1")                                                                            \
+        UTVM_CONV2D_Q15W_W28_RQ("c1") UTVM_CONV2D_Q15W_TRI_LASTPAIR                                              \
         "ldr %[px], [%[pr]]\n\tldr %[t0], [%[pr], #4]\n\tldr %[t1], [%[pr], #8]\n\t"                             \
         "strb %[b0], [%[px], %[t0]]\n\tstrb %[c0], [%[px], %[t1]]\n\tstrb %[a0], [%[px]], #1\n\t"                \
         "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                \
-        "str %[px], [%[pr]]\n\tldr %[t0], [%[pr], #36]\n\tcmp %[pw], %[t0]\n\tbne 0b\n\t"                       \
+        "str %[px], [%[pr]]\n\tbeq 0b\n\t"                                                                        \
         "add %[px], %[px], %[t1]\n\tstr %[px], [%[pr]]\n\t"                                                      \
         "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b"                 \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
@@ -295,22 +319,12 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         : "cc", "memory");                                                                                       \
   } while (0)
 
-/* The triple blocks the including file's calls take, bit 1 << n: 28-byte windows (n = 1), 40 (n = 2),
- * none (0); the generated operator file defines it before the kernels (ops/conv.py q15w_triples,
- * Params.selects_value), so that a block no layer takes is not compiled (the entry point is shared
- * by the layers of a model with several); every block when it is not defined. */
-#ifndef UTVM_CONV2D_Q15W_TRI
-#define UTVM_CONV2D_Q15W_TRI 7u
-#endif
-#define UTVM_CONV2D_Q15W_TRI_USES(N) ((UTVM_CONV2D_Q15W_TRI & (1u << (N))) != 0u)
-
 /* The context of a triple layer in its scratch (4-byte aligned), its constants set. */
-static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const utvm_conv2d_q15_params* p,
-                                                                          const int32_t* w, void* scratch) {
+static UTVM_DSP_INLINE utvm_conv2d_q15w_tri_ctx* utvm_conv2d_q15w_tri_init(const int32_t* w, void* scratch) {
   uint8_t* const raw = (uint8_t*)scratch;
   utvm_conv2d_q15w_tri_ctx* const cx = (utvm_conv2d_q15w_tri_ctx*)(void*)&raw[(4u - ((uintptr_t)raw & 3u)) & 3u];
   cx->w = w;
-  cx->end = &w[(p->g.out_c >> 1) * (p->depth4 + 8)];
+  cx->end = NULL;
   cx->src = NULL;
   return cx;
 }
@@ -323,7 +337,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
   const int32_t total = g->batches * g->out_h * g->out_w;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[60];
   int32_t pix;
   for (pix = 0; pix < total; pix += 3) {
@@ -398,7 +412,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
   /* the pixels whose window columns lie inside the image: lo..last */
   const int32_t lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
   const int32_t last = (g->in_w >= 3) ? (utvm_min_i32(g->out_w, ((g->in_w - 3 + g->pad_w) / g->stride_w) + 1) - 1) : -1;
-  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(p, w, scratch);
+  utvm_conv2d_q15w_tri_ctx* const cx = utvm_conv2d_q15w_tri_init(w, scratch);
   int8_t* const stage = (int8_t*)(void*)&cx->win[42];
   int32_t r;
   cx->rs = g->dilation_h * g->in_w * g->in_c;
@@ -471,6 +485,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
     for (c = 0; c < out_c; c += 2) {
       int32_t s0[3];
       int32_t s1[3];
+      int32_t t1[3];
       int32_t j;
       for (k = 0; k < 3; ++k) {
         s0[k] = pw[0];
@@ -485,9 +500,13 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_tri_c(const utvm_conv2d_q15_param
         }
         pw = &pw[4];
       }
+      /* (the last pair's flag, bit 8 of the second s + 1, masked: a C shift by 256 + s is undefined) */
+      t1[0] = pw[3];
+      t1[1] = pw[4];
+      t1[2] = pw[5] & 0xFF;
       for (k = 0; k < 3; ++k) {
         out[ys[k] + c] = utvm_dsp_rq2(s0[k], pw);
-        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], &pw[3]);
+        out[ys[k] + c + 1] = utvm_dsp_rq2(s1[k], t1);
       }
       pw = &pw[6];
     }
