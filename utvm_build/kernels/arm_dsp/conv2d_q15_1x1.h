@@ -7,10 +7,11 @@
  * ops/conv.py calls them instead of utvm_conv2d_s8_q15w / utvm_conv2d_s8_q15 for a 1x1 filter
  * without padding (any stride), input channels a multiple of 16 or 8 and the full int8 output
  * range (UTVM_DSP_RQ_FULL); conv_q15_1x1_layer there says the same. Per pixel triple: the three
- * pixels' inputs as int16 lanes with the offset added into scratch (utvm_conv2d_q15_1x1_inputs3:
+ * pixels' inputs as int16 lanes with the offset added into scratch (utvm_conv2d_q15_1x1_inputs3_c:
  * per 4 input bytes the three even lane words, bytes 0 and 2, then the three odd ones); then the
  * pairs of output channels, under GCC with optimization in one inline assembly block
- * (UTVM_CONV2D_Q15_1X1_TRI_ASM):
+ * (UTVM_CONV2D_Q15_1X1_TRI_ASM; widened weights: UTVM_CONV2D_Q15W_1X1_TRIN_ASM, the inputs'
+ * conversion and, at stride 1 with an even out_c, the loop over every triple in the block too):
  * - the biases by a run of loads from the channel pair's data;
  * - the sums, 3 pixels x 2 channels, per half step (one lane word of each pixel: 2 input channels)
  *   the three input words and both channels' weights by one run of single post-indexed loads, then
@@ -25,7 +26,7 @@
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
  * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
  * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
- * stride 1 and an even out_c: the pixel-triple loop in the block too (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
+ * stride 1 and out_c a multiple of 4: two channel pairs per iteration (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
  * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
  * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
  * its pair's first (the generator pairs it with a copy), computed in C.
@@ -263,44 +264,41 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         : "cc", "memory");                                                                                    \
   } while (0)
 
-/* One step of utvm_conv2d_q15_1x1_inputs3 (not doubled): a run of 3 loads, 6 SXTAB16, a run of 6
- * stores. */
-#define UTVM_CONV2D_Q15_1X1_IN3STEP                                                                    \
-  "ldr %[va], [%[pa]], #4\n\tldr %[vb], [%[pb]], #4\n\tldr %[vc], [%[pc]], #4\n\t"                      \
-  "sxtab16 %[ea], %[offs], %[va]\n\tsxtab16 %[eb], %[offs], %[vb]\n\tsxtab16 %[ec], %[offs], %[vc]\n\t" \
-  "sxtab16 %[va], %[offs], %[va], ror #8\n\tsxtab16 %[vb], %[offs], %[vb], ror #8\n\t"                 \
-  "sxtab16 %[vc], %[offs], %[vc], ror #8\n\tstr %[ea], [%[o]], #4\n\tstr %[eb], [%[o]], #4\n\t"        \
-  "str %[ec], [%[o]], #4\n\tstr %[va], [%[o]], #4\n\tstr %[vb], [%[o]], #4\n\tstr %[vc], [%[o]], #4\n\t"
-#endif
+/* Two steps of a pixel triple's inputs into the scratch at pw (widened weights): pixel a at px
+ * (advanced), b and c t4 and t5 bytes after it; the offset in a1 (b0, c0, b1 and the loaded words
+ * the results). */
+#define UTVM_CONV2D_Q15W_1X1_CV1                                                                      \
+  "ldr %[x1], [%[px], %[t4]]\n\tldr %[x2], [%[px], %[t5]]\n\tldr %[x0], [%[px]], #4\n\t"                 \
+  "sxtab16 %[a0], %[a1], %[x0]\n\tsxtab16 %[b0], %[a1], %[x1]\n\tsxtab16 %[c0], %[a1], %[x2]\n\t"          \
+  "sxtab16 %[x0], %[a1], %[x0], ror #8\n\tsxtab16 %[x1], %[a1], %[x1], ror #8\n\t"                         \
+  "sxtab16 %[x2], %[a1], %[x2], ror #8\n\tstr %[a0], [%[pw]], #4\n\tstr %[b0], [%[pw]], #4\n\t"            \
+  "str %[c0], [%[pw]], #4\n\tstr %[x0], [%[pw]], #4\n\tstr %[x1], [%[pw]], #4\n\tstr %[x2], [%[pw]], #4\n\t"
+/* Widened weights, any in_c: NP pixel triples in one block (NP > 1: stride 1, out_c even, pixel a
+ * of the next triple 2 DC bytes past pixel b's end; else one triple), per triple its inputs
+ * converted into the scratch Q (pixel a at *SRC, b and c DB and DC bytes on: two steps per
+ * iteration, about 18 cycles per step), then every channel pair (SUMS by the steps, in_c 8, 16 or
+ * more: the three forms in one block, one conversion's text, 6-9 cycles per triple to choose), YA
+ * advanced by 2 YS past pixels b and c (the C around it per triple, about 50 cycles, in the block). */
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, STEPS, PW, Q, QEND, ODD4, YA, YS)                \
+  do {                                                                                                        \
+    UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
+    __asm__ volatile(                                                                                         \
+        "3:\n\tldr %[px], %[src]\n\tldr %[t4], %[db]\n\tldr %[t5], %[dc]\n\tldr %[a1], %[offs]\n\t"          \
+        "ldr %[b1], %[qend]\n\tldr %[pw], %[q]\n\t4:\n\t" UTVM_CONV2D_Q15W_1X1_CV1 UTVM_CONV2D_Q15W_1X1_CV1     \
+        "cmp %[pw], %[b1]\n\tbne 4b\n\tadd %[px], %[px], %[t5]\n\tstr %[px], %[src]\n\tldr %[pw], %[w]\n\t"     \
+        "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t"                                        \
+        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3) "b 8f\n\t5:\n\t"                            \
+        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t"                           \
+        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3) "8:\n\t"                                   \
+        "ldr %[t4], %[ys]\n\tldr %[px], %[ya]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
+        "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
+        : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
+        : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [db] "m"(DB), [dc] "m"(DC), [offs] "m"(OFFS),   \
+          [w] "m"(W), [steps] "m"(STEPS)                                                                      \
+        : "cc", "memory");                                                                                    \
+  } while (0)
 
-/* The lane words of pixels xa, xb and xc into q (utvm_conv2d_q15_1x1_inputs3_c; widened weights
- * under GCC with optimization: two steps per iteration in inline assembly, about 18 cycles per step
- * against about 26). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3(const int8_t* xa, const int8_t* xb, const int8_t* xc,
-                                                        int32_t steps, int32_t offs, bool twice, int32_t* q) {
-#if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (!twice) { /* steps: even (in_c 8 or a multiple of 16) */
-    const int8_t* pa = xa;
-    const int8_t* pb = xb;
-    const int8_t* pc = xc;
-    int32_t* o = q;
-    const int32_t* const oend = &q[6 * steps];
-    int32_t va;
-    int32_t vb;
-    int32_t vc;
-    int32_t ea;
-    int32_t eb;
-    int32_t ec;
-    __asm__ volatile("1:\n\t" UTVM_CONV2D_Q15_1X1_IN3STEP UTVM_CONV2D_Q15_1X1_IN3STEP "cmp %[o], %[oend]\n\tbne 1b"
-                     : [pa] "+r"(pa), [pb] "+r"(pb), [pc] "+r"(pc), [o] "+r"(o), [va] "=&r"(va), [vb] "=&r"(vb),
-                       [vc] "=&r"(vc), [ea] "=&r"(ea), [eb] "=&r"(eb), [ec] "=&r"(ec)
-                     : [offs] "r"(offs), [oend] "r"(oend)
-                     : "cc", "memory");
-    return;
-  }
 #endif
-  utvm_conv2d_q15_1x1_inputs3_c(xa, xb, xc, steps, offs, twice, q);
-}
 
 /* N_OUT (1 or 2) channels of a channel pair (its data at w) for a pixel triple in C (other
  * compilers, -O0; the last channel of an odd out_c): the same data and arithmetic; outputs at y,
@@ -348,6 +346,19 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
   }
   return &pw[6];
 }
+
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+/* NP pixel triples with widened weights (UTVM_CONV2D_Q15W_1X1_TRIN_ASM; its own function: GCC
+ * copied the block when inlined in the layer's loop). */
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_1x1_trin(int32_t np, const int8_t* src, int32_t db, int32_t dc,
+                                                        int32_t offs, const int32_t* w, int32_t* q, int32_t steps,
+                                                        int8_t* ya, int32_t ys) {
+  const int32_t* const qend = &q[6 * steps];
+  const int32_t odd4 = steps & 4;
+  const int32_t* pw = w;
+  UTVM_CONV2D_Q15W_1X1_TRIN_ASM(np, src, db, dc, offs, w, steps, pw, q, qend, odd4, ya, ys);
+}
+#endif
 
 /* Every output of the layer (widened: the weights' layout; scratch: 6 * in_c + 4 bytes). */
 static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
@@ -413,22 +424,35 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       }
     }
     ya = &out[pix * out_c];
+#if defined(UTVM_CONV2D_Q15_1X1_ASM)
+    if (widened && !c_form && (pairs > 0)) {
+      /* the inputs in the block; every triple left in one block when dense with an even out_c */
+      const int8_t* src = dense ? &in[pix * g->in_c] : utvm_conv2d_q15_1x1_src(g, in, pix);
+      const int32_t db = dense ? xs : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + nb) - src);
+      const int32_t dc = dense ? (2 * xs) : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)) - src);
+      const int32_t np = (dense && ((out_c & 1) == 0) && (nb != 0)) ? ((total - pix) / 3) : 1;
+      const int32_t done = 3 * (np - 1);
+      utvm_conv2d_q15w_1x1_trin(np, src, db, dc, offs, w, qm, steps, ya, ys);
+      /* an odd last channel: in C below, at this triple's (np = 1) */
+      pw = &w[pairs * (steps * 4 + 8)];
+      ya = &out[(pix * out_c) + (2 * pairs)];
+      pix += done;
+      for (k = pairs; k < kend; ++k) {
+        pw = utvm_conv2d_q15_1x1_tri_c(q, pw, steps, widened, 1, ya, ys);
+      }
+      continue;
+    }
+#endif
     if (dense) {
       const int8_t* const xa = &in[pix * g->in_c];
-      utvm_conv2d_q15_1x1_inputs3(xa, &xa[xs], &xa[2 * xs], steps, offs, !widened, q);
+      utvm_conv2d_q15_1x1_inputs3_c(xa, &xa[xs], &xa[2 * xs], steps, offs, !widened, q);
     } else {
-      utvm_conv2d_q15_1x1_inputs3(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix + nb),
+      utvm_conv2d_q15_1x1_inputs3_c(utvm_conv2d_q15_1x1_src(g, in, pix), utvm_conv2d_q15_1x1_src(g, in, pix + nb),
                                   utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)), steps, offs, !widened, q);
     }
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    if (c_form || (pairs == 0)) {
-      /* in C: below */
-    } else if (widened && (steps == 2)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
-    } else if (widened && (steps == 4)) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_FOUR3, pw, qm, qend, odd4, ya, ys);
-    } else if (widened) {
-      UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15W_1X1_EIGHT3, pw, qm, qend, odd4, ya, ys);
+    if (c_form || (pairs == 0) || widened) {
+      /* in C: below (widened weights: UTVM_CONV2D_Q15W_1X1_TRIN_ASM above) */
     } else if (steps == 2) {
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
     } else {
