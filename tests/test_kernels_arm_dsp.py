@@ -477,7 +477,7 @@ def test_every_override_has_the_dsp_guard() -> None:
 @pytest.mark.parametrize("cpu", ["cortex-m3", "cortex-m0plus"])
 def test_without_dsp_is_a_compile_error(tools, tmp_path: Path, cpu: str) -> None:
     for name in ("conv2d_s8", "depthwise_conv2d_s8", "dot_s8", "add_s8", "conv2d_s8_q15", "depthwise_conv2d_s8_q15",
-                 "add_s8_lut", "conv2d_s8_q15w", "conv2d_q15_window"):
+                 "add_s8_lut", "conv2d_s8_q15w", "conv2d_q15_window", "depthwise_conv2d_s8_tiny"):
         src = tmp_path / "t.c"
         src.write_text(f'#include "{name}.h"\n')
         r = _cc([f"-mcpu={cpu}", "-mthumb", "-I", str(DSP), "-I", str(KERNELS), "-c", str(src), "-o", "t.o"], tmp_path)
@@ -788,7 +788,28 @@ Q15_DW = [
     # the band fill's rows in one asm statement (utvm_dw_q15_fill_rows: an even count of positions):
     # one pair a row (no loop of two), with batches
     ([2, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
+    # tiny output maps (at most 9 pixels: depthwise_conv2d_s8_tiny.h, ops/conv.py depthwise_tiny_call):
+    # 3x3 maps at stride 1 and 2, SAME and VALID, 1x1 / 2x2 / 3x3 outputs, batches, 4 and 8 channels,
+    # output zero points -128 and others, every requantization mode
+    ([1, 3, 3, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -7, -128, "typical"),
+    ([2, 6, 6, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 40, 12, "typical"),
+    ([1, 3, 3, 4], None, (3, 3), (1, 1), (1, 1), "VALID", "NONE", -128, 127, "typical"),
+    ([2, 4, 4, 8], None, (3, 3), (1, 1), (1, 1), "VALID", "RELU6", 3, -128, "mixed"),
+    ([1, 5, 5, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", 127, -60, "one near one"),
+    ([1, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
+    ([1, 3, 3, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 9, -128, "typical"),
 ]
+
+
+def _takes_tiny(case: tuple) -> bool:
+    """Does a Q15_DW case take depthwise_conv2d_s8_tiny.h (ops/conv.py depthwise_tiny_call)? Depth
+    multiplier 1, a multiple of 4 channels, at most DW_TINY_MAX_PIXELS output pixels."""
+    from utvm_build.ops.conv import DW_TINY_MAX_PIXELS, window
+
+    shape, mult, (fh, fw), (sh, sw), (dh, dw), pad = case[:6]
+    oh, _ = window(pad, shape[1], fh, sh, dh)
+    ow, _ = window(pad, shape[2], fw, sw, dw)
+    return mult is None and shape[3] % 4 == 0 and oh * ow <= DW_TINY_MAX_PIXELS
 
 
 def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
@@ -1007,6 +1028,9 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         for mode in (3, 4) if m.name == "q15_dw" else ():  # the doubled 3x3 sums (UTVM_DW_Q15_RQ_FULL2 / _ANY2)
             assert f".rq_mode = {mode}" in src, (m.name, mode)
+        if m.name == "q15_dw":  # the tiny output maps (depthwise_conv2d_s8_tiny.h)
+            ntiny = sum(_takes_tiny(c) for c in Q15_DW)
+            assert ntiny >= 7 and src.count("utvm_depthwise_conv2d_s8_tiny(") == ntiny, ntiny
         if m.name == "q15_conv":  # the 1x1 cases with int8 weights (conv2d_s8_q15.h, conv2d_q15_1x1.h)
             assert meta["kernel_variants"].get("conv2d_q15_1x1") == "arm_dsp", meta["kernel_variants"]
             assert src.count("utvm_conv2d_s8_q15_1x1(") == n1x1, (src.count("utvm_conv2d_s8_q15_1x1("), n1x1)

@@ -241,6 +241,9 @@ class _ConvBase(OpHandler):
             if q15 is not None:
                 return Prepared([q15], macs=macs)
         if x.dtype == "int8" and self.depthwise and geo.depth_multiplier == 1 and geo.in_c % 4 == 0:
+            tiny = depthwise_tiny_call(geo, x, w, bias, mult, shift, fields, target)
+            if tiny is not None:
+                return Prepared([tiny], macs=macs)
             q15 = depthwise_q15_call(geo, x, w, bias, mult, shift, fields, target)
             if q15 is not None:
                 return Prepared([q15], macs=macs)
@@ -627,6 +630,33 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
         "rq_mode": mode, **strides}, selects_value=("UTVM_DW_Q15_SIGN", dw_q15_sign(mode, fields["output_offset"])))
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
+
+
+#: The DSP targets' DEPTHWISE_CONV_2D of tiny output maps (kernels/arm_dsp/depthwise_conv2d_s8_tiny.h).
+DW_TINY_KERNEL = "utvm_depthwise_conv2d_s8_tiny"
+#: Its largest output map (out_h x out_w pixels): below it the q15 band kernel's per-channel band fill
+#: and set-up (about 455 M4 cycles a channel) outweigh its faster multiply-accumulates
+#: (docs/kernel-guide.md, ninth round).
+DW_TINY_MAX_PIXELS = 9
+
+
+def depthwise_tiny_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray,
+                        shift: np.ndarray, fields: dict, target: str) -> KernelCall | None:
+    """int8 DEPTHWISE_CONV_2D, depth multiplier 1, channels a multiple of 4 and at most
+    DW_TINY_MAX_PIXELS output pixels, for a target whose kernels have utvm_depthwise_conv2d_s8_tiny
+    (the DSP targets whose depthwise is the q15 band kernel), else None. Its data: the model's int8
+    weights ([KH][KW][C]), its bias (zeros without one) and _rq_triplets' constants."""
+    if (geo.depth_multiplier != 1 or geo.in_c % 4 != 0 or geo.out_h * geo.out_w > DW_TINY_MAX_PIXELS
+            or not _has_kernel(DW_TINY_KERNEL, target)):
+        return None
+    b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
+    rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
+    p = Params("utvm_dw_tiny_params", {
+        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
+        "act_min": fields["act_min"], "act_max": fields["act_max"], "rq_mode": mode})
+    weights = w.data.astype(np.int8).reshape(-1)
+    return call(DW_TINY_KERNEL, p, In(0), Const("weights", weights, "int8_t"), Const("bias", b, "int32_t"),
+                Const("requant", rq, "int32_t"), Out(0))
 
 
 def dw_q15_sign(mode: int, output_zp: int) -> int:
