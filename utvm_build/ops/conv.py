@@ -647,6 +647,7 @@ def depthwise_tiny_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, m
     (the DSP targets whose depthwise is the q15 band kernel), else None. Its data: the model's int8
     weights ([KH][KW][C]), its bias (zeros without one) and _rq_triplets' constants."""
     if (geo.depth_multiplier != 1 or geo.in_c % 4 != 0 or geo.out_h * geo.out_w > DW_TINY_MAX_PIXELS
+            or geo.filter_h * geo.filter_w > 9
             or not _has_kernel(DW_TINY_KERNEL, target)):
         return None
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
