@@ -22,28 +22,12 @@
 
 typedef struct {
   utvm_conv_geom g;
-  int32_t input_offset;  /* -input zero point */
-  int32_t output_offset; /* output zero point */
+  int32_t rq_mode;      /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
+  int32_t input_offset; /* -input zero point */
+  int32_t output_offset;
   int32_t act_min;
   int32_t act_max;
-  int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_dw_tiny_params;
-
-/* The taps of one output pixel inside the image along one axis: [*k0, *k1) of the filter's. */
-static UTVM_DSP_INLINE void utvm_dw_tiny_span(int32_t o, int32_t stride, int32_t pad, int32_t dil, int32_t k,
-                                              int32_t n, int32_t* k0, int32_t* k1) {
-  const int32_t i0 = (o * stride) - pad;
-  int32_t a = 0;
-  int32_t b = k;
-  while ((a < b) && ((i0 + (a * dil)) < 0)) {
-    ++a;
-  }
-  while ((b > a) && ((i0 + ((b - 1) * dil)) >= n)) {
-    --b;
-  }
-  *k0 = a;
-  *k1 = b;
-}
 
 /* At most this many filter taps (ops/conv.py depthwise_tiny_call: 3x3 filters and smaller). */
 #define UTVM_DW_TINY_MAX_TAPS 9
@@ -112,13 +96,13 @@ static void utvm_depthwise_conv2d_s8_tiny(const utvm_dw_tiny_params* p, const in
       int32_t ky0;
       int32_t ky1;
       const int32_t iy = (oy * g->stride_h) - g->pad_h;
-      utvm_dw_tiny_span(oy, g->stride_h, g->pad_h, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1);
+      utvm_conv_taps(iy, g->dilation_h, g->filter_h, g->in_h, &ky0, &ky1); /* conv.h */
       for (ox = 0; ox < g->out_w; ++ox) {
         int32_t kx0;
         int32_t kx1;
         const int32_t ix = (ox * g->stride_w) - g->pad_w;
         int8_t* y = &out[(((b * g->out_h) + oy) * g->out_w + ox) * c4];
-        utvm_dw_tiny_span(ox, g->stride_w, g->pad_w, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
+        utvm_conv_taps(ix, g->dilation_w, g->filter_w, g->in_w, &kx0, &kx1);
         {
           int32_t off[2 * UTVM_DW_TINY_MAX_TAPS];
           int32_t n = 0;
