@@ -786,8 +786,11 @@ Q15_DW = [
     ([1, 7, 7, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "RELU", 11, -128, "typical"),
     ([1, 5, 15, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", -60, -128, "typical"),
     # the band fill's rows in one asm statement (utvm_dw_q15_fill_rows: an even count of positions):
-    # one pair a row (no loop of two), with batches
+    # one pair a row (no loop of two), with batches ([2, 2, 2, 8] takes the tiny-map kernel now: maps of
+    # 2 x 6 and 6 x 2 pixels, one of them rows of 2 positions whichever way the map runs)
     ([2, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
+    ([2, 6, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
+    ([2, 2, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -3, -128, "typical"),
     # tiny output maps (at most 9 pixels: depthwise_conv2d_s8_tiny.h, ops/conv.py depthwise_tiny_call):
     # 3x3 maps at stride 1 and 2, SAME and VALID, 1x1 / 2x2 / 3x3 outputs, batches, 4 and 8 channels,
     # output zero points -128 and others, every requantization mode
