@@ -620,10 +620,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
  * j . W01 + word (j+1).lo w2 (the last lane read is past the row: the next row's or the scratch's
  * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last. */
 #define UTVM_DW_Q15_SROW(W)                  \
-  UTVM_DW_Q15_QLOAD(W)                       \
-  UTVM_DW_Q15_PMAC                           \
-  "smlad %[a2], %[i1], %[wa], %[a2]\n\t"     \
-  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  UTVM_DW_Q15_TROW(W)                        \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
   "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
