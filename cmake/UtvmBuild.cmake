@@ -75,10 +75,11 @@ function(_utvm_json_list out json key prefix)
   set(${out} "${items}" PARENT_SCOPE)
 endfunction()
 
-# _utvm_derive_target(<out> <out_from> <flags_from targets>): the kernel target named by the -mcpu=
-# of CMAKE_C_FLAGS (and its build type variant) or of the FLAGS_FROM targets' compile options,
-# when exactly one known CPU is named there; "" otherwise (the generic kernels).
-function(_utvm_derive_target out out_from flags_from)
+# _utvm_compile_flags(<out> <out_where> <flags_from targets>): the C flags of a model's sources
+# that configure time can see: CMAKE_C_FLAGS (and its build type variant) and the FLAGS_FROM
+# targets' compile options; <out_where> says where they were read. (Options added to the model's
+# library after utvm_add_model() are not seen.)
+function(_utvm_compile_flags out out_where flags_from)
   set(flags "${CMAKE_C_FLAGS}")
   if(CMAKE_BUILD_TYPE)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" bt)
@@ -94,6 +95,15 @@ function(_utvm_derive_target out out_from flags_from)
       endif()
     endif()
   endforeach()
+  set(${out} "${flags}" PARENT_SCOPE)
+  set(${out_where} "${where}" PARENT_SCOPE)
+endfunction()
+
+# _utvm_derive_target(<out> <out_from> <flags_from targets>): the kernel target named by the -mcpu=
+# of the model's compile flags (_utvm_compile_flags), when exactly one known CPU is named there;
+# "" otherwise (the generic kernels).
+function(_utvm_derive_target out out_from flags_from)
+  _utvm_compile_flags(flags where "${flags_from}")
   string(REGEX MATCHALL "-mcpu=[a-z0-9.+-]+" found "${flags}")
   set(cpus "")
   foreach(f IN LISTS found)
@@ -112,6 +122,23 @@ function(_utvm_derive_target out out_from flags_from)
   if(n EQUAL 1 AND cpus MATCHES "^cortex-m(0plus|3|4|7|33|55|85|52)$")
     set(${out} "${cpus}" PARENT_SCOPE)
     set(${out_from} "-mcpu=${cpus} in ${where}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# _utvm_frame_pointer_guard(<target> <flags_from targets> <optimize>): a build that keeps the frame
+# pointer (the last of -fno-omit-frame-pointer / -fomit-frame-pointer in the model's compile flags
+# and OPTIMIZE) reserves r7, which one Helium assembly block needs: <target>'s sources are compiled
+# with UTVM_FRAME_POINTER, and that block takes its C form (docs/kernel-guide.md, "C rules").
+function(_utvm_frame_pointer_guard target flags_from optimize)
+  _utvm_compile_flags(flags where "${flags_from}")
+  string(APPEND flags " ${optimize}")
+  string(REGEX MATCHALL "-f(no-)?omit-frame-pointer" found "${flags}")
+  list(LENGTH found n)
+  if(n GREATER 0)
+    list(GET found -1 last)
+    if(last STREQUAL "-fno-omit-frame-pointer")
+      target_compile_definitions(${target} PRIVATE UTVM_FRAME_POINTER)
+    endif()
   endif()
 endfunction()
 
@@ -540,6 +567,7 @@ function(utvm_add_model target)
   if(ARG_FLAGS_FROM)
     target_link_libraries(${target} PRIVATE ${ARG_FLAGS_FROM})
   endif()
+  _utvm_frame_pointer_guard(${target} "${ARG_FLAGS_FROM}" "${ARG_OPTIMIZE}")
   set_target_properties(${target} PROPERTIES
     UTVM_MODEL_FILE "${model}"
     UTVM_MODEL_NAME "${name}"
@@ -726,6 +754,7 @@ function(utvm_add_models target)
   if(ARG_FLAGS_FROM)
     target_link_libraries(${target} PRIVATE ${ARG_FLAGS_FROM})
   endif()
+  _utvm_frame_pointer_guard(${target} "${ARG_FLAGS_FROM}" "${ARG_OPTIMIZE}")
   set_target_properties(${target} PROPERTIES
     UTVM_GROUP_NAME "${ARG_GROUP}"
     UTVM_MODEL_NAMES "${names}"

@@ -551,6 +551,23 @@ target_link_options(fw PRIVATE "-L${{CMAKE_CURRENT_SOURCE_DIR}}" "-T${{CMAKE_CUR
     assert len(lines) == 4 and all(re.match(r"sample \d: label (\d) \(expected \1\)", ln) for ln in lines), qemu.stdout
 
 
+def test_frame_pointer_kept_defines_utvm_frame_pointer(tmp_path: Path) -> None:
+    """A model compiled with the frame pointer kept (the last of -fno-omit-frame-pointer /
+    -fomit-frame-pointer in CMAKE_C_FLAGS, FLAGS_FROM and OPTIMIZE) gets UTVM_FRAME_POINTER, so that
+    the Helium block that needs r7 takes its C form; the other model does not."""
+    src = project(tmp_path, "add_library(fp INTERFACE)\ntarget_compile_options(fp INTERFACE -fno-omit-frame-pointer)\n"
+                            "utvm_add_model(a MODEL model.tflite NAME a FLAGS_FROM fp)\n"
+                            "utvm_add_model(b MODEL model.tflite NAME b FLAGS_FROM fp OPTIMIZE -fomit-frame-pointer)\n",
+                  model=DIGITS)
+    b = tmp_path / "b"
+    configure(src, b, "Ninja", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON")
+    commands = json.loads((b / "compile_commands.json").read_text())
+    by_model = {m: [c["command"] for c in commands if f"tvmgen_{m}" in c["file"]] for m in "ab"}
+    assert by_model["a"] and by_model["b"], commands
+    assert all("-DUTVM_FRAME_POINTER" in c for c in by_model["a"]), by_model["a"]
+    assert not any("UTVM_FRAME_POINTER" in c for c in by_model["b"]), by_model["b"]
+
+
 def test_retrained_model_rebuilds_no_user_source(tmp_path: Path) -> None:
     """Other weights, same interface: Ninja recompiles the model's sources, never main.c (the public
     header does not change); a touched identical model recompiles nothing (issue 17)."""

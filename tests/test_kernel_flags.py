@@ -32,7 +32,9 @@ CPUS = {
     "cortex-m55": ["-mthumb", "-mcpu=cortex-m55", "-mfloat-abi=hard"],
 }
 LEVELS = [["-O0"], ["-Og"], ["-O1"], ["-Os"], ["-O2"], ["-O3"],
-          ["-Os", "-fno-omit-frame-pointer", "-DUTVM_NO_INLINE_ASM"]]
+          ["-Os", "-fno-omit-frame-pointer", "-DUTVM_NO_INLINE_ASM"],
+          # what the CMake and SCons integrations give a build that keeps the frame pointer
+          ["-O2", "-fno-omit-frame-pointer", "-DUTVM_FRAME_POINTER"]]
 NEWLIB = Path("/usr/lib/arm-none-eabi/include")  # Debian's newlib headers, for clang
 
 

@@ -478,3 +478,33 @@ env.UtvmModel('c', 'model.tflite', name='c', CCFLAGS=[], CFLAGS=['-mcpu=cortex-m
     scons(d, "utvm/a/metadata.json", "utvm/b/metadata.json", "utvm/c/metadata.json")
     targets = {n: json.loads((d / "utvm" / n / "metadata.json").read_text())["options"]["target"] for n in "abc"}
     assert targets == {"a": "cortex-m55", "b": "generic", "c": "cortex-m85"}, targets
+
+
+def test_frame_pointer_kept_defines_utvm_frame_pointer(tmp_path: Path) -> None:
+    """A model compiled with the frame pointer kept (the last of -fno-omit-frame-pointer /
+    -fomit-frame-pointer) gets UTVM_FRAME_POINTER, so that the Helium block that needs r7 takes
+    its C form; the others do not."""
+    need("gcc")
+    scons_cmd()
+    sys.path.insert(0, str(TOOLPATH))
+    try:
+        import utvm as tool  # the SCons tool module itself
+    finally:
+        sys.path.remove(str(TOOLPATH))
+    cases = {("-O2", "-fno-omit-frame-pointer"): True, ("-fno-omit-frame-pointer", "-fomit-frame-pointer"): False,
+             ("-fomit-frame-pointer", "-fno-omit-frame-pointer"): True, ("-O0",): False}
+    for flags, kept in cases.items():
+        assert tool._keeps_frame_pointer(list(flags)) is kept, flags
+    sconstruct = f"""\
+env = Environment(tools=['default', 'utvm'], toolpath=[{str(TOOLPATH)!r}], CCFLAGS=['-O2', '-fno-omit-frame-pointer'])
+env.UtvmModel('a', 'model.tflite', name='a')
+env.UtvmModel('b', 'model.tflite', name='b', optimize=['-fomit-frame-pointer'])
+"""
+    d = project(tmp_path / "p", sconstruct, model=DIGITS)
+    out = scons(d, "-n").stdout
+    compiles = [ln for ln in out.splitlines() if " -c " in ln and "tvmgen_" in ln]
+    a = [ln for ln in compiles if "/a/" in ln or "tvmgen_a" in ln]
+    b = [ln for ln in compiles if "/b/" in ln or "tvmgen_b" in ln]
+    assert a and b, out
+    assert all("-DUTVM_FRAME_POINTER" in ln for ln in a), a
+    assert not any("UTVM_FRAME_POINTER" in ln for ln in b), b

@@ -302,18 +302,40 @@ def _derive_cpu(flags: list[str]) -> str | None:
     return cpus[0] if len(cpus) == 1 and cpus[0] in _DERIVABLE else None
 
 
-def _with_derived_cpu(env, kw: dict) -> dict:  # noqa: ANN001
-    """``kw`` with ``cpu`` derived from the flags the model's sources are compiled with (the
-    environment's and the overrides' CCFLAGS and CFLAGS, ``optimize``) when it is not given."""
-    if kw.get("cpu") is not None:
-        return kw
+def _compile_flags(env, kw: dict) -> list[str]:  # noqa: ANN001
+    """The flags the model's sources are compiled with: the environment's CCFLAGS and CFLAGS (or
+    the overrides' in ``kw``), then ``optimize``."""
     flags: list[str] = []
     for var in ("CCFLAGS", "CFLAGS"):
         value = kw[var] if var in kw else env.get(var, [])
         flags += _flat(env.subst(value) if isinstance(value, str) else [env.subst(str(v)) for v in _flat(value)])
-    flags += [str(v) for v in _flat(kw.get("optimize") or [])]
-    cpu = _derive_cpu(flags)
+    return flags + [str(v) for v in _flat(kw.get("optimize") or [])]
+
+
+def _with_derived_cpu(env, kw: dict) -> dict:  # noqa: ANN001
+    """``kw`` with ``cpu`` derived from the flags the model's sources are compiled with when it is
+    not given."""
+    if kw.get("cpu") is not None:
+        return kw
+    cpu = _derive_cpu(_compile_flags(env, kw))
     return {**kw, "cpu": cpu} if cpu else kw
+
+
+_FRAME_POINTER = ("-fno-omit-frame-pointer", "-fomit-frame-pointer")
+
+
+def _keeps_frame_pointer(flags: list[str]) -> bool:
+    """Whether the last of -fno-omit-frame-pointer / -fomit-frame-pointer in ``flags`` keeps it."""
+    last = [f for f in map(str, flags) if f in _FRAME_POINTER]
+    return bool(last) and last[-1] == _FRAME_POINTER[0]
+
+
+def _guard_frame_pointer(menv) -> None:  # noqa: ANN001
+    """A build that keeps the frame pointer reserves r7, which one Helium assembly block needs: the
+    model's sources get UTVM_FRAME_POINTER, and that block its C form (as CMake's
+    _utvm_frame_pointer_guard; docs/kernel-guide.md, "C rules")."""
+    if _keeps_frame_pointer(_compile_flags(menv, {})):
+        menv.Append(CPPDEFINES=["UTVM_FRAME_POINTER"])
 
 
 def _codegen_args(options: dict, what: str) -> list[str]:
@@ -597,6 +619,7 @@ def UtvmModel(env, target, model, **kw):
         menv.Append(CCFLAGS=_flat(kw["optimize"]))
     if overrides:
         menv.Replace(**overrides)
+    _guard_frame_pointer(menv)
     if packed:  # the program's system library (UtvmUsage) defines TVMSystemLibEntryPoint instead
         menv.Append(CPPDEFINES=[f"{meta['prefix'].upper()}_NO_SYSTEM_LIB_ENTRY"])
     objects = []
@@ -741,6 +764,7 @@ def UtvmModels(env, target, models, group=None, exclusive=None, **kw):
         menv.Append(CCFLAGS=_flat(kw["optimize"]))
     if overrides:
         menv.Replace(**overrides)
+    _guard_frame_pointer(menv)
     objects = []
     for rel in sources:   # objects by the source's path: file names may repeat across the models
         objects += menv.Object(work.File(os.path.splitext(rel)[0] + menv.subst("$OBJSUFFIX")), out.File(rel))

@@ -40,9 +40,11 @@
 #include "mve_s8.h"
 
 /* The inline assembly blocks take every even register for the 8 sums and lr among them: GCC
- * at -O1 and above, which omits the frame pointer. Unoptimized builds (r7 is the frame pointer,
- * lr is not allocated) and clang take the intrinsics; a build that keeps the frame pointer at -O1
- * and above (-fno-omit-frame-pointer) defines UTVM_NO_INLINE_ASM (docs/kernel-guide.md). */
+ * at -O1 and above. Unoptimized builds (r7 is the frame pointer, lr is not allocated) and clang
+ * take the intrinsics. The in-place window block (utvm_conv2d_mve_block_rows) also needs r7: a
+ * build that keeps the frame pointer (-fno-omit-frame-pointer) defines UTVM_FRAME_POINTER (the
+ * CMake and SCons integrations do it when they see the flag) and its windows are gathered instead
+ * (docs/kernel-guide.md). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_CONV2D_MVE_ASM 1
 #else
@@ -273,7 +275,7 @@ static UTVM_MVE_HOT void utvm_conv2d_mve_pixels(const utvm_conv2d_mve_params* p,
   }
 }
 
-#if UTVM_CONV2D_MVE_ASM
+#if UTVM_CONV2D_MVE_ASM && !defined(UTVM_FRAME_POINTER)
 /* Windows read in place (GCC): both pixels' windows inside the image and dilation_w 1; x0 / x1
  * point at the top left taps in the input; no im2col. The same block as utvm_conv2d_mve_block
  * (the weights are in window order, row after row), with a loop over the filter rows around the
