@@ -102,23 +102,24 @@ static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 /* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
  * input words loaded in a row, the four plane words stored in a row (a store right after another
- * pipelines on the M4), the source and the destination advanced in the loads and stores. */
+ * pipelines on the M4), the source and the destination advanced in the loads and stores. The two
+ * words' halves are paired first, (c0 c1 of x, c0 c1 of x + 1) and (c2 c3 ..), so that each SXTAB16
+ * gives one channel's two positions: 2 PKH and 4 SXTAB16 for the 8 values (pairing the four
+ * SXTAB16 results instead took 4 PKH). */
 #define UTVM_DW_Q15_FILL_STEP                    \
   "ldr %[v0], [%[q]]\n\t"                      \
   "ldr %[v1], [%[q], %[step]]\n\t"             \
   "add %[q], %[q], %[step], lsl #1\n\t"         \
-  "sxtab16 %[e0], %[offs], %[v0]\n\t"           \
-  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
-  "sxtab16 %[v0], %[offs], %[v0], ror #8\n\t"   \
-  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
-  "pkhbt %[t0], %[e0], %[e1], lsl #16\n\t"      \
-  "pkhtb %[e1], %[e1], %[e0], asr #16\n\t"      \
-  "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
+  "pkhbt %[t0], %[v0], %[v1], lsl #16\n\t"      \
   "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
-  "str %[e0], [%[d], %[pb1]]\n\t"              \
+  "sxtab16 %[e0], %[offs], %[t0]\n\t"           \
+  "sxtab16 %[t0], %[offs], %[t0], ror #8\n\t"   \
+  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
+  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
+  "str %[t0], [%[d], %[pb1]]\n\t"              \
   "str %[e1], [%[d], %[pb1], lsl #1]\n\t"      \
   "str %[v1], [%[d], %[pb3]]\n\t"              \
-  "str %[t0], [%[d]], #4\n\t"
+  "str %[e0], [%[d]], #4\n\t"
 
 /* pairs pairs of positions (the asm statement: 12 registers). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
@@ -199,20 +200,19 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, con
   utvm_dw_q15_fill_pairs(d, plane, src, step, pairs, offs);
   i = pairs;
 #endif
-  /* two positions per step: per plane one (possibly unaligned) word store */
+  /* two positions per step: per plane one (possibly unaligned) word store; the words' halves
+   * paired first (channels 0 and 1 of both positions, then 2 and 3), each SXTAB16 one channel */
   for (; i < pairs; ++i) {
     const int8_t* const q = &src[2 * i * step];
-    const int32_t v0 = utvm_dsp_ld4(q);
-    const int32_t v1 = utvm_dsp_ld4(&q[step]);
-    const uint32_t e0 = (uint32_t)__sxtab16(offs, v0);    /* channels 0 and 2 */
-    const uint32_t o0 = (uint32_t)utvm_dsp_odd_add(offs, v0); /* channels 1 and 3 */
-    const uint32_t e1 = (uint32_t)__sxtab16(offs, v1);
-    const uint32_t o1 = (uint32_t)utvm_dsp_odd_add(offs, v1);
+    const uint32_t v0 = (uint32_t)utvm_dsp_ld4(q);
+    const uint32_t v1 = (uint32_t)utvm_dsp_ld4(&q[step]);
+    const int32_t lo = (int32_t)utvm_dsp_pkhbt(v0, v1); /* bytes: c0, c1 of x, c0, c1 of x + 1 */
+    const int32_t hi = (int32_t)utvm_dsp_pkhtb(v1, v0); /* c2, c3 of x, c2, c3 of x + 1 */
     const int32_t x = 2 * i;
-    utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e0, e1));
-    utvm_dw_q15_st2(&d[x + plane], utvm_dsp_pkhbt(o0, o1));
-    utvm_dw_q15_st2(&d2[x], utvm_dsp_pkhtb(e1, e0));
-    utvm_dw_q15_st2(&d2[x + plane], utvm_dsp_pkhtb(o1, o0));
+    utvm_dw_q15_st2(&d[x], (uint32_t)__sxtab16(offs, lo));
+    utvm_dw_q15_st2(&d[x + plane], (uint32_t)utvm_dsp_odd_add(offs, lo));
+    utvm_dw_q15_st2(&d2[x], (uint32_t)__sxtab16(offs, hi));
+    utvm_dw_q15_st2(&d2[x + plane], (uint32_t)utvm_dsp_odd_add(offs, hi));
   }
   if ((n & 1) != 0) {
     const int32_t x = n - 1;
