@@ -469,13 +469,16 @@ typedef struct {
 /* requantize ACC, twice the sum, in place (temp wa; the triplet (m, 2k, sh + 1) in i0, i1, i2:
  * UTVM_DW_Q15_RQ_FULL2, dsp_s8.h UTVM_DSP_RQ2_TEXT, 4 instructions) */
 #if (UTVM_DW_Q15_SIGN & 2u) != 0u
-#define UTVM_DW_Q15_QRQ(ACC) UTVM_DSP_RQ2_TEXT(ACC, "wa", "i0", "i1", "i2")
+#define UTVM_DW_Q15_QRQ_R(ACC, T, M, K, S) UTVM_DSP_RQ2_TEXT(ACC, T, M, K, S)
 #else
 /* every layer of the file at output zero point -128: without the sign term, 3 instructions
  * (UTVM_DW_Q15_SIGN; bit-exact: for ACC < 0 the result stays at or below the zero point, -128) */
-#define UTVM_DW_Q15_QRQ(ACC) \
-  "smmlar %[wa], %[" ACC "], %[i0], %[i1]\n\tasr %[wa], %[wa], %[i2]\n\tssat %[" ACC "], #8, %[wa]\n\t"
+#define UTVM_DW_Q15_QRQ_R(ACC, T, M, K, S)                                                  \
+  "smmlar %[" T "], %[" ACC "], %[" M "], %[" K "]\n\tasr %[" T "], %[" T "], %[" S "]\n\t" \
+  "ssat %[" ACC "], #8, %[" T "]\n\t"
 #endif
+/* (the 6-pixel blocks hold the triplet in other registers: UTVM_DW_Q15_SIX_FN) */
+#define UTVM_DW_Q15_QRQ(ACC) UTVM_DW_Q15_QRQ_R(ACC, "wa", "i0", "i1", "i2")
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
@@ -631,7 +634,12 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
  * j . W01 + word (j+1).lo w2 (the last lane read is past the row: the next row's or the scratch's
- * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last. */
+ * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last.
+ * The third filter row (ROWL) loads the requantization triplet into the registers its last words
+ * leave free, in the same run of loads (an LDR after a load pipelines: the run's first costs 2),
+ * instead of the row step the next row would take; TRIP loads the rest after its last
+ * multiply-accumulate, the names T, M, K, S of the temporary and the triplet (m, 2k, sh + 1); p
+ * advances by badv after the stores (a load right after a store). */
 #define UTVM_DW_Q15_SROW(W)                  \
   UTVM_DW_Q15_TROW(W)                        \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
@@ -660,6 +668,32 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
   "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+/* the third filter row: stride 1, (m, 2k, sh + 1) into i1, i2, wa with word (x+6, x+7) (i1, i2, wa
+ * are dead there); stride 2, m into i1 with words 5 and 6 (the rest: UTVM_DW_Q15_STRIP2) */
+#define UTVM_DW_Q15_SROWL(W)                 \
+  UTVM_DW_Q15_TROW(W)                        \
+  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
+  "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
+  "ldr %[i0], [%[p], #12]\n\t"              \
+  "ldr %[i1], [%[c], %[orq]]\n\t"           \
+  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
+  "ldr %[wa], [%[c], %[osh]]\n\t"           \
+  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SROW2L(W)                \
+  UTVM_DW_Q15_QROW2(W)                       \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "ldr %[i2], [%[p], #20]\n\t"              \
+  "ldr %[i0], [%[p], #24]\n\t"              \
+  "ldr %[i1], [%[c], %[orq]]\n\t"           \
+  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
+  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_STRIP2                   \
+  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
+  "ldr %[wb], [%[c], %[osh]]\n\t"
 /* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
@@ -681,7 +715,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[i2], [%[p], #24]\n\t"              \
   "ldr %[i1], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB)                                                              \
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, ROWL, TRIP, T, M, K, S, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
@@ -689,14 +723,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
-        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
-        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
-        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
-        "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
-        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
-        "add %[p], %[p], %[wb]\n\t"                                                                           \
-        UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
-        UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
+        "add %[p], %[p], %[" RSB "]\n\t" ROWL("ow2") TRIP                                                    \
+        UTVM_DW_Q15_QRQ_R("a0", T, M, K, S) UTVM_DW_Q15_QRQ_R("a1", T, M, K, S)                               \
+        UTVM_DW_Q15_QRQ_R("a2", T, M, K, S) UTVM_DW_Q15_QRQ_R("a3", T, M, K, S)                               \
+        UTVM_DW_Q15_QRQ_R("a4", T, M, K, S) UTVM_DW_Q15_QRQ_R("a5", T, M, K, S)                               \
         "ldr %[i0], %[ym]\n\t"                                                                                \
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
         "ldr %[wb], [%[c], %[oyadv]]\n\t"                                                                     \
@@ -710,6 +740,8 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         "strb %[a4], [%[i0], %[i1], lsl #2]\n\t"                                                              \
         "strb %[a5], [%[i0], %[wa]]\n\t"                                                                      \
         "str %[wb], %[ym]\n\t"                                                                                \
+        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
+        "add %[p], %[p], %[wb]\n\t"                                                                           \
         : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
           [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
           [wb] "=&r"(wb)                                                                                      \
@@ -724,8 +756,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 
 /* the row step: the rows load it right after their last input word (a load after a load), into a
  * register dead there: wa at stride 1, i1 at stride 2 */
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa")
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, UTVM_DW_Q15_SROWL, "", "i0", "i1", "i2",
+                   "wa", "wa")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, UTVM_DW_Q15_SROW2L, UTVM_DW_Q15_STRIP2,
+                   "wa", "i1", "i2", "wb", "i1")
 #endif
 
 /* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
