@@ -640,16 +640,37 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
  * instead of the row step the next row would take; TRIP loads the rest after its last
  * multiply-accumulate, the names T, M, K, S of the temporary and the triplet (m, 2k, sh + 1); p
  * advances by badv after the stores (a load right after a store). */
-#define UTVM_DW_Q15_SROW(W)                  \
+/* a filter row after the first: the loads into the registers its last words leave free, LOADS (at
+ * stride 1 one of i1, i2, wa; at stride 2 i1), in the run of the last words' loads */
+#define UTVM_DW_Q15_SROWX(W, LOADS)          \
   UTVM_DW_Q15_TROW(W)                        \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
   "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
   "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
-  "ldr %[i0], [%[p], #12]\n\t"              \
-  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
+  "ldr %[i0], [%[p], #12]\n\t" LOADS        \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SROW2X(W, LOADS)         \
+  UTVM_DW_Q15_QROW2(W)                       \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "ldr %[i2], [%[p], #20]\n\t"              \
+  "ldr %[i0], [%[p], #24]\n\t" LOADS        \
+  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
+  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+/* the second filter row: the row step (to the third) */
+#define UTVM_DW_Q15_SROW(W) UTVM_DW_Q15_SROWX(W, "ldr %[wa], [%[c], %[orsb]]\n\t")
+#define UTVM_DW_Q15_SROW2(W) UTVM_DW_Q15_SROW2X(W, "ldr %[i1], [%[c], %[orsb]]\n\t")
+/* the third filter row: stride 1, (m, 2k, sh + 1) into i1, i2, wa (dead there); stride 2, m into i1
+ * (the rest after the row: UTVM_DW_Q15_STRIP2) */
+#define UTVM_DW_Q15_SROWL(W)                                                                           \
+  UTVM_DW_Q15_SROWX(W, "ldr %[i1], [%[c], %[orq]]\n\tldr %[i2], [%[c], %[orq]+4]\n\t"             \
+                       "ldr %[wa], [%[c], %[osh]]\n\t")
+#define UTVM_DW_Q15_SROW2L(W) UTVM_DW_Q15_SROW2X(W, "ldr %[i1], [%[c], %[orq]]\n\t")
+#define UTVM_DW_Q15_STRIP2                   \
+  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
+  "ldr %[wb], [%[c], %[osh]]\n\t"
 #define UTVM_DW_Q15_SROW0                    \
   UTVM_DW_Q15_QROW0_A13                      \
   "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
@@ -659,41 +680,6 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[wa], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SROW2(W)                 \
-  UTVM_DW_Q15_QROW2(W)                       \
-  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
-  "ldr %[i2], [%[p], #20]\n\t"              \
-  "ldr %[i0], [%[p], #24]\n\t"              \
-  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
-  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
-/* the third filter row: stride 1, (m, 2k, sh + 1) into i1, i2, wa with word (x+6, x+7) (i1, i2, wa
- * are dead there); stride 2, m into i1 with words 5 and 6 (the rest: UTVM_DW_Q15_STRIP2) */
-#define UTVM_DW_Q15_SROWL(W)                 \
-  UTVM_DW_Q15_TROW(W)                        \
-  "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
-  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
-  "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
-  "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
-  "ldr %[i0], [%[p], #12]\n\t"              \
-  "ldr %[i1], [%[c], %[orq]]\n\t"           \
-  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
-  "ldr %[wa], [%[c], %[osh]]\n\t"           \
-  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SROW2L(W)                \
-  UTVM_DW_Q15_QROW2(W)                       \
-  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
-  "ldr %[i2], [%[p], #20]\n\t"              \
-  "ldr %[i0], [%[p], #24]\n\t"              \
-  "ldr %[i1], [%[c], %[orq]]\n\t"           \
-  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
-  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_STRIP2                   \
-  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
-  "ldr %[wb], [%[c], %[osh]]\n\t"
 /* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
