@@ -151,14 +151,15 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
 /* rows rows of 2 pairs positions (an even count), the source stepped by sskip bytes and the planes
  * by dskip bytes from one row's end to the next row's start: the band's rows in one asm statement
  * (13 registers; the row's constants in memory operands), against about 25 cycles a row for the
- * C row loop around utvm_dw_q15_fill_pairs (rows of an odd count: KWS's 25, VWW's 3x3 maps). */
+ * C row loop around utvm_dw_q15_fill_pairs (rows of an odd count: KWS's 25, VWW's 3x3 maps). An odd
+ * pair count enters the loop of two steps at its second (pairs >= 1: one test a row). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                   int32_t pairs, int32_t offs, int32_t rows, int32_t sskip,
                                                   int32_t dskip) {
   const int32_t pb1 = 2 * plane;
   const int32_t pb3 = 6 * plane;
-  const int32_t odd = pairs & 1; /* one step before the loop of two */
-  const int32_t n2 = pairs >> 1;
+  const int32_t odd = pairs & 1; /* the loop of two entered at its second step */
+  const int32_t n2 = (pairs + 1) >> 1; /* its passes */
   int32_t n;
   int32_t v0;
   int32_t v1;
@@ -166,19 +167,16 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
   int32_t e1;
   int32_t t0;
   __asm__ __volatile__("2:\n\t"
+                       "ldr %[n], %[n2m]\n\t"
                        "ldr %[v0], %[oddm]\n\t"
                        "cmp %[v0], #0\n\t"
-                       "beq 3f\n\t" UTVM_DW_Q15_FILL_STEP "3:\n\t"
-                       "ldr %[n], %[n2m]\n\t"
-                       "cmp %[n], #0\n\t"
-                       "beq 4f\n\t"
-                       "1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
+                       "bne 5f\n\t"
+                       "1:\n\t" UTVM_DW_Q15_FILL_STEP "5:\n\t" UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
                        "bne 1b\n\t"
-                       "4:\n\t"
                        "ldr %[v0], %[sskipm]\n\t"
+                       "ldr %[v1], %[dskipm]\n\t"
                        "add %[q], %[q], %[v0]\n\t"
-                       "ldr %[v0], %[dskipm]\n\t"
-                       "add %[d], %[d], %[v0]\n\t"
+                       "add %[d], %[d], %[v1]\n\t"
                        "subs %[rows], %[rows], #1\n\t"
                        "bne 2b"
                        : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1),
