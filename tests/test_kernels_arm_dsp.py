@@ -791,6 +791,13 @@ Q15_DW = [
     ([2, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
     ([2, 6, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", 21, -128, "typical"),
     ([2, 2, 6, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -3, -128, "typical"),
+    # the band's padding (utvm_dw_q15_pad): the columns outside the image written in the first band
+    # only (later bands, a shorter last one too, find them 0), the rows outside in every band:
+    # stride 2 in several bands with a shorter last one, SAME on an odd map (padding on every side)
+    # and on an even one (right and bottom only), output zero points other than -128
+    ([1, 45, 45, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 9, 5, "typical"),
+    ([1, 50, 48, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([2, 47, 24, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -5, -128, "typical"),
     # tiny output maps (at most 9 pixels: depthwise_conv2d_s8_tiny.h, ops/conv.py depthwise_tiny_call):
     # 3x3 maps at stride 1 and 2, SAME and VALID, 1x1 / 2x2 / 3x3 outputs, batches, 4 and 8 channels,
     # output zero points -128 and others, every requantization mode

@@ -102,23 +102,24 @@ static UTVM_DSP_INLINE int8_t utvm_dw_q15_rq(int32_t acc, int32_t mode, int32_t 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 /* Two positions of channels 0..3 (the C loop of utvm_dw_q15_fill_run below, in assembly text): both
  * input words loaded in a row, the four plane words stored in a row (a store right after another
- * pipelines on the M4), the source and the destination advanced in the loads and stores. */
+ * pipelines on the M4), the source and the destination advanced in the loads and stores. The two
+ * words' halves are paired first, (c0 c1 of x, c0 c1 of x + 1) and (c2 c3 ..), so that each SXTAB16
+ * gives one channel's two positions: 2 PKH and 4 SXTAB16 for the 8 values (pairing the four
+ * SXTAB16 results instead took 4 PKH). */
 #define UTVM_DW_Q15_FILL_STEP                    \
   "ldr %[v0], [%[q]]\n\t"                      \
   "ldr %[v1], [%[q], %[step]]\n\t"             \
   "add %[q], %[q], %[step], lsl #1\n\t"         \
-  "sxtab16 %[e0], %[offs], %[v0]\n\t"           \
-  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
-  "sxtab16 %[v0], %[offs], %[v0], ror #8\n\t"   \
-  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
-  "pkhbt %[t0], %[e0], %[e1], lsl #16\n\t"      \
-  "pkhtb %[e1], %[e1], %[e0], asr #16\n\t"      \
-  "pkhbt %[e0], %[v0], %[v1], lsl #16\n\t"      \
+  "pkhbt %[t0], %[v0], %[v1], lsl #16\n\t"      \
   "pkhtb %[v1], %[v1], %[v0], asr #16\n\t"      \
-  "str %[e0], [%[d], %[pb1]]\n\t"              \
+  "sxtab16 %[e0], %[offs], %[t0]\n\t"           \
+  "sxtab16 %[t0], %[offs], %[t0], ror #8\n\t"   \
+  "sxtab16 %[e1], %[offs], %[v1]\n\t"           \
+  "sxtab16 %[v1], %[offs], %[v1], ror #8\n\t"   \
+  "str %[t0], [%[d], %[pb1]]\n\t"              \
   "str %[e1], [%[d], %[pb1], lsl #1]\n\t"      \
   "str %[v1], [%[d], %[pb3]]\n\t"              \
-  "str %[t0], [%[d]], #4\n\t"
+  "str %[e0], [%[d]], #4\n\t"
 
 /* pairs pairs of positions (the asm statement: 12 registers). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
@@ -150,14 +151,15 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
 /* rows rows of 2 pairs positions (an even count), the source stepped by sskip bytes and the planes
  * by dskip bytes from one row's end to the next row's start: the band's rows in one asm statement
  * (13 registers; the row's constants in memory operands), against about 25 cycles a row for the
- * C row loop around utvm_dw_q15_fill_pairs (rows of an odd count: KWS's 25, VWW's 3x3 maps). */
+ * C row loop around utvm_dw_q15_fill_pairs (rows of an odd count: KWS's 25, VWW's 3x3 maps). An odd
+ * pair count enters the loop of two steps at its second (pairs >= 1: one test a row). */
 static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, const int8_t* src, int32_t step,
                                                   int32_t pairs, int32_t offs, int32_t rows, int32_t sskip,
                                                   int32_t dskip) {
   const int32_t pb1 = 2 * plane;
   const int32_t pb3 = 6 * plane;
-  const int32_t odd = pairs & 1; /* one step before the loop of two */
-  const int32_t n2 = pairs >> 1;
+  const int32_t odd = pairs & 1; /* the loop of two entered at its second step */
+  const int32_t n2 = (pairs + 1) >> 1; /* its passes */
   int32_t n;
   int32_t v0;
   int32_t v1;
@@ -165,19 +167,16 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
   int32_t e1;
   int32_t t0;
   __asm__ __volatile__("2:\n\t"
+                       "ldr %[n], %[n2m]\n\t"
                        "ldr %[v0], %[oddm]\n\t"
                        "cmp %[v0], #0\n\t"
-                       "beq 3f\n\t" UTVM_DW_Q15_FILL_STEP "3:\n\t"
-                       "ldr %[n], %[n2m]\n\t"
-                       "cmp %[n], #0\n\t"
-                       "beq 4f\n\t"
-                       "1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
+                       "bne 5f\n\t"
+                       "1:\n\t" UTVM_DW_Q15_FILL_STEP "5:\n\t" UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
                        "bne 1b\n\t"
-                       "4:\n\t"
                        "ldr %[v0], %[sskipm]\n\t"
+                       "ldr %[v1], %[dskipm]\n\t"
                        "add %[q], %[q], %[v0]\n\t"
-                       "ldr %[v0], %[dskipm]\n\t"
-                       "add %[d], %[d], %[v0]\n\t"
+                       "add %[d], %[d], %[v1]\n\t"
                        "subs %[rows], %[rows], #1\n\t"
                        "bne 2b"
                        : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1),
@@ -199,20 +198,19 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_run(uint16_t* d, int32_t plane, con
   utvm_dw_q15_fill_pairs(d, plane, src, step, pairs, offs);
   i = pairs;
 #endif
-  /* two positions per step: per plane one (possibly unaligned) word store */
+  /* two positions per step: per plane one (possibly unaligned) word store; the words' halves
+   * paired first (channels 0 and 1 of both positions, then 2 and 3), each SXTAB16 one channel */
   for (; i < pairs; ++i) {
     const int8_t* const q = &src[2 * i * step];
-    const int32_t v0 = utvm_dsp_ld4(q);
-    const int32_t v1 = utvm_dsp_ld4(&q[step]);
-    const uint32_t e0 = (uint32_t)__sxtab16(offs, v0);    /* channels 0 and 2 */
-    const uint32_t o0 = (uint32_t)utvm_dsp_odd_add(offs, v0); /* channels 1 and 3 */
-    const uint32_t e1 = (uint32_t)__sxtab16(offs, v1);
-    const uint32_t o1 = (uint32_t)utvm_dsp_odd_add(offs, v1);
+    const uint32_t v0 = (uint32_t)utvm_dsp_ld4(q);
+    const uint32_t v1 = (uint32_t)utvm_dsp_ld4(&q[step]);
+    const int32_t lo = (int32_t)utvm_dsp_pkhbt(v0, v1); /* bytes: c0, c1 of x, c0, c1 of x + 1 */
+    const int32_t hi = (int32_t)utvm_dsp_pkhtb(v1, v0); /* c2, c3 of x, c2, c3 of x + 1 */
     const int32_t x = 2 * i;
-    utvm_dw_q15_st2(&d[x], utvm_dsp_pkhbt(e0, e1));
-    utvm_dw_q15_st2(&d[x + plane], utvm_dsp_pkhbt(o0, o1));
-    utvm_dw_q15_st2(&d2[x], utvm_dsp_pkhtb(e1, e0));
-    utvm_dw_q15_st2(&d2[x + plane], utvm_dsp_pkhtb(o1, o0));
+    utvm_dw_q15_st2(&d[x], (uint32_t)__sxtab16(offs, lo));
+    utvm_dw_q15_st2(&d[x + plane], (uint32_t)utvm_dsp_odd_add(offs, lo));
+    utvm_dw_q15_st2(&d2[x], (uint32_t)__sxtab16(offs, hi));
+    utvm_dw_q15_st2(&d2[x + plane], (uint32_t)utvm_dsp_odd_add(offs, hi));
   }
   if ((n & 1) != 0) {
     const int32_t x = n - 1;
@@ -234,11 +232,21 @@ static void utvm_dw_q15_cols(const utvm_dw_q15_params* p, int32_t ix0, int32_t* 
   *x1 = utvm_max_i32(utvm_min_i32(p->g.in_w - ix0, cols), *x0);
 }
 
-/* The positions of the band outside the image as 0 in the four planes of s (once per band: the
- * channel blocks overwrite only the positions inside). */
-static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t rows, int32_t ix0, uint16_t* s) {
+/* The positions of the band outside the image as 0 in the four planes of s, once per band (the
+ * channel blocks overwrite only the positions inside). cols_too (the operator's first band): also
+ * the columns left and right of the image in the rows inside it; without, only the rows outside
+ * the image. Later bands find those columns still 0: a plane is rows x cols values with the same
+ * cols in every band, so a position keeps its column whatever the band's rows, the first band's
+ * four planes are the largest and span every later band's, and nothing writes a column outside
+ * the image but this function (the fill writes the columns inside; a row outside the image was
+ * zeroed whole). The columns are written one value at a time, rows inner (per band and row two
+ * memset calls of a value or none cost about 60 cycles: 0.1 M in VWW); the rows outside by memset. */
+static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t rows, int32_t ix0, uint16_t* s,
+                            bool cols_too) {
   const int32_t cols = p->cols;
   const int32_t plane = rows * cols;
+  const int32_t r0 = utvm_max_i32(-iy0, 0); /* rows r0 .. r1 - 1 inside the image */
+  const int32_t r1 = utvm_max_i32(utvm_min_i32(p->g.in_h - iy0, rows), r0);
   int32_t x0;
   int32_t x1;
   int32_t j;
@@ -247,19 +255,22 @@ static void utvm_dw_q15_pad(const utvm_dw_q15_params* p, int32_t iy0, int32_t ro
   utvm_dw_q15_cols(p, ix0, &x0, &x1);
   for (j = 0; j < 4; ++j) {
     uint16_t* const d = &s[j * plane];
-    for (r = 0; r < rows; ++r) {
-      const int32_t iy = iy0 + r;
-      uint16_t* const dr = &d[r * cols];
-      if ((iy < 0) || (iy >= p->g.in_h)) {
-        for (x = 0; x < cols; ++x) {
-          dr[x] = 0u;
-        }
-      } else {
-        for (x = 0; x < x0; ++x) {
-          dr[x] = 0u;
-        }
-        for (x = x1; x < cols; ++x) {
-          dr[x] = 0u;
+    if (r0 > 0) {
+      (void)memset(d, 0, (size_t)(uint32_t)(r0 * cols) * sizeof(uint16_t));
+    }
+    if (rows > r1) {
+      (void)memset(&d[r1 * cols], 0, (size_t)(uint32_t)((rows - r1) * cols) * sizeof(uint16_t));
+    }
+  }
+  if (cols_too) {
+    for (x = 0; x < cols; ++x) {
+      if (x == x0) {
+        x = x1; /* (the columns inside: not written) */
+      }
+      for (j = 0; (j < 4) && (x < cols); ++j) {
+        uint16_t* const d = &s[(j * plane) + (r0 * cols) + x];
+        for (r = 0; r < (r1 - r0); ++r) {
+          d[r * cols] = 0u;
         }
       }
     }
@@ -456,13 +467,16 @@ typedef struct {
 /* requantize ACC, twice the sum, in place (temp wa; the triplet (m, 2k, sh + 1) in i0, i1, i2:
  * UTVM_DW_Q15_RQ_FULL2, dsp_s8.h UTVM_DSP_RQ2_TEXT, 4 instructions) */
 #if (UTVM_DW_Q15_SIGN & 2u) != 0u
-#define UTVM_DW_Q15_QRQ(ACC) UTVM_DSP_RQ2_TEXT(ACC, "wa", "i0", "i1", "i2")
+#define UTVM_DW_Q15_QRQ_R(ACC, T, M, K, S) UTVM_DSP_RQ2_TEXT(ACC, T, M, K, S)
 #else
 /* every layer of the file at output zero point -128: without the sign term, 3 instructions
  * (UTVM_DW_Q15_SIGN; bit-exact: for ACC < 0 the result stays at or below the zero point, -128) */
-#define UTVM_DW_Q15_QRQ(ACC) \
-  "smmlar %[wa], %[" ACC "], %[i0], %[i1]\n\tasr %[wa], %[wa], %[i2]\n\tssat %[" ACC "], #8, %[wa]\n\t"
+#define UTVM_DW_Q15_QRQ_R(ACC, T, M, K, S)                                                  \
+  "smmlar %[" T "], %[" ACC "], %[" M "], %[" K "]\n\tasr %[" T "], %[" T "], %[" S "]\n\t" \
+  "ssat %[" ACC "], #8, %[" T "]\n\t"
 #endif
+/* (the 6-pixel blocks hold the triplet in other registers: UTVM_DW_Q15_SIX_FN) */
+#define UTVM_DW_Q15_QRQ(ACC) UTVM_DW_Q15_QRQ_R(ACC, "wa", "i0", "i1", "i2")
 
 /* stride 2: per filter row five input words (x, x+1) .. (x+8, x+9) (the last lane read is not
  * used; past a band's last plane it lies in the scratch's 16 spare bytes), pixel j = word j . W01
@@ -618,17 +632,43 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
  * once i0 is dead, (x+6, x+7) in i0 (its last lane is the next block's or the row's padding);
  * stride 2 (UTVM_DW_Q15_SROW2): the words (x, x+1) .. (x+12, x+13) through i0..i2, pixel j = word
  * j . W01 + word (j+1).lo w2 (the last lane read is past the row: the next row's or the scratch's
- * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last. */
-#define UTVM_DW_Q15_SROW(W)                  \
+ * spare bytes). The first filter row (ROW0) seeds every sum from the bias in a0, a0's own last.
+ * The third filter row (ROWL) loads the requantization triplet into the registers its last words
+ * leave free, in the same run of loads (an LDR after a load pipelines: the run's first costs 2),
+ * instead of the row step the next row would take; TRIP loads the rest after its last
+ * multiply-accumulate, the names T, M, K, S of the temporary and the triplet (m, 2k, sh + 1); p
+ * advances by badv after the stores (a load right after a store). */
+/* a filter row after the first: the loads into the registers its last words leave free, LOADS (at
+ * stride 1 one of i1, i2, wa; at stride 2 i1), in the run of the last words' loads */
+#define UTVM_DW_Q15_SROWX(W, LOADS)          \
   UTVM_DW_Q15_TROW(W)                        \
   "smlatb %[a3], %[i1], %[wa], %[a3]\n\t"    \
   "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
   "smlad %[a4], %[i2], %[wa], %[a4]\n\t"     \
   "smlatb %[a5], %[i2], %[wa], %[a5]\n\t"    \
-  "ldr %[i0], [%[p], #12]\n\t"              \
-  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
+  "ldr %[i0], [%[p], #12]\n\t" LOADS        \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+#define UTVM_DW_Q15_SROW2X(W, LOADS)         \
+  UTVM_DW_Q15_QROW2(W)                       \
+  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
+  "ldr %[i2], [%[p], #20]\n\t"              \
+  "ldr %[i0], [%[p], #24]\n\t" LOADS        \
+  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
+  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
+  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
+/* the second filter row: the row step (to the third) */
+#define UTVM_DW_Q15_SROW(W) UTVM_DW_Q15_SROWX(W, "ldr %[wa], [%[c], %[orsb]]\n\t")
+#define UTVM_DW_Q15_SROW2(W) UTVM_DW_Q15_SROW2X(W, "ldr %[i1], [%[c], %[orsb]]\n\t")
+/* the third filter row: stride 1, (m, 2k, sh + 1) into i1, i2, wa (dead there); stride 2, m into i1
+ * (the rest after the row: UTVM_DW_Q15_STRIP2) */
+#define UTVM_DW_Q15_SROWL(W)                                                                           \
+  UTVM_DW_Q15_SROWX(W, "ldr %[i1], [%[c], %[orq]]\n\tldr %[i2], [%[c], %[orq]+4]\n\t"             \
+                       "ldr %[wa], [%[c], %[osh]]\n\t")
+#define UTVM_DW_Q15_SROW2L(W) UTVM_DW_Q15_SROW2X(W, "ldr %[i1], [%[c], %[orq]]\n\t")
+#define UTVM_DW_Q15_STRIP2                   \
+  "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
+  "ldr %[wb], [%[c], %[osh]]\n\t"
 #define UTVM_DW_Q15_SROW0                    \
   UTVM_DW_Q15_QROW0_A13                      \
   "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
@@ -638,15 +678,6 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[wa], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SROW2(W)                 \
-  UTVM_DW_Q15_QROW2(W)                       \
-  "smlad %[a4], %[i1], %[wa], %[a4]\n\t"     \
-  "ldr %[i2], [%[p], #20]\n\t"              \
-  "ldr %[i0], [%[p], #24]\n\t"              \
-  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a4], %[i2], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i2], %[wa], %[a5]\n\t"     \
-  "smlabt %[a5], %[i0], %[wb], %[a5]\n\t"
 /* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
@@ -668,7 +699,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "ldr %[i2], [%[p], #24]\n\t"              \
   "ldr %[i1], [%[c], %[orsb]]\n\t"          \
   "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
-#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, RSB)                                                              \
+#define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, ROWL, TRIP, T, M, K, S, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
     int32_t a4;                                                                                               \
@@ -676,14 +707,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
         ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
-        "add %[p], %[p], %[" RSB "]\n\t" ROW("ow2")                                                          \
-        "ldr %[i0], [%[c], %[orq]]\n\t"                                                                       \
-        "ldr %[i1], [%[c], %[orq]+4]\n\t"                                                                     \
-        "ldr %[i2], [%[c], %[osh]]\n\t"                                                                       \
-        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
-        "add %[p], %[p], %[wb]\n\t"                                                                           \
-        UTVM_DW_Q15_QRQ("a0") UTVM_DW_Q15_QRQ("a1") UTVM_DW_Q15_QRQ("a2") UTVM_DW_Q15_QRQ("a3")               \
-        UTVM_DW_Q15_QRQ("a4") UTVM_DW_Q15_QRQ("a5")                                                           \
+        "add %[p], %[p], %[" RSB "]\n\t" ROWL("ow2") TRIP                                                    \
+        UTVM_DW_Q15_QRQ_R("a0", T, M, K, S) UTVM_DW_Q15_QRQ_R("a1", T, M, K, S)                               \
+        UTVM_DW_Q15_QRQ_R("a2", T, M, K, S) UTVM_DW_Q15_QRQ_R("a3", T, M, K, S)                               \
+        UTVM_DW_Q15_QRQ_R("a4", T, M, K, S) UTVM_DW_Q15_QRQ_R("a5", T, M, K, S)                               \
         "ldr %[i0], %[ym]\n\t"                                                                                \
         "ldr %[i1], [%[c], %[ooc]]\n\t"                                                                       \
         "ldr %[wb], [%[c], %[oyadv]]\n\t"                                                                     \
@@ -697,6 +724,8 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
         "strb %[a4], [%[i0], %[i1], lsl #2]\n\t"                                                              \
         "strb %[a5], [%[i0], %[wa]]\n\t"                                                                      \
         "str %[wb], %[ym]\n\t"                                                                                \
+        "ldr %[wb], [%[c], %[obadv]]\n\t"                                                                     \
+        "add %[p], %[p], %[wb]\n\t"                                                                           \
         : [p] "+r"(p), [ym] "+m"(*y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),        \
           [a4] "=&r"(a4), [a5] "=&r"(a5), [i0] "=&r"(i0), [i1] "=&r"(i1), [i2] "=&r"(i2), [wa] "=&r"(wa),     \
           [wb] "=&r"(wb)                                                                                      \
@@ -711,8 +740,10 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 
 /* the row step: the rows load it right after their last input word (a load after a load), into a
  * register dead there: wa at stride 1, i1 at stride 2 */
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, "wa")
-UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, "i1")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six1, UTVM_DW_Q15_SROW0, UTVM_DW_Q15_SROW, UTVM_DW_Q15_SROWL, "", "i0", "i1", "i2",
+                   "wa", "wa")
+UTVM_DW_Q15_SIX_FN(utvm_dw_q15_six2, UTVM_DW_Q15_SROW20, UTVM_DW_Q15_SROW2, UTVM_DW_Q15_SROW2L, UTVM_DW_Q15_STRIP2,
+                   "wa", "i1", "i2", "wb", "i1")
 #endif
 
 /* A 3x3 channel's 9 taps (int16, 18 bytes at src, 2-aligned) into d: four word loads and a halfword,
@@ -1121,6 +1152,7 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   int32_t c;
   int32_t b;
   int32_t oy0;
+  bool padded = false; /* the columns outside the image written (the first band's pad) */
   utvm_dw_q15_ch3_init(p, &st);
   for (b = 0; b < g->batches; ++b) {
     const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
@@ -1133,7 +1165,8 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
        * one call site each, so that GCC keeps inlining the band) */
       const bool planes = g->in_c != 1;
       const int32_t pstep = planes ? plane : 0;
-      utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s);
+      utvm_dw_q15_pad(p, iy0, rows_in, -g->pad_w, s, !padded);
+      padded = true;
       for (c = 0; c < g->out_c; c += 4) {
         int8_t* y = &out[(b * g->out_h * g->out_w * g->out_c) + (oy0 * p->out_sy) + c];
         if (planes || (c == 0)) {
