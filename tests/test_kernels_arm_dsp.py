@@ -801,7 +801,7 @@ Q15_DW = [
     ([1, 5, 5, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", 127, -60, "one near one"),
     ([1, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
     ([1, 3, 3, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 9, -128, "typical"),
-    # ... rows and columns of 1, 2 and 3 taps (a 1-row and a 1-column map, batches), VWW's two layers
+    # ... rows of 1, 2 and 3 taps (a 1-row map; a 1-column map takes the band kernel), VWW's two layers
     # (3x3x256 at stride 1, 6x6 -> 3x3 at stride 2) and 3x3x512 maps at output zero point 20 (the
     # requantization's sign term: thousands of negative sums, a few at the rounding boundary)
     ([1, 1, 3, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -20, -128, "typical"),
@@ -815,7 +815,8 @@ Q15_DW = [
 def _takes_tiny(case: tuple) -> bool:
     """Does a Q15_DW case take depthwise_conv2d_s8_tiny.h (ops/conv.py depthwise_tiny_call)? Depth
     multiplier 1, a multiple of 4 channels, a 3x3 filter without dilation, at most DW_TINY_MAX_PIXELS
-    output pixels, UTVM_DSP_RQ_FULL (every shift in -22..-2: the regimes below; the full int8 range)."""
+    output pixels, rows of 2 columns or more, UTVM_DSP_RQ_FULL (every shift in -22..-2: the regimes
+    below; the full int8 range)."""
     from utvm_build.ops.conv import DW_TINY_MAX_PIXELS, window
 
     shape, mult, (fh, fw), (sh, sw), (dh, dw), pad, act, _, zp_out, regime = case
@@ -823,7 +824,7 @@ def _takes_tiny(case: tuple) -> bool:
     ow, _ = window(pad, shape[2], fw, sw, dw)
     full = act == "NONE" or (act, zp_out) == ("RELU", -128)
     return (mult is None and shape[3] % 4 == 0 and oh * ow <= DW_TINY_MAX_PIXELS and (fh, fw, dh, dw) == (3, 3, 1, 1)
-            and full and regime in ("typical", "per-tensor", "mixed", "shift 22/23"))
+            and shape[2] >= 2 and full and regime in ("typical", "per-tensor", "mixed", "shift 22/23"))
 
 
 def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:

@@ -82,13 +82,12 @@ typedef struct {
 #define UTVM_DW_TINY_X1 "[%[x], %[c4]]"
 #define UTVM_DW_TINY_X2 "[%[x], %[c4], lsl #1]"
 #define UTVM_DW_TINY_NEXT_ROW "add %[x], %[x], %[xrow]\n\t"
-/* a row of 3, 2 or 1 taps; W0..W2 its weights' offsets in the block */
+/* a row of 3 or 2 taps; W0..W2 its weights' offsets in the block */
 #define UTVM_DW_TINY_ROW3(W0, W1, W2)                                                                        \
   UTVM_DW_TINY_TAP(UTVM_DW_TINY_X0, W0) UTVM_DW_TINY_TAP(UTVM_DW_TINY_X1, W1) UTVM_DW_TINY_TAP(UTVM_DW_TINY_X2, W2) \
   UTVM_DW_TINY_NEXT_ROW
 #define UTVM_DW_TINY_ROW2(W0, W1, W2) \
   UTVM_DW_TINY_TAP(UTVM_DW_TINY_X0, W0) UTVM_DW_TINY_TAP(UTVM_DW_TINY_X1, W1) UTVM_DW_TINY_NEXT_ROW
-#define UTVM_DW_TINY_ROW1(W0, W1, W2) UTVM_DW_TINY_TAP(UTVM_DW_TINY_X0, W0) UTVM_DW_TINY_NEXT_ROW
 #if (UTVM_DW_TINY_SIGN & 2u) != 0u
 #define UTVM_DW_TINY_SIGN_TERM(S) "add %[t2], %[t2], %[" S "], asr #31\n\t"
 #else
@@ -211,10 +210,10 @@ static UTVM_DSP_HOT void utvm_dw_tiny_pixel(const utvm_dw_tiny_px* px, const int
   int32_t t3;
   if (cols == 3) {
     UTVM_DW_TINY_BLOCKS(UTVM_DW_TINY_ROW3);
-  } else if (cols == 2) {
-    UTVM_DW_TINY_BLOCKS(UTVM_DW_TINY_ROW2);
   } else {
-    UTVM_DW_TINY_BLOCKS(UTVM_DW_TINY_ROW1);
+    /* (2: an input row of at least 2 columns, ops/conv.py depthwise_tiny_call, gives every SAME or
+     * VALID pixel of a 3x3 filter 2 or 3 columns) */
+    UTVM_DW_TINY_BLOCKS(UTVM_DW_TINY_ROW2);
   }
 #else
   utvm_dw_tiny_pixel_c(px, x, w, q, y, cols);
