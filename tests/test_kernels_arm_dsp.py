@@ -686,6 +686,11 @@ Q15_CONV = [
     # an output zero point other than -128 in a layer of more than Q15_1X1_SIGN_C_MACS MACs: the
     # requantization's sign term in the assembly (the smaller ones above take the C form without it)
     ([1, 12, 12, 16], 32, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 9, 20, "typical"),
+    # 3x3x3 at stride 2 on even widths (pad right 1) with rows of 3k pixels, as VWW's first layer: each
+    # row's last triple in the block with its edge pixel first (conv2d_s8_q15w.h UTVM_CONV2D_Q15W_W28_EDGE),
+    # batches (the edge window of an image's last full row reads the next row), rows of 9 and 6 pixels
+    ([2, 12, 18, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 7, -128, "typical"),
+    ([1, 8, 12, 3], 6, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -20, -128, "typical"),
 ]
 
 
