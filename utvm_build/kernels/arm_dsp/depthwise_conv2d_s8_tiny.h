@@ -112,8 +112,8 @@ typedef struct {
       "ldr %[s2], [%[t0], #8]\n\t"                                                                     \
       "ldr %[s3], [%[t0], #12]\n\t"                                                                    \
       "cmp %[t1], #2\n\t"                                                                              \
-      "blt 4f\n\t"                                                                                     \
-      "beq 3f\n\t" ROW("0", "4", "8") "3:\n\t" ROW("12", "16", "20") "4:\n\t" ROW("24", "28", "32")     \
+      "beq 3f\n\t"                                                                                     \
+      "blt 4f\n\t" ROW("0", "4", "8") "3:\n\t" ROW("12", "16", "20") "4:\n\t" ROW("24", "28", "32")     \
       "ldr %[t0], %[q]\n\t" UTVM_DW_TINY_RQ("s0", "16", "20", "24") UTVM_DW_TINY_RQ("s1", "28", "32", "36") \
       UTVM_DW_TINY_RQ("s2", "40", "44", "48") UTVM_DW_TINY_RQ("s3", "52", "56", "60")                  \
       "ldr %[t1], %[y]\n\t"                                                                            \
