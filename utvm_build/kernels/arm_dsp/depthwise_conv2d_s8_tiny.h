@@ -190,6 +190,8 @@ static void utvm_dw_tiny_pixel_c(const utvm_dw_tiny_px* px, const int8_t* x, con
 static UTVM_DSP_HOT void utvm_dw_tiny_pixel(const utvm_dw_tiny_px* px, const int8_t* x, const int8_t* w,
                                             const int32_t* q, int8_t* y, int32_t cols) {
 #if defined(UTVM_DW_TINY_ASM)
+  const int32_t* qa = q; /* (the stream and the output in the frame: memory operands) */
+  int8_t* ya = y;
   const int32_t c4 = px->c4;
   const int32_t xrow = px->xrow;
   const int32_t off2 = px->off2;
@@ -198,8 +200,6 @@ static UTVM_DSP_HOT void utvm_dw_tiny_pixel(const utvm_dw_tiny_px* px, const int
   const uintptr_t xend = (uintptr_t)&x[c4];
   uintptr_t xa = (uintptr_t)x;
   uintptr_t wa = (uintptr_t)w - (uintptr_t)(12 * (3 - rows)); /* rows skipped before the first (see above) */
-  const int32_t* qa = q;
-  int8_t* ya = y;
   int32_t s0;
   int32_t s1;
   int32_t s2;
