@@ -1,11 +1,13 @@
 /* utvm-build kernels, DSP extension: DEPTHWISE_CONV_2D, int8 (TFLite DepthwiseConvPerChannel), depth
- * multiplier 1, channels a multiple of 4, a 3x3 filter without dilation, the full int8 range, on tiny
+ * multiplier 1, channels a multiple of 4, a 3x3 filter without dilation, input rows of 2 columns or
+ * more, the full int8 range, on tiny
  * output maps (ops/conv.py depthwise_tiny_call: at most DW_TINY_MAX_PIXELS output pixels, e.g. VWW's
  * and person_detect's 3x3x256 and 6x6 -> 3x3 layers), where depthwise_conv2d_s8_q15.h's per-channel
  * band fill and set-up outweigh the multiply-accumulates.
  *
  * Direct, pixel by pixel: the taps of an output pixel inside the image (the reference skips the
- * others) are a rectangle of rows x cols (1..3 each), the same for all its channels; per block of 4
+ * others) are a rectangle of rows x cols (1..3 rows; 2 or 3 columns, as every SAME or VALID pixel of a
+ * 3x3 filter has on input rows of 2 columns or more), the same for all its channels; per block of 4
  * channels 4 int32 sums from the model's biases, per tap one word of the 4 channels' input bytes (NHWC:
  * adjacent) widened by SXTAB16 with the input offset pair into lanes (c0, c2) and (c1, c3), the tap's 4
  * int8 weights widened the same way by SXTB16, SMLABB / SMLATT into the 4 sums; the block loop is
@@ -14,7 +16,7 @@
  * of 4 channels ([C/4][KH][KW][4]: ops/conv.py depthwise_tiny_call), so that a block's 9 taps are 36
  * contiguous bytes and a row of taps 12. Requantization of twice the sum (dsp_s8.h UTVM_DSP_RQ2_TEXT /
  * utvm_dsp_rq2, the triplets of ops/conv.py rq2_triplets; the generator checks that twice every sum
- * fits int32): the sum doubled by one ADD, then 3 instructions (SMMLAR, ASR, SSAT) when every layer of
+ * fits int32): the sum doubled by one LSL, then 3 instructions (SMMLAR, ASR, SSAT) when every layer of
  * the file has the output zero point -128 (UTVM_DW_TINY_SIGN, as depthwise_conv2d_s8_q15.h's
  * UTVM_DW_Q15_SIGN), 4 with the sign term otherwise; the 4 bytes stored one by one (STRB: fewer
  * instructions than packing a word, measured). No scratch, the model's own int8 weights.
@@ -35,7 +37,7 @@ typedef struct {
   int32_t output_offset; /* -128 or another (the sign term, UTVM_DW_TINY_SIGN) */
 } utvm_dw_tiny_params;
 
-/* The output zero points of the file's tiny layers (ops/conv.py dw_tiny_sign, Params.selects_value;
+/* The output zero points of the file's tiny layers (ops/conv.py depthwise_tiny_call, Params.selects_value;
  * both when not defined): bit 0, -128; bit 1, any other. Without bit 1 the requantization leaves
  * out the sign term (bit-exact at zero point -128: a negative doubled sum lands at or below the zero
  * point, which SSAT turns into -128 as TFLite's clamp does; depthwise_conv2d_s8_q15.h's proof). */
