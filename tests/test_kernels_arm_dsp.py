@@ -686,6 +686,11 @@ Q15_CONV = [
     # an output zero point other than -128 in a layer of more than Q15_1X1_SIGN_C_MACS MACs: the
     # requantization's sign term in the assembly (the smaller ones above take the C form without it)
     ([1, 12, 12, 16], 32, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 9, 20, "typical"),
+    # 3x3x3 at stride 2 on even widths (pad right 1) with rows of 3k pixels, as VWW's first layer: each
+    # row's last triple in the block with its edge pixel first (conv2d_s8_q15w.h UTVM_CONV2D_Q15W_W28_EDGE),
+    # batches (the edge window of an image's last full row reads the next row), rows of 9 and 6 pixels
+    ([2, 12, 18, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 7, -128, "typical"),
+    ([1, 8, 12, 3], 6, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -20, -128, "typical"),
 ]
 
 
@@ -798,9 +803,9 @@ Q15_DW = [
     ([1, 45, 45, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 9, 5, "typical"),
     ([1, 50, 48, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     ([2, 47, 24, 4], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU6", -5, -128, "typical"),
-    # tiny output maps (at most 9 pixels: depthwise_conv2d_s8_tiny.h, ops/conv.py depthwise_tiny_call):
-    # 3x3 maps at stride 1 and 2, SAME and VALID, 1x1 / 2x2 / 3x3 outputs, batches, 4 and 8 channels,
-    # output zero points -128 and others, every requantization mode
+    # tiny output maps (at most 9 pixels, the full int8 range: depthwise_conv2d_s8_tiny.h, ops/conv.py
+    # depthwise_tiny_call; the others here take the band kernel): 3x3 maps at stride 1 and 2, SAME and
+    # VALID, 1x1 / 2x2 / 3x3 outputs, batches, 4 and 8 channels, output zero points -128 and others
     ([1, 3, 3, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -7, -128, "typical"),
     ([2, 6, 6, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", 40, 12, "typical"),
     ([1, 3, 3, 4], None, (3, 3), (1, 1), (1, 1), "VALID", "NONE", -128, 127, "typical"),
@@ -808,18 +813,30 @@ Q15_DW = [
     ([1, 5, 5, 4], None, (3, 3), (2, 2), (1, 1), "VALID", "NONE", 127, -60, "one near one"),
     ([1, 2, 2, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", -128, -128, "shift 22/23"),
     ([1, 3, 3, 4], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 9, -128, "typical"),
+    # ... rows of 1, 2 and 3 taps (a 1-row map; a 1-column map takes the band kernel), VWW's two layers
+    # (3x3x256 at stride 1, 6x6 -> 3x3 at stride 2) and 3x3x512 maps at output zero point 20 (the
+    # requantization's sign term: thousands of negative sums, a few at the rounding boundary)
+    ([1, 1, 3, 8], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -20, -128, "typical"),
+    ([2, 3, 1, 12], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 0, -3, "mixed"),
+    ([1, 3, 3, 256], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
+    ([1, 6, 6, 128], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "shift 22/23"),
+    ([2, 3, 3, 512], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, 20, "typical"),
 ]
 
 
 def _takes_tiny(case: tuple) -> bool:
     """Does a Q15_DW case take depthwise_conv2d_s8_tiny.h (ops/conv.py depthwise_tiny_call)? Depth
-    multiplier 1, a multiple of 4 channels, at most DW_TINY_MAX_PIXELS output pixels."""
+    multiplier 1, a multiple of 4 channels, a 3x3 filter without dilation, at most DW_TINY_MAX_PIXELS
+    output pixels, rows of 2 columns or more, UTVM_DSP_RQ_FULL (every shift in -22..-2: the regimes
+    below; the full int8 range)."""
     from utvm_build.ops.conv import DW_TINY_MAX_PIXELS, window
 
-    shape, mult, (fh, fw), (sh, sw), (dh, dw), pad = case[:6]
+    shape, mult, (fh, fw), (sh, sw), (dh, dw), pad, act, _, zp_out, regime = case
     oh, _ = window(pad, shape[1], fh, sh, dh)
     ow, _ = window(pad, shape[2], fw, sw, dw)
-    return mult is None and shape[3] % 4 == 0 and oh * ow <= DW_TINY_MAX_PIXELS
+    full = act == "NONE" or (act, zp_out) == ("RELU", -128)
+    return (mult is None and shape[3] % 4 == 0 and oh * ow <= DW_TINY_MAX_PIXELS and (fh, fw, dh, dw) == (3, 3, 1, 1)
+            and shape[2] >= 2 and full and regime in ("typical", "per-tensor", "mixed", "shift 22/23"))
 
 
 def _q15_model(cases: list, seed: int, depthwise: bool = False) -> bytes:
@@ -1129,6 +1146,23 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     values = _force_define(tmp_path / "m4", dw.name, "UTVM_DW_Q15_SIGN", 0x1)
     assert values == [0x3], values  # both forms in this model
     _qemu_equals_host(tmp_path, "m4", dw, host, "depthwise steps without the sign term")
+    # and, in the same build, the tiny-map kernel's sign term compiled out (UTVM_DW_TINY_SIGN with bit 0
+    # alone, as in VWW's file): its layers of zero point -128 give the same outputs, the 3x3x512 ones of
+    # zero point 20, which need the term, do not
+    values = _force_define(tmp_path / "m4", dw.name, "UTVM_DW_TINY_SIGN", 0x1)
+    assert values == [0x3], values
+    rc, out = _qemu(tmp_path / "m4" / f"bench_{dw.name}.elf", tmp_path)
+    target = parse_program_output(out)
+    assert rc == 0 and target.rc == 0, out[-2000:]
+    signed = [i for i, c in enumerate(Q15_DW) if _takes_tiny(c) and c[8] != -128]
+    assert len(signed) >= 3 and len(target.outputs) == len(host.outputs) == len(Q15_DW), signed
+    zp20 = [i for i in signed if Q15_DW[i][0] == [2, 3, 3, 512]]
+    assert len(zp20) == 1 and target.outputs[zp20[0]] != host.outputs[zp20[0]], "passes without the sign term"
+    keep = [i for i in range(len(host.outputs)) if i not in signed]
+    dmeta = model_metadata(tmp_path / "m4", dw)
+    ok, how = outputs_match([target.outputs[i] for i in keep], [host.outputs[i] for i in keep],
+                            [dmeta["outputs"][i]["dtype"] for i in keep])
+    assert ok and how == "identical", f"tiny maps without the sign term: cortex-m4 vs host: {how}"
     # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
     # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
     build([dw], CORES["m4"], "O0", tmp_path / "m4dw0", target="cortex-m4", codegen_args="--optimize size")

@@ -642,22 +642,32 @@ DW_TINY_MAX_PIXELS = 9
 
 def depthwise_tiny_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: np.ndarray,
                         shift: np.ndarray, fields: dict, target: str) -> KernelCall | None:
-    """int8 DEPTHWISE_CONV_2D, depth multiplier 1, channels a multiple of 4 and at most
-    DW_TINY_MAX_PIXELS output pixels, for a target whose kernels have utvm_depthwise_conv2d_s8_tiny
-    (the DSP targets whose depthwise is the q15 band kernel), else None. Its data: the model's int8
-    weights ([KH][KW][C]), its bias (zeros without one) and _rq_triplets' constants."""
+    """int8 DEPTHWISE_CONV_2D, depth multiplier 1, channels a multiple of 4, a 3x3 filter without
+    dilation, input rows of at least 2 columns (every output pixel then has 2 or 3 columns of taps
+    inside, SAME or VALID: the kernel's assembly has those two row forms), the full int8 range
+    (_rq_triplets' UTVM_DSP_RQ_FULL) with twice every sum in int32, and at most DW_TINY_MAX_PIXELS
+    output pixels, for a target whose kernels have
+    utvm_depthwise_conv2d_s8_tiny (the DSP targets whose depthwise is the q15 band kernel), else None.
+    Its data: the model's int8 weights per block of 4 channels ([C/4][KH][KW][4]: a block's taps in
+    36 contiguous bytes) and per block one record of its 4 biases (zeros without a bias) and 4
+    rq2_triplets (the requantization of twice the sum), 64 bytes."""
     if (geo.depth_multiplier != 1 or geo.in_c % 4 != 0 or geo.out_h * geo.out_w > DW_TINY_MAX_PIXELS
-            or geo.filter_h * geo.filter_w > 9
+            or (geo.filter_h, geo.filter_w, geo.dilation_h, geo.dilation_w) != (3, 3, 1, 1) or geo.in_w < 2
             or not _has_kernel(DW_TINY_KERNEL, target)):
         return None
     b = np.zeros(geo.out_c, np.int32) if bias is None else bias.data.astype(np.int32).reshape(-1)
     rq, mode = _rq_triplets(mult, shift, fields["output_offset"], fields["act_min"], fields["act_max"])
-    p = Params("utvm_dw_tiny_params", {
-        "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
-        "act_min": fields["act_min"], "act_max": fields["act_max"], "rq_mode": mode})
-    weights = w.data.astype(np.int8).reshape(-1)
-    return call(DW_TINY_KERNEL, p, In(0), Const("weights", weights, "int8_t"), Const("bias", b, "int32_t"),
-                Const("requant", rq, "int32_t"), Out(0))
+    if mode != 2 or not doubled_sums_fit(int(np.abs(b.astype(np.int64)).max()), 9):
+        return None  # the band kernel's other modes
+    zp = fields["output_offset"]
+    p = Params("utvm_dw_tiny_params", {"g": fields["g"], "input_offset": -x.quant.zp, "output_offset": zp},
+               selects_value=("UTVM_DW_TINY_SIGN", int(zp != -128)))
+    blocks = geo.out_c // 4
+    weights = w.data.astype(np.int8).reshape(9, blocks, 4).transpose(1, 0, 2).reshape(-1)
+    # per block of 4 channels one record: the 4 biases, then the 4 triplets (m, 2k, s + 1)
+    stream = np.concatenate([b.astype(np.int64).reshape(blocks, 4), rq2_triplets(rq).reshape(blocks, 12)], axis=1)
+    return call(DW_TINY_KERNEL, p, In(0), Const("weights", weights, "int8_t"),
+                Const("bias_requant", stream.reshape(-1).astype(np.int32), "int32_t"), Out(0))
 
 
 def dw_q15_sign(mode: int, output_zp: int) -> int:

@@ -185,7 +185,8 @@ typedef struct {
   int32_t offs;           /* 24: the input offset in both int16 lanes */
   int32_t sd;             /* 28: from a window's last filter row to the next pixel's window (bytes) */
   const int32_t* w;       /* 32: the channel pairs' stream */
-  const int32_t* end;     /* 36: (unused: the last pair's flag ends the pair loop) */
+  const int8_t* end;      /* 36: a run of the row's last triple (UTVM_CONV2D_Q15W_W28_EDGE): its pixel b's window
+                           * (pixels b, c inside the image, a the edge pixel at src); else NULL */
   int32_t win[60];        /* 40: the three packed q15 windows, depth4 / 2 words each */
 } utvm_conv2d_q15w_tri_ctx;
 /* (the offsets the assembly uses) */
@@ -280,12 +281,31 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
   "add %[px], %[px], %[pw]\n\t"
 #define UTVM_CONV2D_Q15W_W28_WINS                                                                   \
   "ldr %[px], [%[pr], #16]\n\tcmp %[px], #0\n\tbeq 2f\n\tldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t" \
-  "ldr %[pw], [%[pr], #28]\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xa") UTVM_CONV2D_Q15W_W28_WIN1("xb")                \
+  "ldr %[pw], [%[pr], #28]\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xa") "5:\n\t" UTVM_CONV2D_Q15W_W28_WIN1("xb")      \
   UTVM_CONV2D_Q15W_W28_WIN1("xc") "str %[px], [%[pr], #16]\n\t"
+/* A row's last triple whose last pixel has its third filter column outside the image (VWW's first
+ * layer: pad right 1) and whose other two lie inside, as a run of its own with end set
+ * (utvm_conv2d_q15w_w28): the edge pixel as pixel a, its window by the inside form from src (which
+ * reads that column's 3 bytes per row in the next input row: the caller checks that one follows),
+ * then the column's 9 lanes cleared (0: the input zero point once offset; bytes 6, 7, 8, 15, 16, 17,
+ * 24, 25, 26 of the window, halfwords of words 2, 3, 4, 7, 8, 9, 12 and 13), then pixels b and c
+ * (end on) by the block's own window text from label 5. EDGE_CHECK at the run's start (2 cycles and a
+ * branch not taken per run), EDGE_PATH after the block's end (the normal exit branches over it). */
+#define UTVM_CONV2D_Q15W_W28_EDGE_CHECK "ldr %[px], [%[pr], #36]\n\tcmp %[px], #0\n\tbne 6f\n"
+#define UTVM_CONV2D_Q15W_W28_EDGE_PATH                                                                          \
+  "\n\tb 7f\n6:\n\tldr %[px], [%[pr], #16]\n\tldr %[t0], [%[pr], #20]\n\tldr %[t1], [%[pr], #24]\n\t"          \
+  "ldr %[pw], [%[pr], #28]\n\t"                                                                                \
+  UTVM_CONV2D_Q15W_W28_WIN("px", "t0", "t1", "pr", "xa", "a0", "a1", "b0", "b1", "c0", "c1", "t2", "t3")         \
+  "mov %[a0], #0\n\tstrh %[a0], [%[pr], #(%c[xa] + 10)]\n\tstrh %[a0], [%[pr], #(%c[xa] + 14)]\n\t"           \
+  "strh %[a0], [%[pr], #(%c[xa] + 16)]\n\tstrh %[a0], [%[pr], #(%c[xa] + 30)]\n\t"                             \
+  "strh %[a0], [%[pr], #(%c[xa] + 32)]\n\tstrh %[a0], [%[pr], #(%c[xa] + 36)]\n\t"                             \
+  "str %[a0], [%[pr], #(%c[xa] + 48)]\n\tstrh %[a0], [%[pr], #(%c[xa] + 52)]\n\tldr %[px], [%[pr], #36]\n\t"  \
+  "b 5b\n7:"
 /* The block on the context at CTX (utvm_conv2d_q15w_tri_ctx, windows of W words): n triples of
  * pixels, per triple its windows by WINS (UTVM_CONV2D_Q15W_W28_WINS, or none), then every channel
- * pair through STEPS. */
-#define UTVM_CONV2D_Q15W_TRI_RUN(CTX, W, WINS, STEPS)                                                             \
+ * pair through STEPS; PRE at the run's start, POST after its end (the edge triple's check and path,
+ * or none). */
+#define UTVM_CONV2D_Q15W_TRI_RUN(CTX, W, WINS, STEPS, PRE, POST)                                                  \
   do {                                                                                                           \
     int32_t pr_;                                                                                                 \
     int32_t px_;                                                                                                 \
@@ -301,7 +321,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
     int32_t t2_;                                                                                                 \
     int32_t t3_;                                                                                                 \
     __asm__ volatile(                                                                                            \
-        "ldr %[pr], %[q]\n1:\n\t" WINS "2:\n\tldr %[pw], [%[pr], #32]\n\t" /* (pr: the context from here on) */    \
+        "ldr %[pr], %[q]\n\t" PRE "1:\n\t" WINS "2:\n\tldr %[pw], [%[pr], #32]\n\t" /* (pr: the context on) */    \
         "0:\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" STEPS UTVM_CONV2D_Q15W_W28_TRIPLET             \
         UTVM_CONV2D_Q15W_W28_RQ("a0") UTVM_CONV2D_Q15W_W28_RQ("b0") UTVM_CONV2D_Q15W_W28_RQ("c0")                \
         UTVM_CONV2D_Q15W_W28_TRIPLET UTVM_CONV2D_Q15W_W28_RQ("a1") UTVM_CONV2D_Q15W_W28_RQ("b1")                 \
@@ -311,7 +331,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
         "strb %[b1], [%[px], %[t0]]\n\tstrb %[c1], [%[px], %[t1]]\n\tstrb %[a1], [%[px]], #1\n\t"                \
         "str %[px], [%[pr]]\n\tbeq 0b\n\t"                                                                        \
         "add %[px], %[px], %[t1]\n\tstr %[px], [%[pr]]\n\t"                                                      \
-        "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b"                 \
+        "ldr %[t0], [%[pr], #12]\n\tsubs %[t0], %[t0], #1\n\tstr %[t0], [%[pr], #12]\n\tbne 1b" POST           \
         : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [b0] "=&r"(b0_), [b1] "=&r"(b1_), [c0] "=&r"(c0_), [c1] "=&r"(c1_),   \
           [pr] "=&r"(pr_), [px] "=&r"(px_), [pw] "=&r"(pw_), [t0] "=&r"(t0_), [t1] "=&r"(t1_), [t2] "=&r"(t2_),   \
           [t3] "=&r"(t3_)                                                                                        \
@@ -347,7 +367,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w40(const utvm_conv2d_q15_params* p
     cx->ys = (utvm_min_i32(pix + 1, total - 1) - pix) * out_c; /* pixel b's outputs from a's */
     cx->ys2 = (utvm_min_i32(pix + 2, total - 1) - pix) * out_c;
     cx->n = 1;
-    UTVM_CONV2D_Q15W_TRI_RUN(ctx, 20, "", UTVM_CONV2D_Q15W_TRI_STEPS10);
+    UTVM_CONV2D_Q15W_TRI_RUN(ctx, 20, "", UTVM_CONV2D_Q15W_TRI_STEPS10, "", "");
   }
 }
 
@@ -402,7 +422,7 @@ static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_rows(const utvm_conv_geom* g, con
  * windows of any other triple in C first (inside the image: utvm_conv2d_q15_3x3x3; at the border,
  * one column outside at most: utvm_conv2d_q15w_rows; else utvm_conv2d_q15_window). Scratch: the
  * block's context (its windows last), then the staging bytes (kernel_table.py _q15_conv_scratch). */
-static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
+static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p, const int8_t* in, const int32_t* w,
                                                  void* scratch, int8_t* out) {
   const utvm_conv_geom* g = &p->g;
   const int32_t out_c = g->out_c;
@@ -428,10 +448,24 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
     while (ox0 < g->out_w) {
       const int32_t n = (rows_in && (ox0 >= lo)) ? (utvm_max_i32(last - ox0 + 1, 0) / 3) : 0;
       utvm_conv2d_q15w_tri_ctx* ctx = cx;
+      const int32_t ixe = ((ox0 + 2) * g->stride_w) - g->pad_w; /* (the edge triple's last pixel) */
       int32_t k;
+      int32_t ya = ox0;     /* pixel a, and b's and c's outputs from a's */
+      int32_t yb = 1;
+      int32_t yc = 2;
       cx->src = NULL;
+      cx->end = NULL;
       if (n > 0) {
         cx->src = &in_b[((iy0 * g->in_w) + ((ox0 * g->stride_w) - g->pad_w)) * 3];
+      } else if (rows_in && (ox0 >= lo) && ((ox0 + 1) <= last) && ((ox0 + 3) == g->out_w) && ((ixe + 2) == g->in_w) &&
+                 ((iy0 + (2 * g->dilation_h) + 1) < g->in_h)) {
+        /* the row's last triple, its last pixel one column over the edge (UTVM_CONV2D_Q15W_W28_EDGE):
+         * that pixel as a, the other two as b and c; the inside form reads the column in the next row */
+        cx->src = &in_b[((iy0 * g->in_w) + ixe) * 3];
+        cx->end = &in_b[((iy0 * g->in_w) + ((ox0 * g->stride_w) - g->pad_w)) * 3];
+        ya = ox0 + 2;
+        yb = -2;
+        yc = -1;
       } else {
         for (k = 0; k < 3; ++k) {
           const int32_t ox = utvm_min_i32(ox0 + k, g->out_w - 1);
@@ -445,11 +479,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15w_w28(const utvm_conv2d_q15_params* p
           }
         }
       }
-      cx->ya = &row[ox0 * out_c];
-      cx->ys = (utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0) * out_c; /* pixel b's outputs from a's */
-      cx->ys2 = (utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0) * out_c;
+      if (cx->end == NULL) {
+        yb = utvm_min_i32(ox0 + 1, g->out_w - 1) - ox0;
+        yc = utvm_min_i32(ox0 + 2, g->out_w - 1) - ox0;
+      }
+      cx->ya = &row[ya * out_c];
+      cx->ys = yb * out_c; /* pixel b's outputs from a's */
+      cx->ys2 = yc * out_c;
       cx->n = utvm_max_i32(n, 1);
-      UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7);
+      UTVM_CONV2D_Q15W_TRI_RUN(ctx, 14, UTVM_CONV2D_Q15W_W28_WINS, UTVM_CONV2D_Q15W_TRI_STEPS7,
+                               UTVM_CONV2D_Q15W_W28_EDGE_CHECK, UTVM_CONV2D_Q15W_W28_EDGE_PATH);
       ox0 += 3 * utvm_max_i32(n, 1); /* (the block counts cx->n down) */
     }
   }

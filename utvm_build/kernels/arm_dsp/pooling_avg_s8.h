@@ -4,7 +4,9 @@
  * Four channels per 32-bit load: SXTAB16 adds the even and the odd bytes of every window word to
  * two pairs of int16 lane sums (exact while the window has at most 255 taps: |sum| <= 128 x 255 <
  * 2^15; larger windows and the channels left over by the blocks of 4 take the generic loop). The
- * division is the generic one (round half away from zero, C division).
+ * division (round half away from zero, C division) as one UMULL by the window's reciprocal, inlined
+ * (utvm_avg_pool_s8_out), instead of a call of the generic division per output (VWW's global 3x3
+ * pool: its window constant-folded into the operator, SDIV and the call about 20 cycles an output).
  */
 #ifndef UTVM_KERNELS_POOLING_AVG_S8_H_
 #define UTVM_KERNELS_POOLING_AVG_S8_H_
@@ -16,6 +18,20 @@
 #include "dsp_s8.h"
 #include "pooling_s8_window.h"
 
+/* The average of a window of count taps whose sum is acc, rounded half away from zero (the
+ * reference's C division of acc +- count / 2 by count), clamped to [lo, hi]: sign(acc) floor(n /
+ * count) with n = |acc| + half, as the high word of n x inv. With inv = ceil(2^32 / count) = (2^32 +
+ * e) / count, 0 <= e < count: n inv / 2^32 = n / count + n e / (count 2^32), and n e < 2^15 x 255 <
+ * 2^32 keeps the floor (n < 2^15: windows of at most 255 taps). count 1: inv = 2^32 - 1 and half = 1,
+ * (n + 1)(2^32 - 1) / 2^32 = n + 1 - (n + 1) / 2^32, whose floor is n. */
+static UTVM_DSP_INLINE int8_t utvm_avg_pool_s8_out(int32_t acc, uint32_t half, uint32_t inv, int32_t lo, int32_t hi) {
+  const uint32_t sgn = (uint32_t)(acc >> 31); /* all ones when acc < 0 (|acc| < 2^15): no branch */
+  const uint32_t n = (((uint32_t)acc ^ sgn) - sgn) + half;
+  const uint32_t q = (uint32_t)(((uint64_t)n * inv) >> 32u);
+  const int32_t v = (int32_t)((q ^ sgn) - sgn);
+  return (int8_t)(((lo == -128) && (hi == 127)) ? __ssat(v, 8) : utvm_clamp_i32(v, lo, hi));
+}
+
 static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8_t* out) {
   const int32_t ch = p->channels;
   const int32_t pixels = p->batches * p->out_h * p->out_w;
@@ -26,6 +42,8 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
     int32_t c = 0;
     int32_t scalar_from = 0;   /* the channels the scalar loop does: all, or the tail after groups of 4 */
     if (count <= 255) {
+      const uint32_t half = (count == 1) ? 1u : (uint32_t)count / 2u;
+      const uint32_t inv = (count == 1) ? 0xFFFFFFFFu : ((0xFFFFFFFFu / (uint32_t)count) + 1u); /* ceil(2^32 / count) */
       for (c = 0; (c + 4) <= ch; c += 4) {
         int32_t se = 0;
         int32_t so = 0;
@@ -40,10 +58,12 @@ static void utvm_avg_pool_s8(const utvm_pool_q_params* p, const int8_t* in, int8
             px = &px[ch];
           }
         }
-        w.y[c] = (int8_t)utvm_pool_avg_q_out(p, (int32_t)(int16_t)(uint16_t)((uint32_t)se & 0xFFFFu), count);
-        w.y[c + 1] = (int8_t)utvm_pool_avg_q_out(p, (int32_t)(int16_t)(uint16_t)((uint32_t)so & 0xFFFFu), count);
-        w.y[c + 2] = (int8_t)utvm_pool_avg_q_out(p, se >> 16, count);
-        w.y[c + 3] = (int8_t)utvm_pool_avg_q_out(p, so >> 16, count);
+        w.y[c] = utvm_avg_pool_s8_out((int32_t)(int16_t)(uint16_t)((uint32_t)se & 0xFFFFu), half, inv, p->act_min,
+                                      p->act_max);
+        w.y[c + 1] = utvm_avg_pool_s8_out((int32_t)(int16_t)(uint16_t)((uint32_t)so & 0xFFFFu), half, inv, p->act_min,
+                                          p->act_max);
+        w.y[c + 2] = utvm_avg_pool_s8_out(se >> 16, half, inv, p->act_min, p->act_max);
+        w.y[c + 3] = utvm_avg_pool_s8_out(so >> 16, half, inv, p->act_min, p->act_max);
       }
       scalar_from = (ch / 4) * 4;
     }
