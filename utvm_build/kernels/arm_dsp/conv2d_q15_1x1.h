@@ -182,9 +182,28 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * xm < 0, still at most zp = -128, so SSAT gives -128 as TFLite's clamp does; X >= 0 is unchanged. */
 #if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
 #define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
+/* Both channels' requantization: channel c's triplet by one LDM, its three sums, channel c + 1's by
+ * another (the sign term needs t5 as its temporary); TST: the last pair's test or nothing. */
+#define UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                        \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")       \
+      UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1") \
+          UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")
+/* The last channel pair's flag: bit 8 of channel c + 1's s + 1 (x2 after its LDM). */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
 #else
-#define UTVM_CONV2D_Q15_1X1_RQ1(X) \
-  "smmlar %[t5], %[" X "], %[x0], %[x1]\n\tasr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
+/* Without the sign term no temporary: each sum is requantized in its own register, so both
+ * triplets come by one LDM into the six registers free after the sums (x0-x2 r8-r10, t4 r11, t5
+ * r12, px lr: LDM's ascending order; 1 cycle per channel pair less than two LDM). */
+#define UTVM_CONV2D_Q15_1X1_RQS(X, M, K2, S1)                                                                   \
+  "smmlar %[" X "], %[" X "], %[" M "], %[" K2 "]\n\tasr %[" X "], %[" X "], %[" S1 "]\n\tssat %[" X "], #8, %[" X \
+  "]\n\t"
+#define UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                           \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2], %[t4], %[t5], %[px]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQS("a0", "x0", "x1", "x2") \
+      UTVM_CONV2D_Q15_1X1_RQS("b0", "x0", "x1", "x2") UTVM_CONV2D_Q15_1X1_RQS("c0", "x0", "x1", "x2")               \
+          UTVM_CONV2D_Q15_1X1_RQS("a1", "t4", "t5", "px") UTVM_CONV2D_Q15_1X1_RQS("b1", "t4", "t5", "px")           \
+              UTVM_CONV2D_Q15_1X1_RQS("c1", "t4", "t5", "px")
+/* The last channel pair's flag: bit 8 of channel c + 1's s + 1 (px after the LDM). */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[px], #256\n\t"
 #endif
 
 /* Every channel pair of a pixel triple (until the last pair's flag): the biases, the
@@ -193,31 +212,37 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
 #define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS) \
   "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
-/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in x2 after that triplet's LDM;
+/* The last channel pair's flag (UTVM_CONV2D_Q15_1X1_LASTPAIR: bit 8 of its channel c + 1's s + 1;
  * ASR by a register reads its low byte alone): Z clear after the last pair. Neither the
  * requantization nor the stores change the flags. */
-#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
 /* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end; TST: the last
  * pair's test or nothing). */
 #define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, TST)                                                            \
   "ldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                              \
-  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
-  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
-  UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
+  UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                                  \
   "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
   "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
   "str %[px], %[ya]\n\t"
+/* t5 and px: r12 and lr when both triplets come by one LDM (above), else GCC's. */
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
+#define UTVM_CONV2D_Q15_1X1_R12_LR \
+  int32_t t5_;                     \
+  const int32_t* px_
+#else
+#define UTVM_CONV2D_Q15_1X1_R12_LR         \
+  register int32_t t5_ __asm__("r12"); \
+  register const int32_t* px_ __asm__("lr")
+#endif
 #define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
   UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
-  const int32_t* px_;                  \
+  UTVM_CONV2D_Q15_1X1_R12_LR;          \
   int32_t a0_;                         \
   int32_t b0_;                         \
   int32_t c0_;                         \
   int32_t a1_;                         \
   int32_t b1_;                         \
-  int32_t c1_;                         \
-  int32_t t5_
+  int32_t c1_
 #define UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                                                     \
   [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
       [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
