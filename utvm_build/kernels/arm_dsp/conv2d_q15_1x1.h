@@ -150,12 +150,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
 #define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
 #define UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
-/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless px is at the
- * scratch's end, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). */
+/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless the layer has 8
+ * steps, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). The layer's 8 steps are the overflow flag V,
+ * set once per triple (UTVM_CONV2D_Q15W_1X1_V8): nothing in a channel pair writes V (SMLAD and SSAT
+ * set Q alone; TST, the loops' CMP of two scratch pointers and of odd4 with 0 leave or clear it),
+ * so the test is one BVS (1 cycle not taken, 3 taken) where loading the scratch's end and comparing
+ * took 4 (6 taken). */
 #define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
   UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
-      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\t" UTVM_CONV2D_Q15_1X1_ODD4_LD \
+      UTVM_CONV2D_Q15W_1X1_STEP3 "bvs 9f\n\t" UTVM_CONV2D_Q15_1X1_ODD4_LD                                      \
       UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3, UTVM_CONV2D_Q15W_1X1_LAST8) "9:\n\t"
+/* V set when the steps (in t4) are 8, else clear: CMP of INT32_MIN with 1 overflows. */
+#define UTVM_CONV2D_Q15W_1X1_V8 "cmp %[t4], #8\n\tit eq\n\tmoveq %[t4], #0x80000000\n\tcmp %[t4], #1\n\t"
 #define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
       UTVM_CONV2D_Q15_1X1_STEP3
@@ -313,7 +319,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "cmp %[pw], %[b1]\n\tbne 4b\n\tadd %[px], %[px], %[t5]\n\tstr %[px], %[src]\n\tldr %[pw], %[w]\n\t"     \
         "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t"                                        \
         UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3) "b 8f\n\t5:\n\t"                            \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t"                           \
+        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_V8 \
         UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3) "8:\n\t"                                   \
         "ldr %[t4], %[ys]\n\tldr %[px], %[ya]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
