@@ -686,6 +686,11 @@ Q15_CONV = [
     # an output zero point other than -128 in a layer of more than Q15_1X1_SIGN_C_MACS MACs: the
     # requantization's sign term in the assembly (the smaller ones above take the C form without it)
     ([1, 12, 12, 16], 32, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 9, 20, "typical"),
+    # widened in_c 32 (8 steps: the V flag skips the loops, UTVM_CONV2D_Q15W_1X1_V8) with no activation
+    # at zero point -128 (2 304 outputs through the 3-instruction requantization, both triplets by one
+    # LDM); in_c 128 (the 8 unrolled steps, then three loop iterations: V clear after each)
+    ([1, 12, 12, 32], 16, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 7, -128, "typical"),
+    ([1, 4, 6, 128], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -9, -128, "typical"),
 ]
 
 
