@@ -321,7 +321,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3) "b 8f\n\t5:\n\t"                            \
         UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_V8 \
         UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3) "8:\n\t"                                   \
-        "ldr %[t4], %[ys]\n\tldr %[px], %[ya]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
+        "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
         : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [db] "m"(DB), [dc] "m"(DC), [offs] "m"(OFFS),   \
