@@ -20,12 +20,14 @@
  *   in_c 8, 16 and 32 unrolled, the first half step starting the sums from the biases, more input
  *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
  *   half); int8 in_c 8 two steps, else loops of 8;
- * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions, 3 in a
- *   file whose layers have the output zero point -128); the 6 output bytes by a run of 6 stores.
+ * - the six sums requantized from the registers (no sums in scratch, UTVM_CONV2D_Q15_1X1_RQ6):
+ *   SMMLAR on twice the sum, 4 instructions per sum with each channel's triplet by one LDM; in a
+ *   file whose layers have the output zero point -128, 3 instructions and both triplets by one LDM;
+ *   the 6 output bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
- * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
- * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * r11 a weight word), r12 and lr too without the sign term (t5 and px: the second triplet), the
+ * others GCC's (r7 may stay the frame pointer); the scratch and its end, the output pointer and
+ * offsets are memory operands. Widened weights with in_c = 8 at
  * stride 1 and out_c a multiple of 4: two channel pairs per iteration (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
  * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
  * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
@@ -308,8 +310,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * of the next triple 2 DC bytes past pixel b's end; else one triple), per triple its inputs
  * converted into the scratch Q (pixel a at *SRC, b and c DB and DC bytes on: two steps per
  * iteration, about 18 cycles per step), then every channel pair (SUMS by the steps, in_c 8, 16 or
- * more: the three forms in one block, one conversion's text, 6-9 cycles per triple to choose), YA
- * advanced by 2 YS past pixels b and c (the C around it per triple, about 50 cycles, in the block). */
+ * more: the three forms in one block, one conversion's text, 6-13 cycles per triple to choose and
+ * to set V for 8 steps), YA advanced by 2 YS past pixels b and c (the C around it per triple, about
+ * 50 cycles, in the block). */
 #define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, STEPS, PW, Q, QEND, ODD4, YA, YS)                \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
