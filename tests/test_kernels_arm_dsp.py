@@ -1098,6 +1098,17 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     # (UTVM_CONV2D_Q15_1X1_ODD4 with bit 0 alone, as in a file whose layers need neither: VWW's): the
     # widened layers that need the entry (in_c 48 and 80) or the sign term (an output zero point
     # other than -128) take the C form, the others the 3-instruction requantization; the same outputs
+    # the 1x1 block forms a file compiles (UTVM_CONV2D_Q15_1X1_FORMS, ops/conv.py conv_q15_1x1_form):
+    # every widened form in this model; with the in_c 8 whole-layer block and the 8-step form alone,
+    # the layers of 2 and 4 steps and the in_c 8 ones with a last short triple take the C form; with
+    # int8 weights the loops alone (the in_c 8 layers in C)
+    values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x24)
+    assert values == [0x7C], values
+    _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 forms 2 and 5 alone")
+    _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x7C)
+    values = _force_define(tmp_path / "m4", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x2)
+    assert values == [0x3], values
+    _qemu_equals_host(tmp_path, "m4", conv, host, "int8 1x1 loops alone")
     values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_ODD4", 0x1)
     assert len(values) == 1 and values[0] & 0x3 == 0x3 and values[0] & 0x4, values  # every form in this model
     _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 loops without the odd4 entry")

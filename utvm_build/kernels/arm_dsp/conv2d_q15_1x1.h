@@ -145,6 +145,21 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_ODD4_LD ""
 #define UTVM_CONV2D_Q15_1X1_ENTRY8 ""
 #endif
+/* The block forms the including file's layers take, bit f for form f (ops/conv.py
+ * conv_q15_1x1_form; all when not defined): int8 weights 0 (2 steps) and 1 (loops); widened 2 (in_c
+ * 8: every triple in UTVM_CONV2D_Q15W_1X1_TRIS_ASM), 3, 4 and 5 (UTVM_CONV2D_Q15W_1X1_TRIN_ASM with 2,
+ * 4 and 8 or more steps), 6 (forms 2 and 3: a last triple after the whole-layer block). Only those
+ * are compiled (KWS's file needs form 5 alone); a layer whose form is left out takes the C form. */
+#ifndef UTVM_CONV2D_Q15_1X1_FORMS
+#define UTVM_CONV2D_Q15_1X1_FORMS 0x7Fu
+#endif
+#define UTVM_CONV2D_Q15_1X1_HAS(BITS) ((UTVM_CONV2D_Q15_1X1_FORMS & (BITS)) != 0u)
+#define UTVM_CONV2D_Q15_1X1_I8_TWO 0x1u
+#define UTVM_CONV2D_Q15_1X1_I8_LOOP 0x2u
+#define UTVM_CONV2D_Q15W_1X1_TRIS 0x44u
+#define UTVM_CONV2D_Q15W_1X1_TWO 0x48u
+#define UTVM_CONV2D_Q15W_1X1_FOUR 0x10u
+#define UTVM_CONV2D_Q15W_1X1_EIGHT 0x20u
 
 /* The sums (the biases in a0 and a1): unrolled steps, the first starting from the biases
  * (UTVM_CONV2D_Q15_1X1_MAC3F; widened in_c 8, 16, 32 and the first 8 steps of more, int8 in_c 8),
@@ -306,6 +321,24 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   "sxtab16 %[x0], %[a1], %[x0], ror #8\n\tsxtab16 %[x1], %[a1], %[x1], ror #8\n\t"                         \
   "sxtab16 %[x2], %[a1], %[x2], ror #8\n\tstr %[a0], [%[pw]], #4\n\tstr %[b0], [%[pw]], #4\n\t"            \
   "str %[c0], [%[pw]], #4\n\tstr %[x0], [%[pw]], #4\n\tstr %[x1], [%[pw]], #4\n\tstr %[x2], [%[pw]], #4\n\t"
+/* The forms of UTVM_CONV2D_Q15W_1X1_TRIN_ASM the file's layers take (UTVM_CONV2D_Q15_1X1_FORMS). */
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_TWO UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_TWO ""
+#endif
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_FOUR)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3)
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR ""
+#endif
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_EIGHT)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT UTVM_CONV2D_Q15W_1X1_V8 UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3)
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT ""
+#endif
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ANY \
+  UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO | UTVM_CONV2D_Q15W_1X1_FOUR | UTVM_CONV2D_Q15W_1X1_EIGHT)
 /* Widened weights, any in_c: NP pixel triples in one block (NP > 1: stride 1, out_c even, pixel a
  * of the next triple 2 DC bytes past pixel b's end; else one triple), per triple its inputs
  * converted into the scratch Q (pixel a at *SRC, b and c DB and DC bytes on: two steps per
@@ -320,10 +353,8 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
         "3:\n\tldr %[px], %[src]\n\tldr %[t4], %[db]\n\tldr %[t5], %[dc]\n\tldr %[a1], %[offs]\n\t"          \
         "ldr %[b1], %[qend]\n\tldr %[pw], %[q]\n\t4:\n\t" UTVM_CONV2D_Q15W_1X1_CV1 UTVM_CONV2D_Q15W_1X1_CV1     \
         "cmp %[pw], %[b1]\n\tbne 4b\n\tadd %[px], %[px], %[t5]\n\tstr %[px], %[src]\n\tldr %[pw], %[w]\n\t"     \
-        "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t"                                        \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3) "b 8f\n\t5:\n\t"                            \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_V8 \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3) "8:\n\t"                                   \
+        "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_TWO            \
+        "b 8f\n\t5:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_FOUR "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT "8:\n\t"   \
         "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
@@ -423,8 +454,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const int32_t odd4 = steps & 4;
   /* loops entered at their second half or the sign term, compiled out (UTVM_CONV2D_Q15_1X1_ODD4):
    * the C form */
+  /* in_c 8 at stride 1, out_c a multiple of 4, 3 pixels or more: every triple in one block (a last
+   * triple of fewer pixels in the per-triple block) */
+  const bool tris = widened && dense && (steps == 2) && ((out_c & 3) == 0) && (total >= 3);
+  /* a form the file left out (UTVM_CONV2D_Q15_1X1_FORMS) */
+  const bool no_form =
+      widened ? ((tris && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TRIS)) ||
+                 (((!tris && (steps == 2)) || (tris && ((total % 3) != 0))) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO)) ||
+                 ((steps == 4) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_FOUR)) ||
+                 ((steps > 4) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_EIGHT)))
+              : !UTVM_CONV2D_Q15_1X1_HAS((steps == 2) ? UTVM_CONV2D_Q15_1X1_I8_TWO : UTVM_CONV2D_Q15_1X1_I8_LOOP);
   const bool c_form = (!UTVM_CONV2D_Q15_1X1_ODD4_ANY && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2))) ||
-                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128));
+                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128)) || no_form;
 #else
   const bool c_form = true;
 #endif
@@ -435,7 +476,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t pix = 0;
   int32_t k;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 3) == 0) && (total >= 3)) {
+  if (UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TRIS) && tris && !c_form) {
     int32_t np = total / 3;
     const int8_t* src = in;
     const int32_t* pw = w;
@@ -459,7 +500,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     }
     ya = &out[pix * out_c];
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    if (widened && !c_form && (pairs > 0)) {
+    if (UTVM_CONV2D_Q15W_1X1_TRIN_ANY && widened && !c_form && (pairs > 0)) {
       /* the inputs in the block; every triple left in one block when dense with an even out_c */
       const int8_t* src = dense ? &in[pix * g->in_c] : utvm_conv2d_q15_1x1_src(g, in, pix);
       const int32_t db = dense ? xs : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + nb) - src);
@@ -488,11 +529,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     if (c_form || (pairs == 0) || widened) {
       /* in C: below (widened weights: UTVM_CONV2D_Q15W_1X1_TRIN_ASM above) */
     } else if (steps == 2) {
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15_1X1_I8_TWO)
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
+#endif
     } else {
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15_1X1_I8_LOOP)
       UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8,
                                   UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), pw,
                                    qm, qend, odd4, ya, ys);
+#endif
     }
 #endif
     for (k = k0; k < kend; ++k) {
