@@ -327,10 +327,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #else
 #define UTVM_CONV2D_Q15W_1X1_TRIN_TWO ""
 #endif
+/* 4 steps: two channel pairs per iteration (one loop end per two pairs, the second pair's first
+ * loads in the first's run of stores); an odd number of pairs (form 3) enters at the second. */
 #if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_FOUR)
-#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR                                                                        \
+  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3, "") "7:\n\t"                           \
+      UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ODD "cmp %[t4], #3\n\tbeq 7f\n\t"
 #else
 #define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR ""
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ODD ""
 #endif
 #if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_EIGHT)
 #define UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT UTVM_CONV2D_Q15W_1X1_V8 UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3)
@@ -343,23 +349,24 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * of the next triple 2 DC bytes past pixel b's end; else one triple), per triple its inputs
  * converted into the scratch Q (pixel a at *SRC, b and c DB and DC bytes on: two steps per
  * iteration, about 18 cycles per step), then every channel pair (SUMS by the steps, in_c 8, 16 or
- * more: the three forms in one block, one conversion's text, 6-13 cycles per triple to choose and
- * to set V for 8 steps), YA advanced by 2 YS past pixels b and c (the C around it per triple, about
- * 50 cycles, in the block). */
-#define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, STEPS, PW, Q, QEND, ODD4, YA, YS)                \
+ * more: the three forms in one block, one conversion's text, 6-13 cycles per triple to choose by
+ * FORM, the steps or 3 for 4 steps with an odd number of pairs, and to set V for 8 steps), YA
+ * advanced by 2 YS past pixels b and c (the C around it per triple, about 50 cycles, in the block). */
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, FORM, PW, Q, QEND, ODD4, YA, YS)                 \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
     __asm__ volatile(                                                                                         \
         "3:\n\tldr %[px], %[src]\n\tldr %[t4], %[db]\n\tldr %[t5], %[dc]\n\tldr %[a1], %[offs]\n\t"          \
         "ldr %[b1], %[qend]\n\tldr %[pw], %[q]\n\t4:\n\t" UTVM_CONV2D_Q15W_1X1_CV1 UTVM_CONV2D_Q15W_1X1_CV1     \
         "cmp %[pw], %[b1]\n\tbne 4b\n\tadd %[px], %[px], %[t5]\n\tstr %[px], %[src]\n\tldr %[pw], %[w]\n\t"     \
-        "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_TWO            \
+        "ldr %[t4], %[form]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_ODD            \
+            UTVM_CONV2D_Q15W_1X1_TRIN_TWO                                                                      \
         "b 8f\n\t5:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_FOUR "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT "8:\n\t"   \
         "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
         : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [db] "m"(DB), [dc] "m"(DC), [offs] "m"(OFFS),   \
-          [w] "m"(W), [steps] "m"(STEPS)                                                                      \
+          [w] "m"(W), [form] "m"(FORM)                                                                        \
         : "cc", "memory");                                                                                    \
   } while (0)
 
@@ -417,11 +424,11 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
  * copied the block when inlined in the layer's loop). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_1x1_trin(int32_t np, const int8_t* src, int32_t db, int32_t dc,
                                                         int32_t offs, const int32_t* w, int32_t* q, int32_t steps,
-                                                        int8_t* ya, int32_t ys) {
+                                                        int32_t form, int8_t* ya, int32_t ys) {
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
   const int32_t* pw = w;
-  UTVM_CONV2D_Q15W_1X1_TRIN_ASM(np, src, db, dc, offs, w, steps, pw, q, qend, odd4, ya, ys);
+  UTVM_CONV2D_Q15W_1X1_TRIN_ASM(np, src, db, dc, offs, w, form, pw, q, qend, odd4, ya, ys);
 }
 #endif
 
@@ -507,7 +514,9 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
       const int32_t dc = dense ? (2 * xs) : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)) - src);
       const int32_t np = (dense && ((out_c & 1) == 0) && (nb != 0)) ? ((total - pix) / 3) : 1;
       const int32_t done = 3 * (np - 1);
-      utvm_conv2d_q15w_1x1_trin(np, src, db, dc, offs, w, qm, steps, ya, ys);
+      /* the block's form: the steps, or 3 for 4 steps and an odd number of channel pairs */
+      const int32_t form = ((steps == 4) && ((pairs & 1) != 0)) ? 3 : steps;
+      utvm_conv2d_q15w_1x1_trin(np, src, db, dc, offs, w, qm, steps, form, ya, ys);
       /* an odd last channel: in C below, at this triple's (np = 1) */
       pw = &w[pairs * (steps * 4 + 8)];
       ya = &out[(pix * out_c) + (2 * pairs)];
