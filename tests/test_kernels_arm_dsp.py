@@ -691,6 +691,11 @@ Q15_CONV = [
     # batches (the edge window of an image's last full row reads the next row), rows of 9 and 6 pixels
     ([2, 12, 18, 3], 8, (3, 3), (2, 2), (1, 1), "SAME", "RELU", 7, -128, "typical"),
     ([1, 8, 12, 3], 6, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -20, -128, "typical"),
+    # widened in_c 32 (8 steps: the V flag skips the loops, UTVM_CONV2D_Q15W_1X1_V8) with no activation
+    # at zero point -128 (2 304 outputs through the 3-instruction requantization, both triplets by one
+    # LDM); in_c 128 (the 8 unrolled steps, then three loop iterations: V clear after each)
+    ([1, 12, 12, 32], 16, (1, 1), (1, 1), (1, 1), "VALID", "NONE", 7, -128, "typical"),
+    ([1, 4, 6, 128], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU", -9, -128, "typical"),
 ]
 
 
@@ -1117,6 +1122,17 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     # (UTVM_CONV2D_Q15_1X1_ODD4 with bit 0 alone, as in a file whose layers need neither: VWW's): the
     # widened layers that need the entry (in_c 48 and 80) or the sign term (an output zero point
     # other than -128) take the C form, the others the 3-instruction requantization; the same outputs
+    # the 1x1 block forms a file compiles (UTVM_CONV2D_Q15_1X1_FORMS, ops/conv.py conv_q15_1x1_form):
+    # every widened form in this model; with the in_c 8 whole-layer block and the 8-step form alone,
+    # the layers of 2 and 4 steps and the in_c 8 ones with a last short triple take the C form; with
+    # int8 weights the loops alone (the in_c 8 layers in C)
+    values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x24)
+    assert values == [0x7C], values
+    _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 forms 2 and 5 alone")
+    _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x7C)
+    values = _force_define(tmp_path / "m4", conv.name, "UTVM_CONV2D_Q15_1X1_FORMS", 0x2)
+    assert values == [0x3], values
+    _qemu_equals_host(tmp_path, "m4", conv, host, "int8 1x1 loops alone")
     values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15_1X1_ODD4", 0x1)
     assert len(values) == 1 and values[0] & 0x3 == 0x3 and values[0] & 0x4, values  # every form in this model
     _qemu_equals_host(tmp_path, "m4w", conv, host, "1x1 loops without the odd4 entry")

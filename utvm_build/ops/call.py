@@ -60,6 +60,8 @@ class Params:
     #: (macro, value): as ``selects``, for a kernel path chosen from several fields (the kernel checks
     #: the fields themselves; the macro only leaves out the paths no call takes).
     selects_value: tuple[str, int] | None = None
+    #: more (macro, value) pairs as ``selects_value``, for a kernel with several such macros.
+    selects_more: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

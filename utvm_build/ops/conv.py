@@ -384,7 +384,8 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
         p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)
-                                      + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])))
+                                      + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])),
+                    selects_more=(("UTVM_CONV2D_Q15_1X1_FORMS", conv_q15_1x1_form(geo, fn == Q15W_KERNEL)),))
         return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
     if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq;
@@ -449,6 +450,25 @@ def conv_q15_1x1_odd4(in_c: int, widened: bool) -> int:
     kernel decides from the fields (such a layer takes its C form there)."""
     steps = in_c // 4
     return int(steps % 8 == 4 and steps > (8 if widened else 2))
+
+
+def conv_q15_1x1_form(geo: _Geom, widened: bool) -> int:
+    """The block form a 1x1 layer of conv2d_q15_1x1.h takes (UTVM_CONV2D_Q15_1X1_FORMS, bit 1 << form:
+    the generated file compiles only the forms its layers use; a layer whose form is left out takes
+    the C form): int8 weights 0 (2 steps of 4 input bytes) or 1 (loops of 8 steps); widened 2 (in_c
+    8 at stride 1 with out_c a multiple of 4 and at least 3 pixels: every pixel triple in one block),
+    6 (the same with a last triple in the per-triple block, 3), 3 (2 steps), 4 (4 steps), 5 (more).
+    """
+    steps = geo.in_c // 4
+    if not widened:
+        return 0 if steps == 2 else 1
+    if steps != 2:
+        return 4 if steps == 4 else 5
+    total = geo.batches * geo.out_h * geo.out_w
+    dense = (geo.stride_h, geo.stride_w) == (1, 1)  # (1x1 without padding: the input's pixels)
+    if dense and geo.out_c % 4 == 0 and total >= 3:
+        return 2 if total % 3 == 0 else 6
+    return 3
 
 
 #: conv2d_q15_1x1.h: a layer of at most this many MACs that needs the requantization's sign term

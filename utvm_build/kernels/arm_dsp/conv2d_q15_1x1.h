@@ -20,12 +20,14 @@
  *   in_c 8, 16 and 32 unrolled, the first half step starting the sums from the biases, more input
  *   channels 8 unrolled steps then loops of 8 (an odd multiple of 4 enters the first at its second
  *   half); int8 in_c 8 two steps, else loops of 8;
- * - the six sums requantized from the registers (no sums in scratch): each channel's triplet by
- *   one LDM, UTVM_CONV2D_Q15_1X1_RQ1 per sum (SMMLAR on twice the sum: 4 instructions, 3 in a
- *   file whose layers have the output zero point -128); the 6 output bytes by a run of 6 stores.
+ * - the six sums requantized from the registers (no sums in scratch, UTVM_CONV2D_Q15_1X1_RQ6):
+ *   SMMLAR on twice the sum, 4 instructions per sum with each channel's triplet by one LDM; in a
+ *   file whose layers have the output zero point -128, 3 instructions and both triplets by one LDM;
+ *   the 6 output bytes by a run of 6 stores.
  * 13 registers: r8-r11 named (the input words, then the triplet: LDM wants ascending registers;
- * r11 a weight word), nine GCC's (r7 may stay the frame pointer); the scratch and its end, the
- * output pointer and offsets are memory operands. Widened weights with in_c = 8 at
+ * r11 a weight word), r12 and lr too without the sign term (t5 and px: the second triplet), the
+ * others GCC's (r7 may stay the frame pointer); the scratch and its end, the output pointer and
+ * offsets are memory operands. Widened weights with in_c = 8 at
  * stride 1 and out_c a multiple of 4: two channel pairs per iteration (UTVM_CONV2D_Q15W_1X1_TRIS_ASM).
  * Other compilers and -O0: the same arithmetic in C (utvm_conv2d_q15_1x1_tri_c). A last triple of
  * fewer than 3 pixels starts at total - 3 (outputs written twice, equal); an odd last channel is
@@ -143,6 +145,21 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_ODD4_LD ""
 #define UTVM_CONV2D_Q15_1X1_ENTRY8 ""
 #endif
+/* The block forms the including file's layers take, bit f for form f (ops/conv.py
+ * conv_q15_1x1_form; all when not defined): int8 weights 0 (2 steps) and 1 (loops); widened 2 (in_c
+ * 8: every triple in UTVM_CONV2D_Q15W_1X1_TRIS_ASM), 3, 4 and 5 (UTVM_CONV2D_Q15W_1X1_TRIN_ASM with 2,
+ * 4 and 8 or more steps), 6 (forms 2 and 3: a last triple after the whole-layer block). Only those
+ * are compiled (KWS's file needs form 5 alone); a layer whose form is left out takes the C form. */
+#ifndef UTVM_CONV2D_Q15_1X1_FORMS
+#define UTVM_CONV2D_Q15_1X1_FORMS 0x7Fu
+#endif
+#define UTVM_CONV2D_Q15_1X1_HAS(BITS) ((UTVM_CONV2D_Q15_1X1_FORMS & (BITS)) != 0u)
+#define UTVM_CONV2D_Q15_1X1_I8_TWO 0x1u
+#define UTVM_CONV2D_Q15_1X1_I8_LOOP 0x2u
+#define UTVM_CONV2D_Q15W_1X1_TRIS 0x44u
+#define UTVM_CONV2D_Q15W_1X1_TWO 0x48u
+#define UTVM_CONV2D_Q15W_1X1_FOUR 0x10u
+#define UTVM_CONV2D_Q15W_1X1_EIGHT 0x20u
 
 /* The sums (the biases in a0 and a1): unrolled steps, the first starting from the biases
  * (UTVM_CONV2D_Q15_1X1_MAC3F; widened in_c 8, 16, 32 and the first 8 steps of more, int8 in_c 8),
@@ -150,12 +167,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 #define UTVM_CONV2D_Q15_1X1_MOVS "mov %[b0], %[a0]\n\tmov %[c0], %[a0]\n\tmov %[b1], %[a1]\n\tmov %[c1], %[a1]\n\t"
 #define UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3_(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15W_1X1_STEP3
 #define UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_TWO3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3
-/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless px is at the
- * scratch's end, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). */
+/* 8 steps or more: the first 8 unrolled (the first from the biases), then, unless the layer has 8
+ * steps, the loops of 8 (UTVM_CONV2D_Q15_1X1_LOOP8). The layer's 8 steps are the overflow flag V,
+ * set once per triple (UTVM_CONV2D_Q15W_1X1_V8): nothing in a channel pair writes V (SMLAD and SSAT
+ * set Q alone; TST, the loops' CMP of two scratch pointers and of odd4 with 0 leave or clear it),
+ * so the test is one BVS (1 cycle not taken, 3 taken) where loading the scratch's end and comparing
+ * took 4 (6 taken). */
 #define UTVM_CONV2D_Q15W_1X1_EIGHT3                                                                       \
   UTVM_CONV2D_Q15W_1X1_FOUR3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 UTVM_CONV2D_Q15W_1X1_STEP3 \
-      UTVM_CONV2D_Q15W_1X1_STEP3 "ldr %[t5], %[qend]\n\tcmp %[px], %[t5]\n\tbeq 9f\n\t" UTVM_CONV2D_Q15_1X1_ODD4_LD \
+      UTVM_CONV2D_Q15W_1X1_STEP3 "bvs 9f\n\t" UTVM_CONV2D_Q15_1X1_ODD4_LD                                      \
       UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15W_1X1_STEP3, UTVM_CONV2D_Q15W_1X1_LAST8) "9:\n\t"
+/* V set when the steps (in t4) are 8, else clear: CMP of INT32_MIN with 1 overflows. */
+#define UTVM_CONV2D_Q15W_1X1_V8 "cmp %[t4], #8\n\tit eq\n\tmoveq %[t4], #0x80000000\n\tcmp %[t4], #1\n\t"
 #define UTVM_CONV2D_Q15_1X1_TWO3                                                                      \
   UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3F) UTVM_CONV2D_Q15_1X1_HALF3(UTVM_CONV2D_Q15_1X1_MAC3) \
       UTVM_CONV2D_Q15_1X1_STEP3
@@ -182,9 +205,28 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * xm < 0, still at most zp = -128, so SSAT gives -128 as TFLite's clamp does; X >= 0 is unchanged. */
 #if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
 #define UTVM_CONV2D_Q15_1X1_RQ1(X) UTVM_DSP_RQ2_TEXT(X, "t5", "x0", "x1", "x2")
+/* Both channels' requantization: channel c's triplet by one LDM, its three sums, channel c + 1's by
+ * another (the sign term needs t5 as its temporary); TST: the last pair's test or nothing. */
+#define UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                        \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")       \
+      UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1") \
+          UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")
+/* The last channel pair's flag: bit 8 of channel c + 1's s + 1 (x2 after its LDM). */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
 #else
-#define UTVM_CONV2D_Q15_1X1_RQ1(X) \
-  "smmlar %[t5], %[" X "], %[x0], %[x1]\n\tasr %[t5], %[t5], %[x2]\n\tssat %[" X "], #8, %[t5]\n\t"
+/* Without the sign term no temporary: each sum is requantized in its own register, so both
+ * triplets come by one LDM into the six registers free after the sums (x0-x2 r8-r10, t4 r11, t5
+ * r12, px lr: LDM's ascending order; 1 cycle per channel pair less than two LDM). */
+#define UTVM_CONV2D_Q15_1X1_RQS(X, M, K2, S1)                                                                   \
+  "smmlar %[" X "], %[" X "], %[" M "], %[" K2 "]\n\tasr %[" X "], %[" X "], %[" S1 "]\n\tssat %[" X "], #8, %[" X \
+  "]\n\t"
+#define UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                           \
+  "ldmia %[pw]!, {%[x0], %[x1], %[x2], %[t4], %[t5], %[px]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQS("a0", "x0", "x1", "x2") \
+      UTVM_CONV2D_Q15_1X1_RQS("b0", "x0", "x1", "x2") UTVM_CONV2D_Q15_1X1_RQS("c0", "x0", "x1", "x2")               \
+          UTVM_CONV2D_Q15_1X1_RQS("a1", "t4", "t5", "px") UTVM_CONV2D_Q15_1X1_RQS("b1", "t4", "t5", "px")           \
+              UTVM_CONV2D_Q15_1X1_RQS("c1", "t4", "t5", "px")
+/* The last channel pair's flag: bit 8 of channel c + 1's s + 1 (px after the LDM). */
+#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[px], #256\n\t"
 #endif
 
 /* Every channel pair of a pixel triple (until the last pair's flag): the biases, the
@@ -193,31 +235,37 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
  * triplet r8-r10, t4 r11, nine GCC's (UTVM_CONV2D_Q15_1X1_TRI_REGS). */
 #define UTVM_CONV2D_Q15_1X1_TRI_TEXT(PRE, SUMS) \
   "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
-/* The last channel pair's flag (bit 8 of its channel c + 1's s + 1, in x2 after that triplet's LDM;
+/* The last channel pair's flag (UTVM_CONV2D_Q15_1X1_LASTPAIR: bit 8 of its channel c + 1's s + 1;
  * ASR by a register reads its low byte alone): Z clear after the last pair. Neither the
  * requantization nor the stores change the flags. */
-#define UTVM_CONV2D_Q15_1X1_LASTPAIR "tst %[x2], #256\n\t"
 /* One channel pair of a triple (UTVM_CONV2D_Q15_1X1_TRI_TEXT without its loop end; TST: the last
  * pair's test or nothing). */
 #define UTVM_CONV2D_Q15_1X1_PAIR_TEXT(PRE, SUMS, TST)                                                            \
   "ldr %[px], %[q]\n\tldr %[a0], [%[pw]], #4\n\tldr %[a1], [%[pw]], #4\n\t" PRE SUMS                              \
-  "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" UTVM_CONV2D_Q15_1X1_RQ1("a0") UTVM_CONV2D_Q15_1X1_RQ1("b0")         \
-  UTVM_CONV2D_Q15_1X1_RQ1("c0") "ldmia %[pw]!, {%[x0], %[x1], %[x2]}\n\t" TST UTVM_CONV2D_Q15_1X1_RQ1("a1")        \
-  UTVM_CONV2D_Q15_1X1_RQ1("b1") UTVM_CONV2D_Q15_1X1_RQ1("c1")                                                  \
+  UTVM_CONV2D_Q15_1X1_RQ6(TST)                                                                                  \
   "ldr %[px], %[ya]\n\tldr %[t4], %[ys]\n\t"                                                                   \
   "strb %[b0], [%[px], %[t4]]\n\tstrb %[c0], [%[px], %[t4], lsl #1]\n\tstrb %[a0], [%[px]], #1\n\t"             \
   "strb %[b1], [%[px], %[t4]]\n\tstrb %[c1], [%[px], %[t4], lsl #1]\n\tstrb %[a1], [%[px]], #1\n\t"             \
   "str %[px], %[ya]\n\t"
+/* t5 and px: r12 and lr when both triplets come by one LDM (above), else GCC's. */
+#if (UTVM_CONV2D_Q15_1X1_ODD4 & 0xCu) != 0u
+#define UTVM_CONV2D_Q15_1X1_R12_LR \
+  int32_t t5_;                     \
+  const int32_t* px_
+#else
+#define UTVM_CONV2D_Q15_1X1_R12_LR         \
+  register int32_t t5_ __asm__("r12"); \
+  register const int32_t* px_ __asm__("lr")
+#endif
 #define UTVM_CONV2D_Q15_1X1_TRI_REGS   \
   UTVM_DSP_R8_R11(x0_, x1_, x2_, t4_); \
-  const int32_t* px_;                  \
+  UTVM_CONV2D_Q15_1X1_R12_LR;          \
   int32_t a0_;                         \
   int32_t b0_;                         \
   int32_t c0_;                         \
   int32_t a1_;                         \
   int32_t b1_;                         \
-  int32_t c1_;                         \
-  int32_t t5_
+  int32_t c1_
 #define UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA)                                                                     \
   [a0] "=&r"(a0_), [b0] "=&r"(b0_), [c0] "=&r"(c0_), [a1] "=&r"(a1_), [b1] "=&r"(b1_), [c1] "=&r"(c1_),         \
       [px] "=&r"(px_), [t4] "=&r"(t4_), [t5] "=&r"(t5_), [pw] "+r"(PW), [x0] "=&r"(x0_), [x1] "=&r"(x1_),       \
@@ -273,28 +321,52 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
   "sxtab16 %[x0], %[a1], %[x0], ror #8\n\tsxtab16 %[x1], %[a1], %[x1], ror #8\n\t"                         \
   "sxtab16 %[x2], %[a1], %[x2], ror #8\n\tstr %[a0], [%[pw]], #4\n\tstr %[b0], [%[pw]], #4\n\t"            \
   "str %[c0], [%[pw]], #4\n\tstr %[x0], [%[pw]], #4\n\tstr %[x1], [%[pw]], #4\n\tstr %[x2], [%[pw]], #4\n\t"
+/* The forms of UTVM_CONV2D_Q15W_1X1_TRIN_ASM the file's layers take (UTVM_CONV2D_Q15_1X1_FORMS). */
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_TWO UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3)
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_TWO ""
+#endif
+/* 4 steps: two channel pairs per iteration (one loop end per two pairs, the second pair's first
+ * loads in the first's run of stores); an odd number of pairs (form 3) enters at the second. */
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_FOUR)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR                                                                        \
+  "0:\n\t" UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3, "") "7:\n\t"                           \
+      UTVM_CONV2D_Q15_1X1_PAIR_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3, UTVM_CONV2D_Q15_1X1_LASTPAIR) "beq 0b\n\t"
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ODD "cmp %[t4], #3\n\tbeq 7f\n\t"
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_FOUR ""
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ODD ""
+#endif
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_EIGHT)
+#define UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT UTVM_CONV2D_Q15W_1X1_V8 UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3)
+#else
+#define UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT ""
+#endif
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ANY \
+  UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO | UTVM_CONV2D_Q15W_1X1_FOUR | UTVM_CONV2D_Q15W_1X1_EIGHT)
 /* Widened weights, any in_c: NP pixel triples in one block (NP > 1: stride 1, out_c even, pixel a
  * of the next triple 2 DC bytes past pixel b's end; else one triple), per triple its inputs
  * converted into the scratch Q (pixel a at *SRC, b and c DB and DC bytes on: two steps per
  * iteration, about 18 cycles per step), then every channel pair (SUMS by the steps, in_c 8, 16 or
- * more: the three forms in one block, one conversion's text, 6-9 cycles per triple to choose), YA
+ * more: the three forms in one block, one conversion's text, 6-13 cycles per triple to choose by
+ * FORM, the steps or 3 for 4 steps with an odd number of pairs, and to set V for 8 steps), YA
  * advanced by 2 YS past pixels b and c (the C around it per triple, about 50 cycles, in the block). */
-#define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, STEPS, PW, Q, QEND, ODD4, YA, YS)                \
+#define UTVM_CONV2D_Q15W_1X1_TRIN_ASM(NP, SRC, DB, DC, OFFS, W, FORM, PW, Q, QEND, ODD4, YA, YS)                 \
   do {                                                                                                        \
     UTVM_CONV2D_Q15_1X1_TRI_REGS;                                                                             \
     __asm__ volatile(                                                                                         \
         "3:\n\tldr %[px], %[src]\n\tldr %[t4], %[db]\n\tldr %[t5], %[dc]\n\tldr %[a1], %[offs]\n\t"          \
         "ldr %[b1], %[qend]\n\tldr %[pw], %[q]\n\t4:\n\t" UTVM_CONV2D_Q15W_1X1_CV1 UTVM_CONV2D_Q15W_1X1_CV1     \
         "cmp %[pw], %[b1]\n\tbne 4b\n\tadd %[px], %[px], %[t5]\n\tstr %[px], %[src]\n\tldr %[pw], %[w]\n\t"     \
-        "ldr %[t4], %[steps]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t"                                        \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_TWO3) "b 8f\n\t5:\n\t"                            \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_FOUR3) "b 8f\n\t6:\n\t"                           \
-        UTVM_CONV2D_Q15_1X1_TRI_TEXT("", UTVM_CONV2D_Q15W_1X1_EIGHT3) "8:\n\t"                                   \
-        "ldr %[t4], %[ys]\n\tldr %[px], %[ya]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
+        "ldr %[t4], %[form]\n\tcmp %[t4], #4\n\tbeq 5f\n\tbhi 6f\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_ODD            \
+            UTVM_CONV2D_Q15W_1X1_TRIN_TWO                                                                      \
+        "b 8f\n\t5:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_FOUR "b 8f\n\t6:\n\t" UTVM_CONV2D_Q15W_1X1_TRIN_EIGHT "8:\n\t"   \
+        "ldr %[t4], %[ys]\n\tadd %[px], %[px], %[t4], lsl #1\n\tstr %[px], %[ya]\n\t"          \
         "ldr %[t4], %[np]\n\tsubs %[t4], %[t4], #1\n\tstr %[t4], %[np]\n\tbne 3b"                            \
         : UTVM_CONV2D_Q15_1X1_TRI_OUTS(PW, YA), [np] "+m"(NP), [src] "+m"(SRC)                                 \
         : UTVM_CONV2D_Q15_1X1_TRI_INS(Q, QEND, ODD4, YS), [db] "m"(DB), [dc] "m"(DC), [offs] "m"(OFFS),   \
-          [w] "m"(W), [steps] "m"(STEPS)                                                                      \
+          [w] "m"(W), [form] "m"(FORM)                                                                        \
         : "cc", "memory");                                                                                    \
   } while (0)
 
@@ -352,11 +424,11 @@ static UTVM_DSP_INLINE const int32_t* utvm_conv2d_q15_1x1_tri_c(const int32_t* q
  * copied the block when inlined in the layer's loop). */
 static UTVM_DSP_NOINLINE void utvm_conv2d_q15w_1x1_trin(int32_t np, const int8_t* src, int32_t db, int32_t dc,
                                                         int32_t offs, const int32_t* w, int32_t* q, int32_t steps,
-                                                        int8_t* ya, int32_t ys) {
+                                                        int32_t form, int8_t* ya, int32_t ys) {
   const int32_t* const qend = &q[6 * steps];
   const int32_t odd4 = steps & 4;
   const int32_t* pw = w;
-  UTVM_CONV2D_Q15W_1X1_TRIN_ASM(np, src, db, dc, offs, w, steps, pw, q, qend, odd4, ya, ys);
+  UTVM_CONV2D_Q15W_1X1_TRIN_ASM(np, src, db, dc, offs, w, form, pw, q, qend, odd4, ya, ys);
 }
 #endif
 
@@ -389,8 +461,18 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   const int32_t odd4 = steps & 4;
   /* loops entered at their second half or the sign term, compiled out (UTVM_CONV2D_Q15_1X1_ODD4):
    * the C form */
+  /* in_c 8 at stride 1, out_c a multiple of 4, 3 pixels or more: every triple in one block (a last
+   * triple of fewer pixels in the per-triple block) */
+  const bool tris = widened && dense && (steps == 2) && ((out_c & 3) == 0) && (total >= 3);
+  /* a form the file left out (UTVM_CONV2D_Q15_1X1_FORMS) */
+  const bool no_form =
+      widened ? ((tris && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TRIS)) ||
+                 (((!tris && (steps == 2)) || (tris && ((total % 3) != 0))) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TWO)) ||
+                 ((steps == 4) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_FOUR)) ||
+                 ((steps > 4) && !UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_EIGHT)))
+              : !UTVM_CONV2D_Q15_1X1_HAS((steps == 2) ? UTVM_CONV2D_Q15_1X1_I8_TWO : UTVM_CONV2D_Q15_1X1_I8_LOOP);
   const bool c_form = (!UTVM_CONV2D_Q15_1X1_ODD4_ANY && (odd4 != 0) && (widened ? (steps > 8) : (steps != 2))) ||
-                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128));
+                      (!UTVM_CONV2D_Q15_1X1_SIGN_ANY && (p->output_offset != -128)) || no_form;
 #else
   const bool c_form = true;
 #endif
@@ -401,7 +483,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
   int32_t pix = 0;
   int32_t k;
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-  if (widened && dense && (steps == 2) && (pairs > 0) && ((out_c & 3) == 0) && (total >= 3)) {
+  if (UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15W_1X1_TRIS) && tris && !c_form) {
     int32_t np = total / 3;
     const int8_t* src = in;
     const int32_t* pw = w;
@@ -425,14 +507,16 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     }
     ya = &out[pix * out_c];
 #if defined(UTVM_CONV2D_Q15_1X1_ASM)
-    if (widened && !c_form && (pairs > 0)) {
+    if (UTVM_CONV2D_Q15W_1X1_TRIN_ANY && widened && !c_form && (pairs > 0)) {
       /* the inputs in the block; every triple left in one block when dense with an even out_c */
       const int8_t* src = dense ? &in[pix * g->in_c] : utvm_conv2d_q15_1x1_src(g, in, pix);
       const int32_t db = dense ? xs : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + nb) - src);
       const int32_t dc = dense ? (2 * xs) : (int32_t)(utvm_conv2d_q15_1x1_src(g, in, pix + (2 * nb)) - src);
       const int32_t np = (dense && ((out_c & 1) == 0) && (nb != 0)) ? ((total - pix) / 3) : 1;
       const int32_t done = 3 * (np - 1);
-      utvm_conv2d_q15w_1x1_trin(np, src, db, dc, offs, w, qm, steps, ya, ys);
+      /* the block's form: the steps, or 3 for 4 steps and an odd number of channel pairs */
+      const int32_t form = ((steps == 4) && ((pairs & 1) != 0)) ? 3 : steps;
+      utvm_conv2d_q15w_1x1_trin(np, src, db, dc, offs, w, qm, steps, form, ya, ys);
       /* an odd last channel: in C below, at this triple's (np = 1) */
       pw = &w[pairs * (steps * 4 + 8)];
       ya = &out[(pix * out_c) + (2 * pairs)];
@@ -454,11 +538,15 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_run(const utvm_conv2d_q15_params
     if (c_form || (pairs == 0) || widened) {
       /* in C: below (widened weights: UTVM_CONV2D_Q15W_1X1_TRIN_ASM above) */
     } else if (steps == 2) {
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15_1X1_I8_TWO)
       UTVM_CONV2D_Q15_1X1_TRI_ASM("", UTVM_CONV2D_Q15_1X1_TWO3, pw, qm, qend, odd4, ya, ys);
+#endif
     } else {
+#if UTVM_CONV2D_Q15_1X1_HAS(UTVM_CONV2D_Q15_1X1_I8_LOOP)
       UTVM_CONV2D_Q15_1X1_TRI_ASM(UTVM_CONV2D_Q15_1X1_PRE8,
                                   UTVM_CONV2D_Q15_1X1_LOOP8(UTVM_CONV2D_Q15_1X1_STEP3, UTVM_CONV2D_Q15_1X1_LAST8), pw,
                                    qm, qend, odd4, ya, ys);
+#endif
     }
 #endif
     for (k = k0; k < kend; ++k) {
