@@ -167,6 +167,20 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
   int32_t e0;
   int32_t e1;
   int32_t t0;
+  if ((pairs == 3) && (sskip == 0)) {
+    /* rows of 3 pairs from one run of the input (a map of 6 columns inside the image, its rows
+     * contiguous: VWW's and person_detect's 6x6 layers): the three steps, the planes' row skip in
+     * a register, no pass count */
+    __asm__ __volatile__("2:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP
+                         "add %[d], %[d], %[dskip]\n\t"
+                         "subs %[rows], %[rows], #1\n\t"
+                         "bne 2b"
+                         : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [v0] "=&r"(v0), [v1] "=&r"(v1),
+                           [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [dskip] "r"(dskip)
+                         : "cc", "memory");
+    return;
+  }
   if ((n3 * 3) == pairs) {
     /* rows of 3k pairs (VWW's and person_detect's rows of 6q positions, the 6x6 maps' 3 pairs):
      * no odd test, a third less loop per pair */
