@@ -705,15 +705,27 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 #define UTVM_DW_Q15_STRIP2                   \
   "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
   "ldr %[wb], [%[c], %[osh]]\n\t"
+/* stride 1's first filter row: every load in one run (an LDR after a load pipelines: one run's
+ * first LDR costs 2), the fourth word (x+6, x+7) into a3 and the row step into a2 while those sums
+ * are not yet written, p stepped to the second filter row; pixels 4 and 5 first (they read a3) */
 #define UTVM_DW_Q15_SROW0                    \
-  UTVM_DW_Q15_QROW0_A13                      \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "ldr %[a3], [%[p], #12]\n\t"              \
+  "ldr %[a2], [%[c], %[orsb]]\n\t"          \
+  "add %[p], %[p], %[a2]\n\t"               \
   "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
+  "smlabt %[a4], %[a3], %[wb], %[a4]\n\t"    \
   "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
-  UTVM_DW_Q15_QROW0_A0                       \
-  "ldr %[i0], [%[p], #12]\n\t"              \
-  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
+  "smlad %[a5], %[a3], %[wb], %[a5]\n\t"     \
+  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 /* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
@@ -734,7 +746,8 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
   "ldr %[i2], [%[p], #24]\n\t"              \
   "ldr %[i1], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
+  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"    \
+  "add %[p], %[p], %[i1]\n\t"
 #define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, ROWL, TRIP, T, M, K, S, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
@@ -742,7 +755,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     int32_t a5;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
+        ROW0 ROW("ow1")                                                                                       \
         "add %[p], %[p], %[" RSB "]\n\t" ROWL("ow2") TRIP                                                    \
         UTVM_DW_Q15_QRQ_R("a0", T, M, K, S) UTVM_DW_Q15_QRQ_R("a1", T, M, K, S)                               \
         UTVM_DW_Q15_QRQ_R("a2", T, M, K, S) UTVM_DW_Q15_QRQ_R("a3", T, M, K, S)                               \
