@@ -726,15 +726,18 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
   "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
-/* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
+/* stride 2's first filter row: every load in one run, words 3..5 in a3..a5 while the bias is live,
+ * word 6 in a1 and the row step in a2 (p stepped to the second filter row at once); pixels 2..5,
+ * then 1 (it overwrites word 6) and 0 */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
   UTVM_DW_Q15_QLOAD("ow0")                   \
   "ldr %[a3], [%[p], #12]\n\t"              \
   "ldr %[a4], [%[p], #16]\n\t"              \
   "ldr %[a5], [%[p], #20]\n\t"              \
-  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
-  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "ldr %[a1], [%[p], #24]\n\t"              \
+  "ldr %[a2], [%[c], %[orsb]]\n\t"          \
+  "add %[p], %[p], %[a2]\n\t"               \
   "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
   "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"    \
   "smlad %[a3], %[a3], %[wa], %[a0]\n\t"     \
@@ -742,12 +745,11 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a4], %[a4], %[wa], %[a0]\n\t"     \
   "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[a5], %[wa], %[a0]\n\t"     \
+  "smlabt %[a5], %[a1], %[wb], %[a5]\n\t"    \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
-  "ldr %[i2], [%[p], #24]\n\t"              \
-  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"    \
-  "add %[p], %[p], %[i1]\n\t"
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 #define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, ROWL, TRIP, T, M, K, S, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
