@@ -1132,26 +1132,60 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->more = 0;
 }
 
+/* A channel's loop at UTVM_DW_Q15_RQ_FULL2 (NULL: none, the C form takes the channel), chosen once per
+ * operator. */
+typedef void (*utvm_dw_q15_chfn)(utvm_dw_q15_ch3*);
+static utvm_dw_q15_chfn utvm_dw_q15_full_fn(const utvm_dw_q15_params* p, const utvm_dw_q15_ch3* st) {
+#ifdef UTVM_DW_Q15_QUAD
+  return (((UTVM_DW_Q15_SIGN & 2u) == 0u) && (p->output_offset != -128)) /* (the sign term left out) */
+             ? NULL
+         : ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+             ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
+             : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
+#else
+  (void)p;
+  return (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
+#endif
+}
+
+#ifdef UTVM_DW_Q15_QUAD
+/* Channels c..c+3 of a band when every channel takes the assembly steps (the operator's mode FULL2,
+ * 3x3 filters, rows not of 4k + 1 pixels: utvm_dw_q15_four): the first channel's taps, bias and
+ * triplet, the sources of the next three's, one call of the rows function for the four
+ * (utvm_dw_q15_rows4); no per-channel mode, no test of the filter. */
+static void utvm_dw_q15_band4(utvm_dw_q15_ch3* st, utvm_dw_q15_chfn full, const uint16_t* s, int32_t plane,
+                              const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
+                              int32_t rows) {
+  const uint8_t* const wb = (const uint8_t*)(const void*)w;
+  utvm_dw_q15_taps9(st->wq, &wb[18 * c]);
+  st->bias = bias[c];
+  st->rq[0] = rq[3 * c];
+  st->rq[1] = rq[(3 * c) + 1];
+  st->rq[2] = rq[(3 * c) + 2];
+  st->rows = rows;
+  st->nb6 = (st->sixes == 1) ? rows : st->sixes;
+  st->nr6 = (st->sixes == 1) ? 1 : rows;
+  st->s = s;
+  st->y = y;
+  st->more = 3;
+  st->wn = &wb[18 * (c + 1)];
+  st->bn = &bias[c + 1];
+  st->rqn = &rq[3 * (c + 1)];
+  st->plane = plane;
+  full(st);
+}
+#endif
+
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
  * channel state with the operator's fields set. */
 static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
                              const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
                              int32_t rows) {
   const utvm_conv_geom* g = &p->g;
+  const utvm_dw_q15_chfn full = utvm_dw_q15_full_fn(p, st); /* (chosen once for the four) */
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
   const bool f3x3 = (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
-  /* the loop of a channel at UTVM_DSP_RQ_FULL (chosen once for the four) */
-  void (*const full)(utvm_dw_q15_ch3*) =
-#ifdef UTVM_DW_Q15_QUAD
-      (((UTVM_DW_Q15_SIGN & 2u) == 0u) && (p->output_offset != -128)) /* (the sign term left out) */
-          ? NULL
-      : ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
-          ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
-          : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
-#else
-      (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
-#endif
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
@@ -1171,18 +1205,6 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->s = &s[j * plane];
       st->y = &y[j];
       if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
-#ifdef UTVM_DW_Q15_QUAD
-        if ((mode == UTVM_DW_Q15_RQ_FULL2) && ((st->n & 3) != 1)) {
-          /* every channel FULL2 (the operator's mode): the four in one call (utvm_dw_q15_rows4) */
-          st->more = 3;
-          st->wn = &((const uint8_t*)(const void*)w)[18 * (ch + 1)];
-          st->bn = &bias[ch + 1];
-          st->rqn = &rq[3 * (ch + 1)];
-          st->plane = plane;
-          full(st);
-          return;
-        }
-#endif
         full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
@@ -1204,7 +1226,16 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   int32_t b;
   int32_t oy0;
   bool padded = false; /* the columns outside the image written (the first band's pad) */
+#ifdef UTVM_DW_Q15_QUAD
+  utvm_dw_q15_chfn four = NULL; /* every channel block by utvm_dw_q15_band4 with this loop */
+#endif
   utvm_dw_q15_ch3_init(p, &st);
+#ifdef UTVM_DW_Q15_QUAD
+  if ((p->rq_mode == UTVM_DW_Q15_RQ_FULL2) && ((st.n & 3) != 1) && (g->filter_h == 3) && (g->filter_w == 3) &&
+      (g->dilation_w == 1)) {
+    four = utvm_dw_q15_full_fn(p, &st);
+  }
+#endif
   for (b = 0; b < g->batches; ++b) {
     const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
     for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
@@ -1223,6 +1254,12 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
         if (planes || (c == 0)) {
           utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         }
+#ifdef UTVM_DW_Q15_QUAD
+        if (four != NULL) {
+          utvm_dw_q15_band4(&st, four, s, pstep, w, bias, rq, y, c, rows);
+          continue;
+        }
+#endif
         utvm_dw_q15_band(p, &st, s, pstep, w, bias, rq, y, c, rows);
       }
     }
