@@ -148,6 +148,21 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
   }
 }
 
+/* the row loops' end (utvm_dw_q15_fill_rows: the source and the planes stepped to the next row by
+ * the skips in memory) and their operands */
+#define UTVM_DW_Q15_FILL_ROW_END          \
+  "ldr %[v0], %[sskipm]\n\t"            \
+  "ldr %[v1], %[dskipm]\n\t"            \
+  "add %[q], %[q], %[v0]\n\t"           \
+  "add %[d], %[d], %[v1]\n\t"           \
+  "subs %[rows], %[rows], #1\n\t"       \
+  "bne 2b"
+#define UTVM_DW_Q15_FILL_ROW_OUTS                                                                              \
+  [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0), \
+      [e1] "=&r"(e1), [t0] "=&r"(t0)
+#define UTVM_DW_Q15_FILL_ROW_INS \
+  [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+
 /* rows rows of 2 pairs positions (an even count), the source stepped by sskip bytes and the planes
  * by dskip bytes from one row's end to the next row's start: the band's rows in one asm statement
  * (13 registers; the row's constants in memory operands), against about 25 cycles a row for the
@@ -188,17 +203,9 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
                          "ldr %[n], %[n3m]\n\t"
                          "1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP
                          "subs %[n], %[n], #1\n\t"
-                         "bne 1b\n\t"
-                         "ldr %[v0], %[sskipm]\n\t"
-                         "ldr %[v1], %[dskipm]\n\t"
-                         "add %[q], %[q], %[v0]\n\t"
-                         "add %[d], %[d], %[v1]\n\t"
-                         "subs %[rows], %[rows], #1\n\t"
-                         "bne 2b"
-                         : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0),
-                           [v1] "=&r"(v1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
-                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [n3m] "m"(n3),
-                           [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+                         "bne 1b\n\t" UTVM_DW_Q15_FILL_ROW_END
+                         : UTVM_DW_Q15_FILL_ROW_OUTS
+                         : UTVM_DW_Q15_FILL_ROW_INS, [n3m] "m"(n3)
                          : "cc", "memory");
     return;
   }
@@ -208,17 +215,9 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
                        "cmp %[v0], #0\n\t"
                        "bne 5f\n\t"
                        "1:\n\t" UTVM_DW_Q15_FILL_STEP "5:\n\t" UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
-                       "bne 1b\n\t"
-                       "ldr %[v0], %[sskipm]\n\t"
-                       "ldr %[v1], %[dskipm]\n\t"
-                       "add %[q], %[q], %[v0]\n\t"
-                       "add %[d], %[d], %[v1]\n\t"
-                       "subs %[rows], %[rows], #1\n\t"
-                       "bne 2b"
-                       : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1),
-                         [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
-                       : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [oddm] "m"(odd),
-                         [n2m] "m"(n2), [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+                       "bne 1b\n\t" UTVM_DW_Q15_FILL_ROW_END
+                       : UTVM_DW_Q15_FILL_ROW_OUTS
+                       : UTVM_DW_Q15_FILL_ROW_INS, [oddm] "m"(odd), [n2m] "m"(n2)
                        : "cc", "memory");
 }
 #define UTVM_DW_Q15_FILL_ASM 1
