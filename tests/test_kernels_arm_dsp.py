@@ -826,6 +826,15 @@ Q15_DW = [
     ([1, 3, 3, 256], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "typical"),
     ([1, 6, 6, 128], None, (3, 3), (2, 2), (1, 1), "SAME", "RELU", -128, -128, "shift 22/23"),
     ([2, 3, 3, 512], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 5, 20, "typical"),
+    # the band fill's rows of 3k pairs (a loop of three steps) and of 3 pairs from one run of the
+    # input (the 6x6 maps: the three steps alone), with the 6-pixel blocks' first filter row in one
+    # run of loads: 6x6 maps at output zero points 7 and -128 (16 and 12 channels, batches), rows of
+    # 3 pairs with a source skip (stride 3, VALID on 7 columns; 5 rows: 10 output pixels, so not the
+    # tiny-map kernel), stride 2 rows of 6 pairs
+    ([1, 6, 6, 16], None, (3, 3), (1, 1), (1, 1), "SAME", "NONE", 7, 7, "typical"),
+    ([2, 6, 6, 12], None, (3, 3), (1, 1), (1, 1), "SAME", "RELU", -128, -128, "mixed"),
+    ([1, 7, 7, 4], None, (3, 3), (1, 3), (1, 1), "VALID", "NONE", 3, -128, "typical"),
+    ([1, 14, 12, 8], None, (3, 3), (2, 2), (1, 1), "SAME", "NONE", -30, 9, "typical"),
 ]
 
 

@@ -148,6 +148,21 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_pairs(uint16_t* d, int32_t plane, c
   }
 }
 
+/* the row loops' end (utvm_dw_q15_fill_rows: the source and the planes stepped to the next row by
+ * the skips in memory) and their operands */
+#define UTVM_DW_Q15_FILL_ROW_END          \
+  "ldr %[v0], %[sskipm]\n\t"            \
+  "ldr %[v1], %[dskipm]\n\t"            \
+  "add %[q], %[q], %[v0]\n\t"           \
+  "add %[d], %[d], %[v1]\n\t"           \
+  "subs %[rows], %[rows], #1\n\t"       \
+  "bne 2b"
+#define UTVM_DW_Q15_FILL_ROW_OUTS                                                                              \
+  [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1), [e0] "=&r"(e0), \
+      [e1] "=&r"(e1), [t0] "=&r"(t0)
+#define UTVM_DW_Q15_FILL_ROW_INS \
+  [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+
 /* rows rows of 2 pairs positions (an even count), the source stepped by sskip bytes and the planes
  * by dskip bytes from one row's end to the next row's start: the band's rows in one asm statement
  * (13 registers; the row's constants in memory operands), against about 25 cycles a row for the
@@ -158,6 +173,7 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
                                                   int32_t dskip) {
   const int32_t pb1 = 2 * plane;
   const int32_t pb3 = 6 * plane;
+  const int32_t n3 = pairs / 3; /* a count of 3k pairs: passes of a loop of three steps */
   const int32_t odd = pairs & 1; /* the loop of two entered at its second step */
   const int32_t n2 = (pairs + 1) >> 1; /* its passes */
   int32_t n;
@@ -166,23 +182,42 @@ static UTVM_DSP_INLINE void utvm_dw_q15_fill_rows(uint16_t* d, int32_t plane, co
   int32_t e0;
   int32_t e1;
   int32_t t0;
+  if ((pairs == 3) && (sskip == 0)) {
+    /* rows of 3 pairs from one run of the input (a map of 6 columns inside the image, its rows
+     * contiguous: VWW's and person_detect's 6x6 layers): the three steps, the planes' row skip in
+     * a register, no pass count */
+    __asm__ __volatile__("2:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP
+                         "add %[d], %[d], %[dskip]\n\t"
+                         "subs %[rows], %[rows], #1\n\t"
+                         "bne 2b"
+                         : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [v0] "=&r"(v0), [v1] "=&r"(v1),
+                           [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
+                         : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [dskip] "r"(dskip)
+                         : "cc", "memory");
+    return;
+  }
+  if ((n3 * 3) == pairs) {
+    /* rows of 3k pairs (VWW's and person_detect's rows of 6q positions, the 6x6 maps' 3 pairs):
+     * no odd test, a third less loop per pair */
+    __asm__ __volatile__("2:\n\t"
+                         "ldr %[n], %[n3m]\n\t"
+                         "1:\n\t" UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP UTVM_DW_Q15_FILL_STEP
+                         "subs %[n], %[n], #1\n\t"
+                         "bne 1b\n\t" UTVM_DW_Q15_FILL_ROW_END
+                         : UTVM_DW_Q15_FILL_ROW_OUTS
+                         : UTVM_DW_Q15_FILL_ROW_INS, [n3m] "m"(n3)
+                         : "cc", "memory");
+    return;
+  }
   __asm__ __volatile__("2:\n\t"
                        "ldr %[n], %[n2m]\n\t"
                        "ldr %[v0], %[oddm]\n\t"
                        "cmp %[v0], #0\n\t"
                        "bne 5f\n\t"
                        "1:\n\t" UTVM_DW_Q15_FILL_STEP "5:\n\t" UTVM_DW_Q15_FILL_STEP "subs %[n], %[n], #1\n\t"
-                       "bne 1b\n\t"
-                       "ldr %[v0], %[sskipm]\n\t"
-                       "ldr %[v1], %[dskipm]\n\t"
-                       "add %[q], %[q], %[v0]\n\t"
-                       "add %[d], %[d], %[v1]\n\t"
-                       "subs %[rows], %[rows], #1\n\t"
-                       "bne 2b"
-                       : [q] "+r"(src), [d] "+r"(d), [rows] "+r"(rows), [n] "=&r"(n), [v0] "=&r"(v0), [v1] "=&r"(v1),
-                         [e0] "=&r"(e0), [e1] "=&r"(e1), [t0] "=&r"(t0)
-                       : [step] "r"(step), [offs] "r"(offs), [pb1] "r"(pb1), [pb3] "r"(pb3), [oddm] "m"(odd),
-                         [n2m] "m"(n2), [sskipm] "m"(sskip), [dskipm] "m"(dskip)
+                       "bne 1b\n\t" UTVM_DW_Q15_FILL_ROW_END
+                       : UTVM_DW_Q15_FILL_ROW_OUTS
+                       : UTVM_DW_Q15_FILL_ROW_INS, [oddm] "m"(odd), [n2m] "m"(n2)
                        : "cc", "memory");
 }
 #define UTVM_DW_Q15_FILL_ASM 1
@@ -669,24 +704,39 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
 #define UTVM_DW_Q15_STRIP2                   \
   "ldr %[i2], [%[c], %[orq]+4]\n\t"         \
   "ldr %[wb], [%[c], %[osh]]\n\t"
+/* stride 1's first filter row: every load in one run (an LDR after a load pipelines: one run's
+ * first LDR costs 2), the fourth word (x+6, x+7) into a3 and the row step into a2 while those sums
+ * are not yet written, p stepped to the second filter row; pixels 4 and 5 first (they read a3) */
 #define UTVM_DW_Q15_SROW0                    \
-  UTVM_DW_Q15_QROW0_A13                      \
+  "ldr %[a0], [%[c], %[obias]]\n\t"          \
+  UTVM_DW_Q15_QLOAD("ow0")                   \
+  "ldr %[a3], [%[p], #12]\n\t"              \
+  "ldr %[a2], [%[c], %[orsb]]\n\t"          \
+  "add %[p], %[p], %[a2]\n\t"               \
   "smlad %[a4], %[i2], %[wa], %[a0]\n\t"     \
+  "smlabt %[a4], %[a3], %[wb], %[a4]\n\t"    \
   "smlatb %[a5], %[i2], %[wa], %[a0]\n\t"    \
-  UTVM_DW_Q15_QROW0_A0                       \
-  "ldr %[i0], [%[p], #12]\n\t"              \
-  "ldr %[wa], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a4], %[i0], %[wb], %[a4]\n\t"    \
-  "smlad %[a5], %[i0], %[wb], %[a5]\n\t"
-/* stride 2's first filter row: words 3..5 in a3..a5 while the bias is live */
+  "smlad %[a5], %[a3], %[wb], %[a5]\n\t"     \
+  "smlatb %[a3], %[i1], %[wa], %[a0]\n\t"    \
+  "smlad %[a3], %[i2], %[wb], %[a3]\n\t"     \
+  "smlad %[a2], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a2], %[i2], %[wb], %[a2]\n\t"    \
+  "smlatb %[a1], %[i0], %[wa], %[a0]\n\t"    \
+  "smlad %[a1], %[i1], %[wb], %[a1]\n\t"     \
+  "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
+/* stride 2's first filter row: every load in one run, words 3..5 in a3..a5 while the bias is live,
+ * word 6 in a1 and the row step in a2 (p stepped to the second filter row at once); pixels 2..5,
+ * then 1 (it overwrites word 6) and 0 */
 #define UTVM_DW_Q15_SROW20                   \
   "ldr %[a0], [%[c], %[obias]]\n\t"          \
   UTVM_DW_Q15_QLOAD("ow0")                   \
   "ldr %[a3], [%[p], #12]\n\t"              \
   "ldr %[a4], [%[p], #16]\n\t"              \
   "ldr %[a5], [%[p], #20]\n\t"              \
-  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
-  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
+  "ldr %[a1], [%[p], #24]\n\t"              \
+  "ldr %[a2], [%[c], %[orsb]]\n\t"          \
+  "add %[p], %[p], %[a2]\n\t"               \
   "smlad %[a2], %[i2], %[wa], %[a0]\n\t"     \
   "smlabt %[a2], %[a3], %[wb], %[a2]\n\t"    \
   "smlad %[a3], %[a3], %[wa], %[a0]\n\t"     \
@@ -694,11 +744,11 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
   "smlad %[a4], %[a4], %[wa], %[a0]\n\t"     \
   "smlabt %[a4], %[a5], %[wb], %[a4]\n\t"    \
   "smlad %[a5], %[a5], %[wa], %[a0]\n\t"     \
+  "smlabt %[a5], %[a1], %[wb], %[a5]\n\t"    \
+  "smlad %[a1], %[i1], %[wa], %[a0]\n\t"     \
+  "smlabt %[a1], %[i2], %[wb], %[a1]\n\t"    \
   "smlad %[a0], %[i0], %[wa], %[a0]\n\t"     \
-  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"    \
-  "ldr %[i2], [%[p], #24]\n\t"              \
-  "ldr %[i1], [%[c], %[orsb]]\n\t"          \
-  "smlabt %[a5], %[i2], %[wb], %[a5]\n\t"
+  "smlabt %[a0], %[i1], %[wb], %[a0]\n\t"
 #define UTVM_DW_Q15_SIX_FN(NAME, ROW0, ROW, ROWL, TRIP, T, M, K, S, RSB)                                                              \
   static UTVM_DSP_INLINE const uint16_t* NAME(const utvm_dw_q15_ch3* c, const uint16_t* p, uintptr_t* y) {    \
     UTVM_DW_Q15_STEP_REGS                                                                                     \
@@ -706,7 +756,7 @@ UTVM_DW_Q15_QUAD_FN(utvm_dw_q15_pair2, UTVM_DW_Q15_PROW20, UTVM_DW_Q15_PROW2, UT
     int32_t a5;                                                                                               \
     /* volatile: it stores the outputs (its register results alone may be unused) */                         \
     __asm__ __volatile__(                                                                                     \
-        ROW0 "add %[p], %[p], %[" RSB "]\n\t" ROW("ow1")                                                     \
+        ROW0 ROW("ow1")                                                                                       \
         "add %[p], %[p], %[" RSB "]\n\t" ROWL("ow2") TRIP                                                    \
         UTVM_DW_Q15_QRQ_R("a0", T, M, K, S) UTVM_DW_Q15_QRQ_R("a1", T, M, K, S)                               \
         UTVM_DW_Q15_QRQ_R("a2", T, M, K, S) UTVM_DW_Q15_QRQ_R("a3", T, M, K, S)                               \
@@ -1081,26 +1131,60 @@ static void utvm_dw_q15_ch3_init(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* s
   st->more = 0;
 }
 
+/* A channel's loop at UTVM_DW_Q15_RQ_FULL2 (NULL: none, the C form takes the channel), chosen once per
+ * operator. */
+typedef void (*utvm_dw_q15_chfn)(utvm_dw_q15_ch3*);
+static utvm_dw_q15_chfn utvm_dw_q15_full_fn(const utvm_dw_q15_params* p, const utvm_dw_q15_ch3* st) {
+#ifdef UTVM_DW_Q15_QUAD
+  return (((UTVM_DW_Q15_SIGN & 2u) == 0u) && (p->output_offset != -128)) /* (the sign term left out) */
+             ? NULL
+         : ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
+             ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
+             : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
+#else
+  (void)p;
+  return (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
+#endif
+}
+
+#ifdef UTVM_DW_Q15_QUAD
+/* Channels c..c+3 of a band when every channel takes the assembly steps (the operator's mode FULL2,
+ * 3x3 filters, rows not of 4k + 1 pixels: utvm_dw_q15_four): the first channel's taps, bias and
+ * triplet, the sources of the next three's, one call of the rows function for the four
+ * (utvm_dw_q15_rows4); no per-channel mode, no test of the filter. */
+static void utvm_dw_q15_band4(utvm_dw_q15_ch3* st, utvm_dw_q15_chfn full, const uint16_t* s, int32_t plane,
+                              const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
+                              int32_t rows) {
+  const uint8_t* const wb = (const uint8_t*)(const void*)w;
+  utvm_dw_q15_taps9(st->wq, &wb[18 * c]);
+  st->bias = bias[c];
+  st->rq[0] = rq[3 * c];
+  st->rq[1] = rq[(3 * c) + 1];
+  st->rq[2] = rq[(3 * c) + 2];
+  st->rows = rows;
+  st->nb6 = (st->sixes == 1) ? rows : st->sixes;
+  st->nr6 = (st->sixes == 1) ? 1 : rows;
+  st->s = s;
+  st->y = y;
+  st->more = 3;
+  st->wn = &wb[18 * (c + 1)];
+  st->bn = &bias[c + 1];
+  st->rqn = &rq[3 * (c + 1)];
+  st->plane = plane;
+  full(st);
+}
+#endif
+
 /* Channels c..c+3 of a band (s: their four planes of plane values each) into y (channel c); st: the
  * channel state with the operator's fields set. */
 static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, const uint16_t* s, int32_t plane,
                              const int32_t* w, const int32_t* bias, const int32_t* rq, int8_t* y, int32_t c,
                              int32_t rows) {
   const utvm_conv_geom* g = &p->g;
+  const utvm_dw_q15_chfn full = utvm_dw_q15_full_fn(p, st); /* (chosen once for the four) */
   const int32_t taps = g->filter_h * g->filter_w;
   const int32_t mode = p->rq_mode;
   const bool f3x3 = (g->filter_h == 3) && (g->filter_w == 3) && (g->dilation_w == 1);
-  /* the loop of a channel at UTVM_DSP_RQ_FULL (chosen once for the four) */
-  void (*const full)(utvm_dw_q15_ch3*) =
-#ifdef UTVM_DW_Q15_QUAD
-      (((UTVM_DW_Q15_SIGN & 2u) == 0u) && (p->output_offset != -128)) /* (the sign term left out) */
-          ? NULL
-      : ((st->n & 3) != 1) /* rows by the assembly steps alone (utvm_dw_q15_rows4) */
-          ? ((st->xs == 1) ? utvm_dw_q15_rows_full1 : ((st->xs == 2) ? utvm_dw_q15_rows_full2 : NULL))
-          : ((st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : NULL);
-#else
-      (st->xs == 1) ? utvm_dw_q15_ch3x3_full1 : utvm_dw_q15_ch3x3_full;
-#endif
   int32_t cm;
   int32_t j;
   for (j = 0; j < 4; ++j) {
@@ -1120,18 +1204,6 @@ static void utvm_dw_q15_band(const utvm_dw_q15_params* p, utvm_dw_q15_ch3* st, c
       st->s = &s[j * plane];
       st->y = &y[j];
       if ((cm == UTVM_DW_Q15_RQ_FULL2) && (full != NULL)) {
-#ifdef UTVM_DW_Q15_QUAD
-        if ((mode == UTVM_DW_Q15_RQ_FULL2) && ((st->n & 3) != 1)) {
-          /* every channel FULL2 (the operator's mode): the four in one call (utvm_dw_q15_rows4) */
-          st->more = 3;
-          st->wn = &((const uint8_t*)(const void*)w)[18 * (ch + 1)];
-          st->bn = &bias[ch + 1];
-          st->rqn = &rq[3 * (ch + 1)];
-          st->plane = plane;
-          full(st);
-          return;
-        }
-#endif
         full(st);
       } else {
         utvm_dw_q15_ch3x3_other(st, cm);
@@ -1153,7 +1225,16 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
   int32_t b;
   int32_t oy0;
   bool padded = false; /* the columns outside the image written (the first band's pad) */
+#ifdef UTVM_DW_Q15_QUAD
+  utvm_dw_q15_chfn four = NULL; /* every channel block by utvm_dw_q15_band4 with this loop */
+#endif
   utvm_dw_q15_ch3_init(p, &st);
+#ifdef UTVM_DW_Q15_QUAD
+  if ((p->rq_mode == UTVM_DW_Q15_RQ_FULL2) && ((st.n & 3) != 1) && (g->filter_h == 3) && (g->filter_w == 3) &&
+      (g->dilation_w == 1)) {
+    four = utvm_dw_q15_full_fn(p, &st);
+  }
+#endif
   for (b = 0; b < g->batches; ++b) {
     const int8_t* in_b = &in[b * g->in_h * g->in_w * g->in_c];
     for (oy0 = 0; oy0 < g->out_h; oy0 += p->band_rows) {
@@ -1172,6 +1253,12 @@ static void utvm_depthwise_conv2d_s8_q15(const utvm_dw_q15_params* p, const int8
         if (planes || (c == 0)) {
           utvm_dw_q15_fill(p, in_b, c, iy0, rows_in, -g->pad_w, s);
         }
+#ifdef UTVM_DW_Q15_QUAD
+        if (four != NULL) {
+          utvm_dw_q15_band4(&st, four, s, pstep, w, bias, rq, y, c, rows);
+          continue;
+        }
+#endif
         utvm_dw_q15_band(p, &st, s, pstep, w, bias, rq, y, c, rows);
       }
     }
