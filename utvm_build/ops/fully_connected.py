@@ -193,7 +193,7 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     folded = FullyConnected._bias(op, x, w, g.input_tensor(op, 2))
     bias = np.pad(np.asarray(folded.values, np.int32).reshape(-1), (0, units4 - units))
     bias_max = int(np.abs(bias.astype(np.int64)).max())
-    if (mode == 2 and units > 4 and units % 4 == 0 and depth % 16 == 0
+    if (mode == 2 and units > 4 and units % 4 == 0 and depth % 32 == 0
             and doubled_sums_fit(bias_max, depth, FC_PRODUCT_MAX)):
         # the requantization of twice the sum (UTVM_FC_BLK4_RQ2 / _PC, the kernel's row in one
         # assembly block): biases doubled here, the input lanes by the kernel's widening

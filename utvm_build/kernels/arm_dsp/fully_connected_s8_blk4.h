@@ -297,6 +297,9 @@ static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, con
   "ldr %[px], %[rq]\n\t" UTVM_FC_BLK4_LD3 UTVM_FC_BLK4_RQ2_UNIT("a0") UTVM_FC_BLK4_LD3                    \
       UTVM_FC_BLK4_RQ2_UNIT("a1") UTVM_FC_BLK4_LD3 UTVM_FC_BLK4_RQ2_UNIT("a2") UTVM_FC_BLK4_LD3            \
           UTVM_FC_BLK4_RQ2_UNIT("a3") "str %[px], %[rq]\n\t"
+#define UTVM_FC_BLK4_STEP4                                                                                   \
+  UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE           \
+      UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
 #define UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, RQ, mode)                                                            \
   do {                                                                                                           \
@@ -317,8 +320,7 @@ static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, con
     int32_t t_;                                                                                                  \
     __asm__ volatile("2:\n\tldrd %[a0], %[a1], [%[pw]], #8\n\tldrd %[a2], %[a3], [%[pw]], #8\n\t"                \
                      "ldr %[px], %[x0]\n\t"                                                                      \
-                     "1:\n\t" UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM    \
-                         UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM          \
+                     "1:\n\t" UTVM_FC_BLK4_STEP4 UTVM_FC_BLK4_STEP4                                             \
                      "ldr %[t], %[xend]\n\tcmp %[px], %[t]\n\tbne 1b\n\t" RQ "ldr %[xo], %[y]\n\t"                \
                      "strb %[a0], [%[xo]], #1\n\tstrb %[a1], [%[xo]], #1\n\t"                                      \
                      "strb %[a2], [%[xo]], #1\n\tstrb %[a3], [%[xo]], #1\n\t"                                      \
