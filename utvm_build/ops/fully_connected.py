@@ -167,7 +167,11 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     the requantization triplets of ops/conv.py _rq_triplets (one per unit, or one for per-tensor
     weights). Flash: the weights' size (plus at most 3 padded rows), 12 bytes of constants per unit
     with per-channel weights (generic: 8), 12 in all per-tensor. Scratch: the input row widened to
-    int16 lanes (2 x depth + 4 bytes, kernel_table.py)."""
+    int16 lanes (2 x depth + 4 bytes, kernel_table.py). More than 4 units (a multiple of 4) at the
+    full int8 range, a depth of a multiple of 32 and twice every sum within int32: rq_mode 3 (4 with
+    per-channel weights), the requantization of twice the sum (biases doubled, the triplets of
+    ops/conv.py rq2_triplets; the kernel doubles the input lanes), the row in one inline assembly
+    block. The file compiles only the row loops of its calls' modes (UTVM_FC_BLK4_RQ_MODES)."""
     from .. import kernel_table
     from .conv import _has_kernel, _rq_triplets, doubled_sums_fit, per_channel_multipliers, rq2_triplets
 

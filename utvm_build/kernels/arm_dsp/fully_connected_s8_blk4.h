@@ -18,6 +18,10 @@
  *   biases (their outputs are not written);
  * - rq: dsp_s8.h utvm_dsp_rq3 triplets, one per unit (rq_step 3) or one for all (rq_step 0).
  * The sums are the generic kernel's int32 sums in another order: the results are equal.
+ * rq_modes 3 and 4 (UTVM_FC_BLK4_RQ2 / _PC: more than 4 units, a multiple of 4, the full int8
+ * range, depth a multiple of 32, twice every sum within int32): the biases doubled, the triplets
+ * (m, 2k, sh + 1) of ops/conv.py rq2_triplets, the input lanes doubled by the widening; the sums are
+ * then twice the generic kernel's, requantized by dsp_s8.h UTVM_DSP_RQ2_TEXT (utvm_dsp_rq2 in C).
  */
 #ifndef UTVM_KERNELS_ARM_DSP_FULLY_CONNECTED_S8_BLK4_H_
 #define UTVM_KERNELS_ARM_DSP_FULLY_CONNECTED_S8_BLK4_H_
