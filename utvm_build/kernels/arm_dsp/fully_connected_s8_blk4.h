@@ -279,12 +279,10 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
   }
 }
 
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL)
 static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                const int32_t* rq, int8_t* y) {
   utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FULL, true);
 }
-#endif
 
 /* Modes UTVM_FC_BLK4_RQ2 / _PC (the generator's guarantees: units and depth / 4 multiples of 4):
  * under GCC the whole row in one inline assembly block, per block of 4 units its biases (2 LDRD),
@@ -340,48 +338,37 @@ static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, con
 #define UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, RQ, mode) utvm_fc_blk4_row(p, x, NULL, w, rq, y, mode, true)
 #endif
 
-#if UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2)
 static UTVM_DSP_HOT void utvm_fc_blk4_row_rq2(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                               const int32_t* rq, int8_t* y) {
   UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, UTVM_FC_BLK4_RQ2_PT, UTVM_FC_BLK4_RQ2);
 }
-#endif
 
-#if UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2_PC)
 static UTVM_DSP_HOT void utvm_fc_blk4_row_rq2_pc(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                  const int32_t* rq, int8_t* y) {
   UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, UTVM_FC_BLK4_RQ2_PCT, UTVM_FC_BLK4_RQ2_PC);
 }
-#endif
 
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FAST)
 static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                const int32_t* rq, int8_t* y) {
   utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FAST, true);
 }
-#endif
 
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_ANY)
 static UTVM_DSP_NOINLINE void utvm_fc_blk4_row_any(const utvm_fc_blk4_params* p, const int32_t* x,
                                                    const int32_t* w, const int32_t* rq, int8_t* y) {
   utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_ANY, true);
 }
-#endif
 
 /* One block of units and the full int8 range (micro_speech's 4000 x 4, VWW's last layer): the raw
  * input row, no widening (it would cost about 7 instructions per input word against the 2 it saves
  * per word and block). */
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL)
 static UTVM_DSP_HOT void utvm_fc_blk4_row_full_raw(const utvm_fc_blk4_params* p, const int8_t* x, const int32_t* w,
                                                    const int32_t* rq, int8_t* y) {
   utvm_fc_blk4_row(p, NULL, x, w, rq, y, UTVM_DSP_RQ_FULL, false);
 }
-#endif
 
 /* The n4 input words of x as int16 lanes into s: per word its even bytes (SXTB16), then its odd
  * bytes, so that the row loop loads both with one LDRD instead of extending the word for every
  * block of units (4 instructions fewer per 32 MACs). */
-#if (UTVM_FC_BLK4_RQ_MODES & 7u) != 0u
 static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
   int32_t k;
   for (k = 0; k < n4; ++k) {
@@ -390,12 +377,10 @@ static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
     s[(2 * k) + 1] = utvm_dsp_odd(v);
   }
 }
-#endif
 
 /* The same with twice the bytes (SADD16; rq_modes 3 / 4, whose n4 is a multiple of 8): two input
  * words per step, pointers running to the row's end (GCC -Os compiled the indexed loop above to
  * about 19 cycles per word, two branches taken). */
-#if (UTVM_FC_BLK4_RQ_MODES & 0x18u) != 0u
 static UTVM_DSP_HOT void utvm_fc_blk4_widen2(const int8_t* x, int32_t n4, int32_t* s) {
   const int32_t* const end = &s[2 * n4];
   const int8_t* px = x;
@@ -415,7 +400,6 @@ static UTVM_DSP_HOT void utvm_fc_blk4_widen2(const int8_t* x, int32_t n4, int32_
     ps = &ps[4];
   }
 }
-#endif
 
 /* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above); scratch: 2 x depth
  * bytes + 4 to align (kernel_table.py rule; 4 bytes when the raw row is read). */
@@ -426,46 +410,28 @@ static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int
   int32_t b;
   for (b = 0; b < p->batches; ++b) {
     int8_t* y = &out[b * p->units];
-    if ((p->rq_mode == UTVM_FC_BLK4_RQ2) || (p->rq_mode == UTVM_FC_BLK4_RQ2_PC)) {
-#if (UTVM_FC_BLK4_RQ_MODES & 0x18u) != 0u
-      utvm_fc_blk4_widen2(&in[b * p->depth], p->depth >> 2, x);
-#endif
-#if UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2)
-      if (p->rq_mode == UTVM_FC_BLK4_RQ2) {
+    const int8_t* xb = &in[b * p->depth];
+    const int32_t mode = p->rq_mode;
+    /* each test leads with its mode's bit: the copies no call of the file takes are left out */
+    if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL) && (mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
+      utvm_fc_blk4_row_full_raw(p, xb, w, rq, y);
+    } else if (((UTVM_FC_BLK4_RQ_MODES & 0x18u) != 0u) && (mode >= UTVM_FC_BLK4_RQ2)) {
+      utvm_fc_blk4_widen2(xb, p->depth >> 2, x);
+      if (UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2) && (mode == UTVM_FC_BLK4_RQ2)) {
         utvm_fc_blk4_row_rq2(p, x, w, rq, y);
-      }
-#endif
-#if UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2_PC)
-      if (p->rq_mode == UTVM_FC_BLK4_RQ2_PC) {
+      } else if (UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2_PC)) {
         utvm_fc_blk4_row_rq2_pc(p, x, w, rq, y);
       }
-#endif
-      continue;
+    } else if ((UTVM_FC_BLK4_RQ_MODES & 7u) != 0u) {
+      utvm_fc_blk4_widen(xb, p->depth >> 2, x);
+      if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL) && (mode == UTVM_DSP_RQ_FULL)) {
+        utvm_fc_blk4_row_full(p, x, w, rq, y);
+      } else if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FAST) && (mode == UTVM_DSP_RQ_FAST)) {
+        utvm_fc_blk4_row_fast(p, x, w, rq, y);
+      } else if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_ANY)) {
+        utvm_fc_blk4_row_any(p, x, w, rq, y);
+      }
     }
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL)
-    if ((p->rq_mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
-      utvm_fc_blk4_row_full_raw(p, &in[b * p->depth], w, rq, y);
-      continue;
-    }
-#endif
-#if (UTVM_FC_BLK4_RQ_MODES & 7u) != 0u
-    utvm_fc_blk4_widen(&in[b * p->depth], p->depth >> 2, x);
-#endif
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL)
-    if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-      utvm_fc_blk4_row_full(p, x, w, rq, y);
-    }
-#endif
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FAST)
-    if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-      utvm_fc_blk4_row_fast(p, x, w, rq, y);
-    }
-#endif
-#if UTVM_FC_BLK4_USES(UTVM_DSP_RQ_ANY)
-    if (p->rq_mode == UTVM_DSP_RQ_ANY) {
-      utvm_fc_blk4_row_any(p, x, w, rq, y);
-    }
-#endif
   }
 }
 
