@@ -997,6 +997,17 @@ Q15_FC = [
     # one block of units, the full int8 range: the raw input row, no widening (k steps and a remainder)
     (2, 84, 3, 5, -128, "RELU", True, "typical"),
     (1, 1024, 4, -3, 7, "NONE", False, "typical"),
+    # the requantization of twice the sum (rq_mode 3 per-tensor, 4 per-unit: units a multiple of 4
+    # above 4, depth of 32): other output zero points, batches, enough outputs for rounding ties
+    (2, 128, 40, -3, 1, "NONE", True, "per-tensor"),
+    (1, 64, 24, 10, -128, "RELU", True, "typical"),
+    (3, 32, 8, 0, -5, "NONE", True, "typical"),
+    (1, 96, 64, -128, 30, "NONE", True, "per-tensor"),
+    (2, 64, 32, 3, 6, "NONE", True, "quarter"),
+    (2, 32, 48, -2, -9, "NONE", True, "quarter-pt"),
+    # the full range without it (depth not a multiple of 32): the widened row, rq3
+    (1, 24, 8, 2, -128, "RELU", True, "typical"),
+    (1, 48, 12, 4, -128, "RELU", True, "per-tensor"),
 ]
 
 
@@ -1008,13 +1019,18 @@ def _fc_model(seed: int) -> bytes:
     ins, outs = [], []
     for batches, depth, units, zp_in, zp_out, act, has_bias, regime in Q15_FC:
         s_in = 0.02
-        w = rng.integers(-127, 128, [units, depth]).astype(np.int8)
-        acc_std = np.sqrt(depth) * 75.0 * 73.0
+        small = regime.startswith("quarter")  # weights -1..1: multipliers near 1/4 without saturating
+        w = rng.integers(-1, 2, [units, depth]) if small else rng.integers(-127, 128, [units, depth])
+        w = w.astype(np.int8)
+        acc_std = np.sqrt(depth) * 75.0 * (0.8 if small else 73.0)
         s_out = float(s_in * 0.01 * acc_std / 60.0)
         base = s_out / s_in
         reals = {"typical": rng.uniform(2.0**-11, 2.0**-7, units), "near one": rng.uniform(0.3, 0.99, units),
                  "above one": rng.uniform(1.0, 1.9, units), "per-tensor": np.full(1, 2.0**-8.3),
-                 "shift 22/23": np.where(np.arange(units) % 2 == 0, 2.0**-21.5, 2.0**-22.5)}[regime]
+                 "shift 22/23": np.where(np.arange(units) % 2 == 0, 2.0**-21.5, 2.0**-22.5),
+                 # shift 2 (the smallest of UTVM_DSP_RQ_FAST): a requantization's sign term changes
+                 # about one negative output in four
+                 "quarter": rng.uniform(0.13, 0.24, units), "quarter-pt": np.full(1, 0.2)}[regime]
         w_scales = (np.asarray(reals) * base).astype(np.float32)
         tin = mb.tensor([batches, depth], "int8", scale=s_in, zero_point=zp_in)
         tw = mb.tensor(w.shape, "int8", data=w, scale=w_scales, zero_point=[0] * len(w_scales),
@@ -1069,6 +1085,9 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
             assert f".rq_mode = {mode}" in src, (m.name, mode)  # every mode of dsp_s8.h utvm_dsp_rq3
         for mode in (3, 4) if m.name == "q15_dw" else ():  # the doubled 3x3 sums (UTVM_DW_Q15_RQ_FULL2 / _ANY2)
             assert f".rq_mode = {mode}" in src, (m.name, mode)
+        if m.name == "fc_blk4":  # the doubled sums (UTVM_FC_BLK4_RQ2 / _PC), and the full range's wide row
+            assert src.count(".rq_mode = 3") == 3 and src.count(".rq_mode = 4") == 4, src.count(".rq_mode = 4")
+            assert re.search(r"\.units = 8,\n.*\n.*\n.*\n.*\n\s*\.rq_mode = 2", src), "no wide full-range row"
         if m.name == "q15_dw":  # the tiny output maps (depthwise_conv2d_s8_tiny.h)
             ntiny = sum(_takes_tiny(c) for c in Q15_DW)
             assert ntiny >= 7 and src.count("utvm_depthwise_conv2d_s8_tiny(") == ntiny, ntiny
@@ -1086,6 +1105,12 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
         assert rc == 0 and target.rc == 0, out[-2000:]
         ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
         assert ok and how == "identical", f"{m.name}: cortex-m4 vs host: {how}"
+    # FULLY_CONNECTED at -O0: the C form of every row loop (the doubled sums' too), the same outputs
+    fc = models[3]
+    build([fc], CORES["m4"], "O0", tmp_path / "m4fc0", target="cortex-m4")
+    fc_host = parse_program_output(subprocess.run([str(tmp_path / "host" / f"bench_{fc.name}")],
+                                                  capture_output=True, text=True, timeout=300).stdout)
+    _qemu_equals_host(tmp_path, "m4fc0", fc, fc_host, "fc_blk4 -O0 (C forms)")
     # --optimize speed: every conv case with int16 pre-widened weights (conv2d_s8_q15w.h; the
     # _takes_1x1 ones through conv2d_q15_1x1.h's assembly); then --optimize balanced at -O0 (the 1x1
     # kernels' C form, with int8 weights in the layers of fewer than 16 pixels): the same outputs as

@@ -151,6 +151,11 @@ class FullyConnected(OpHandler):
 
 #: The DSP targets' int8 FULLY_CONNECTED (kernels/arm_dsp/fully_connected_s8_blk4.h).
 BLK4_KERNEL = "utvm_fully_connected_s8_blk4"
+#: fully_connected_s8_blk4.h UTVM_FC_BLK4_RQ2: the requantization of twice the sum (+ 1: a triplet
+#: per unit, UTVM_FC_BLK4_RQ2_PC).
+FC_RQ2_MODE = 3
+#: The largest product of a raw int8 input and an int8 weight (the folded bias takes the zero point).
+FC_PRODUCT_MAX = 128 * 128
 
 
 def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) -> KernelCall | None:
@@ -162,9 +167,13 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     the requantization triplets of ops/conv.py _rq_triplets (one per unit, or one for per-tensor
     weights). Flash: the weights' size (plus at most 3 padded rows), 12 bytes of constants per unit
     with per-channel weights (generic: 8), 12 in all per-tensor. Scratch: the input row widened to
-    int16 lanes (2 x depth + 4 bytes, kernel_table.py)."""
+    int16 lanes (2 x depth + 4 bytes, kernel_table.py). More than 4 units (a multiple of 4) at the
+    full int8 range, a depth of a multiple of 32 and twice every sum within int32: rq_mode 3 (4 with
+    per-channel weights), the requantization of twice the sum (biases doubled, the triplets of
+    ops/conv.py rq2_triplets; the kernel doubles the input lanes), the row in one inline assembly
+    block. The file compiles only the row loops of its calls' modes (UTVM_FC_BLK4_RQ_MODES)."""
     from .. import kernel_table
-    from .conv import _has_kernel, _rq_triplets, per_channel_multipliers
+    from .conv import _has_kernel, _rq_triplets, doubled_sums_fit, per_channel_multipliers, rq2_triplets
 
     x, w, out = tensor(g, op, 0), tensor(g, op, 1), out_tensor(g, op)
     if x.dtype != "int8" or w.dtype != "int8" or out.dtype != "int8" or not _has_kernel(BLK4_KERNEL, target):
@@ -187,9 +196,17 @@ def fc_blk4_call(op: Operator, g: Graph, common: dict, act: str, target: str) ->
     words = np.ascontiguousarray(words).view("<i4").reshape(units4 // 4, depth).astype(np.int32)
     folded = FullyConnected._bias(op, x, w, g.input_tensor(op, 2))
     bias = np.pad(np.asarray(folded.values, np.int32).reshape(-1), (0, units4 - units))
+    bias_max = int(np.abs(bias.astype(np.int64)).max())
+    if (mode == 2 and units > 4 and units % 4 == 0 and depth % 32 == 0
+            and doubled_sums_fit(bias_max, depth, FC_PRODUCT_MAX)):
+        # the requantization of twice the sum (UTVM_FC_BLK4_RQ2 / _PC, the kernel's row in one
+        # assembly block): biases doubled here, the input lanes by the kernel's widening
+        mode = FC_RQ2_MODE + int(len(mult) > 1)
+        bias, rq = bias * 2, rq2_triplets(rq).reshape(-1).astype(np.int32)
     packed = np.concatenate([bias.reshape(units4 // 4, 4), words], axis=1).reshape(-1)  # a block's biases first
     p = Params("utvm_fc_blk4_params", {
         "batches": common["batches"], "depth": depth, "units": units, "output_offset": out.quant.zp,
-        "act_min": lo, "act_max": hi, "rq_step": 3 if len(mult) > 1 else 0, "rq_mode": mode})
+        "act_min": lo, "act_max": hi, "rq_step": 3 if len(mult) > 1 else 0, "rq_mode": mode},
+        selects=("rq_mode", "UTVM_FC_BLK4_RQ_MODES"))
     return call(BLK4_KERNEL, p, In(0), Const("weights_blk4", packed, "int32_t"), Const("requant", rq, "int32_t"),
                 Scratch("void"), Out(0))

@@ -18,6 +18,10 @@
  *   biases (their outputs are not written);
  * - rq: dsp_s8.h utvm_dsp_rq3 triplets, one per unit (rq_step 3) or one for all (rq_step 0).
  * The sums are the generic kernel's int32 sums in another order: the results are equal.
+ * rq_modes 3 and 4 (UTVM_FC_BLK4_RQ2 / _PC: more than 4 units, a multiple of 4, the full int8
+ * range, depth a multiple of 32, twice every sum within int32): the biases doubled, the triplets
+ * (m, 2k, sh + 1) of ops/conv.py rq2_triplets, the input lanes doubled by the widening; the sums are
+ * then twice the generic kernel's, requantized by dsp_s8.h UTVM_DSP_RQ2_TEXT (utvm_dsp_rq2 in C).
  */
 #ifndef UTVM_KERNELS_ARM_DSP_FULLY_CONNECTED_S8_BLK4_H_
 #define UTVM_KERNELS_ARM_DSP_FULLY_CONNECTED_S8_BLK4_H_
@@ -38,6 +42,45 @@ typedef struct {
   int32_t rq_step; /* 3: a triplet per unit; 0: one for all */
   int32_t rq_mode; /* UTVM_DSP_RQ_ANY / _FAST / _FULL (dsp_s8.h utvm_dsp_rq3) */
 } utvm_fc_blk4_params;
+
+/* rq_mode 3 (the generator's choice for more than 4 units at the full int8 range when twice every
+ * sum fits int32, ops/fully_connected.py): the requantization of twice the sum, dsp_s8.h
+ * UTVM_DSP_RQ2_TEXT (4 instructions per unit instead of 6), the triplets (m, 2k, sh + 1) of
+ * ops/conv.py rq2_triplets, the folded biases doubled by the generator and the input lanes by the
+ * widening (2x in -256..254 fits an int16 lane; SMLAD then sums the doubled products). */
+#define UTVM_FC_BLK4_RQ2 3
+/* the same with a triplet per unit (rq_mode 3: one for all units) */
+#define UTVM_FC_BLK4_RQ2_PC 4
+
+/* The rq_modes whose row loops are compiled (bit 1 << mode; the generated file defines it as the
+ * modes of its calls, ops/call.py Params.selects): all of them by default. */
+#ifndef UTVM_FC_BLK4_RQ_MODES
+#define UTVM_FC_BLK4_RQ_MODES 0x1fu
+#endif
+#define UTVM_FC_BLK4_USES(MODE) ((UTVM_FC_BLK4_RQ_MODES & (1u << (MODE))) != 0u)
+
+/* One unit's output byte from twice its sum x2 and its triplet t = (m, 2k, sh + 1). */
+static UTVM_DSP_INLINE int8_t utvm_fc_blk4_rq2(int32_t x2, const int32_t* t) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+  int32_t x = x2;
+  int32_t tmp;
+  __asm__(UTVM_DSP_RQ2_TEXT("x", "t", "m", "k2", "s1")
+          : [x] "+r"(x), [t] "=&r"(tmp)
+          : [m] "r"(t[0]), [k2] "r"(t[1]), [s1] "r"(t[2]));
+  return (int8_t)x;
+#else
+  return utvm_dsp_rq2(x2, t);
+#endif
+}
+
+/* One unit's output byte from its sum (twice the sum in mode UTVM_FC_BLK4_RQ2); mode: a constant. */
+static UTVM_DSP_INLINE int8_t utvm_fc_blk4_out(int32_t acc, int32_t mode, const int32_t* r, int32_t zp, int32_t lo,
+                                               int32_t hi) {
+  if ((mode == UTVM_FC_BLK4_RQ2) || (mode == UTVM_FC_BLK4_RQ2_PC)) {
+    return utvm_fc_blk4_rq2(acc, r);
+  }
+  return utvm_dsp_rq3(acc, mode, r[0], r[1], r[2], zp, lo, hi);
+}
 
 /* v0, v1 = p[off / 4], p[off / 4 + 1] in one LDRD (GCC does not pair the two loads here; the
  * weights are 4-byte aligned, which is all the M-profile LDRD needs); off: a literal. */
@@ -210,27 +253,27 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
     if ((units - c) >= 4) {
       /* a whole block: straight from the accumulators (no array on the stack) */
       const int32_t* r = &rq[c * step];
-      y[c] = utvm_dsp_rq3(a0, mode, r[0], r[1], r[2], zp, lo, hi);
+      y[c] = utvm_fc_blk4_out(a0, mode, r, zp, lo, hi);
       r = &r[step];
-      y[c + 1] = utvm_dsp_rq3(a1, mode, r[0], r[1], r[2], zp, lo, hi);
+      y[c + 1] = utvm_fc_blk4_out(a1, mode, r, zp, lo, hi);
       r = &r[step];
-      y[c + 2] = utvm_dsp_rq3(a2, mode, r[0], r[1], r[2], zp, lo, hi);
+      y[c + 2] = utvm_fc_blk4_out(a2, mode, r, zp, lo, hi);
       r = &r[step];
-      y[c + 3] = utvm_dsp_rq3(a3, mode, r[0], r[1], r[2], zp, lo, hi);
+      y[c + 3] = utvm_fc_blk4_out(a3, mode, r, zp, lo, hi);
     } else {
       /* the last 1-3 units, one after the other (no loop over an array: with a constant unit
        * count GCC 12 found "iteration 3 invokes undefined behavior" in a loop it could not see
        * was dead, an error under -Werror) */
       const int32_t tail = units - c;
       const int32_t* r = &rq[c * step];
-      y[c] = utvm_dsp_rq3(a0, mode, r[0], r[1], r[2], zp, lo, hi);
+      y[c] = utvm_fc_blk4_out(a0, mode, r, zp, lo, hi);
       if (tail > 1) {
         r = &r[step];
-        y[c + 1] = utvm_dsp_rq3(a1, mode, r[0], r[1], r[2], zp, lo, hi);
+        y[c + 1] = utvm_fc_blk4_out(a1, mode, r, zp, lo, hi);
       }
       if (tail > 2) {
         r = &r[step];
-        y[c + 2] = utvm_dsp_rq3(a2, mode, r[0], r[1], r[2], zp, lo, hi);
+        y[c + 2] = utvm_fc_blk4_out(a2, mode, r, zp, lo, hi);
       }
     }
   }
@@ -239,6 +282,70 @@ static UTVM_DSP_INLINE void utvm_fc_blk4_row(const utvm_fc_blk4_params* p, const
 static UTVM_DSP_HOT void utvm_fc_blk4_row_full(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
                                                const int32_t* rq, int8_t* y) {
   utvm_fc_blk4_row(p, x, NULL, w, rq, y, UTVM_DSP_RQ_FULL, true);
+}
+
+/* Modes UTVM_FC_BLK4_RQ2 / _PC (the generator's guarantees: units and depth / 4 multiples of 4):
+ * under GCC the whole row in one inline assembly block, per block of 4 units its biases (2 LDRD),
+ * the MAC loop of UTVM_FC_BLK4_STEPS (ended by the input pointer reaching the row's end instead
+ * of a counter), the 4 sums requantized in place (UTVM_DSP_RQ2_TEXT, the triplet in w0..w2: one
+ * LDM per block, or per unit with a triplet per unit) and 4 STRB; the row's pointers and ends in
+ * memory (13 registers: r7 stays free for a frame pointer). In C the loop above. */
+#define UTVM_FC_BLK4_RQ2_UNIT(A) UTVM_DSP_RQ2_TEXT(A, "xe", "w0", "w1", "w2")
+#define UTVM_FC_BLK4_LD3 "ldmia %[px]!, {%[w0], %[w1], %[w2]}\n\t"
+#define UTVM_FC_BLK4_RQ2_PT                                                                   \
+  "ldr %[px], %[rq]\n\tldm %[px], {%[w0], %[w1], %[w2]}\n\t" UTVM_FC_BLK4_RQ2_UNIT("a0")  \
+      UTVM_FC_BLK4_RQ2_UNIT("a1") UTVM_FC_BLK4_RQ2_UNIT("a2") UTVM_FC_BLK4_RQ2_UNIT("a3")
+#define UTVM_FC_BLK4_RQ2_PCT                                                                              \
+  "ldr %[px], %[rq]\n\t" UTVM_FC_BLK4_LD3 UTVM_FC_BLK4_RQ2_UNIT("a0") UTVM_FC_BLK4_LD3                    \
+      UTVM_FC_BLK4_RQ2_UNIT("a1") UTVM_FC_BLK4_LD3 UTVM_FC_BLK4_RQ2_UNIT("a2") UTVM_FC_BLK4_LD3            \
+          UTVM_FC_BLK4_RQ2_UNIT("a3") "str %[px], %[rq]\n\t"
+#define UTVM_FC_BLK4_STEP4                                                                                   \
+  UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE           \
+      UTVM_FC_BLK4_STEP_ASM UTVM_FC_BLK4_X_WIDE UTVM_FC_BLK4_STEP_ASM
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__) && !defined(UTVM_NO_INLINE_ASM)
+#define UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, RQ, mode)                                                            \
+  do {                                                                                                           \
+    const int32_t* x0_ = (x);                                                                                    \
+    const int32_t* xend_ = &(x)[(p)->depth >> 1];                                                                \
+    const int32_t* rq_ = (rq);                                                                                   \
+    int8_t* y_ = (y);                                                                                            \
+    int8_t* yend_ = &(y)[(p)->units];                                                                            \
+    const int32_t* pw_ = (w);                                                                                    \
+    UTVM_DSP_R8_R11(w0_, w1_, w2_, w3_);                                                                         \
+    int32_t a0_;                                                                                                 \
+    int32_t a1_;                                                                                                 \
+    int32_t a2_;                                                                                                 \
+    int32_t a3_;                                                                                                 \
+    const int32_t* px_;                                                                                          \
+    int32_t xe_;                                                                                                 \
+    int32_t xo_;                                                                                                 \
+    int32_t t_;                                                                                                  \
+    __asm__ volatile("2:\n\tldrd %[a0], %[a1], [%[pw]], #8\n\tldrd %[a2], %[a3], [%[pw]], #8\n\t"                \
+                     "ldr %[px], %[x0]\n\t"                                                                      \
+                     "1:\n\t" UTVM_FC_BLK4_STEP4 UTVM_FC_BLK4_STEP4                                             \
+                     "ldr %[t], %[xend]\n\tcmp %[px], %[t]\n\tbne 1b\n\t" RQ "ldr %[xo], %[y]\n\t"                \
+                     "strb %[a0], [%[xo]], #1\n\tstrb %[a1], [%[xo]], #1\n\t"                                      \
+                     "strb %[a2], [%[xo]], #1\n\tstrb %[a3], [%[xo]], #1\n\t"                                      \
+                     "str %[xo], %[y]\n\tldr %[t], %[yend]\n\tcmp %[xo], %[t]\n\tbne 2b\n\t"                       \
+                     : [a0] "=&r"(a0_), [a1] "=&r"(a1_), [a2] "=&r"(a2_), [a3] "=&r"(a3_), [px] "=&r"(px_),           \
+                       [pw] "+r"(pw_), [xe] "=&r"(xe_), [xo] "=&r"(xo_), [t] "=&r"(t_), [w0] "=&r"(w0_),             \
+                       [w1] "=&r"(w1_), [w2] "=&r"(w2_), [w3] "=&r"(w3_), [y] "+m"(y_), [rq] "+m"(rq_)             \
+                     : [x0] "m"(x0_), [xend] "m"(xend_), [yend] "m"(yend_)                                          \
+                     : "cc", "memory");                                                                          \
+    (void)(mode);                                                                                                \
+  } while (0)
+#else
+#define UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, RQ, mode) utvm_fc_blk4_row(p, x, NULL, w, rq, y, mode, true)
+#endif
+
+static UTVM_DSP_HOT void utvm_fc_blk4_row_rq2(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
+                                              const int32_t* rq, int8_t* y) {
+  UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, UTVM_FC_BLK4_RQ2_PT, UTVM_FC_BLK4_RQ2);
+}
+
+static UTVM_DSP_HOT void utvm_fc_blk4_row_rq2_pc(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
+                                                 const int32_t* rq, int8_t* y) {
+  UTVM_FC_BLK4_ROW_RQ2(p, x, w, rq, y, UTVM_FC_BLK4_RQ2_PCT, UTVM_FC_BLK4_RQ2_PC);
 }
 
 static UTVM_DSP_HOT void utvm_fc_blk4_row_fast(const utvm_fc_blk4_params* p, const int32_t* x, const int32_t* w,
@@ -271,6 +378,29 @@ static void utvm_fc_blk4_widen(const int8_t* x, int32_t n4, int32_t* s) {
   }
 }
 
+/* The same with twice the bytes (SADD16; rq_modes 3 / 4, whose n4 is a multiple of 8): two input
+ * words per step, pointers running to the row's end (GCC -Os compiled the indexed loop above to
+ * about 19 cycles per word, two branches taken). */
+static UTVM_DSP_HOT void utvm_fc_blk4_widen2(const int8_t* x, int32_t n4, int32_t* s) {
+  const int32_t* const end = &s[2 * n4];
+  const int8_t* px = x;
+  int32_t* ps = s;
+  while (ps != end) {
+    const int32_t v0 = utvm_dsp_ld4(px);
+    const int32_t v1 = utvm_dsp_ld4(&px[4]);
+    const int32_t e0 = utvm_dsp_even(v0);
+    const int32_t o0 = utvm_dsp_odd(v0);
+    const int32_t e1 = utvm_dsp_even(v1);
+    const int32_t o1 = utvm_dsp_odd(v1);
+    ps[0] = __sadd16(e0, e0);
+    ps[1] = __sadd16(o0, o0);
+    ps[2] = __sadd16(e1, e1);
+    ps[3] = __sadd16(o1, o1);
+    px = &px[8];
+    ps = &ps[4];
+  }
+}
+
 /* out[b][c] = requant(bias[c] + w[c] . in[b]) over every batch row (layouts above); scratch: 2 x depth
  * bytes + 4 to align (kernel_table.py rule; 4 bytes when the raw row is read). */
 static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int8_t* in, const int32_t* w,
@@ -280,17 +410,27 @@ static void utvm_fully_connected_s8_blk4(const utvm_fc_blk4_params* p, const int
   int32_t b;
   for (b = 0; b < p->batches; ++b) {
     int8_t* y = &out[b * p->units];
-    if ((p->rq_mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
-      utvm_fc_blk4_row_full_raw(p, &in[b * p->depth], w, rq, y);
-      continue;
-    }
-    utvm_fc_blk4_widen(&in[b * p->depth], p->depth >> 2, x);
-    if (p->rq_mode == UTVM_DSP_RQ_FULL) {
-      utvm_fc_blk4_row_full(p, x, w, rq, y);
-    } else if (p->rq_mode == UTVM_DSP_RQ_FAST) {
-      utvm_fc_blk4_row_fast(p, x, w, rq, y);
-    } else {
-      utvm_fc_blk4_row_any(p, x, w, rq, y);
+    const int8_t* xb = &in[b * p->depth];
+    const int32_t mode = p->rq_mode;
+    /* each test leads with its mode's bit: the copies no call of the file takes are left out */
+    if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL) && (mode == UTVM_DSP_RQ_FULL) && (p->units <= 4)) {
+      utvm_fc_blk4_row_full_raw(p, xb, w, rq, y);
+    } else if (((UTVM_FC_BLK4_RQ_MODES & 0x18u) != 0u) && (mode >= UTVM_FC_BLK4_RQ2)) {
+      utvm_fc_blk4_widen2(xb, p->depth >> 2, x);
+      if (UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2) && (mode == UTVM_FC_BLK4_RQ2)) {
+        utvm_fc_blk4_row_rq2(p, x, w, rq, y);
+      } else if (UTVM_FC_BLK4_USES(UTVM_FC_BLK4_RQ2_PC)) {
+        utvm_fc_blk4_row_rq2_pc(p, x, w, rq, y);
+      }
+    } else if ((UTVM_FC_BLK4_RQ_MODES & 7u) != 0u) {
+      utvm_fc_blk4_widen(xb, p->depth >> 2, x);
+      if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FULL) && (mode == UTVM_DSP_RQ_FULL)) {
+        utvm_fc_blk4_row_full(p, x, w, rq, y);
+      } else if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_FAST) && (mode == UTVM_DSP_RQ_FAST)) {
+        utvm_fc_blk4_row_fast(p, x, w, rq, y);
+      } else if (UTVM_FC_BLK4_USES(UTVM_DSP_RQ_ANY)) {
+        utvm_fc_blk4_row_any(p, x, w, rq, y);
+      }
     }
   }
 }
