@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from system_tools import need
@@ -451,16 +452,23 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
 
 # ---- the kernels' CPU derived from -mcpu= (as CMake's _utvm_derive_target) -----------------------
 
-def test_cpu_derived_from_mcpu(tmp_path: Path) -> None:
-    """Without `cpu`, an unambiguous -mcpu= in the model's compile flags picks the kernels
-    (M55/M85/M52: Helium; +nomve: the Armv8-M DSP kernels; +nodsp or two CPUs: generic)."""
+
+def _tool_module() -> ModuleType:
+    """The SCons tool module itself (utvm_build/scons/utvm.py), for its pure helpers."""
     need("gcc")
     scons_cmd()
     sys.path.insert(0, str(TOOLPATH))
     try:
-        import utvm as tool  # the SCons tool module itself
+        import utvm as tool
     finally:
         sys.path.remove(str(TOOLPATH))
+    return tool
+
+
+def test_cpu_derived_from_mcpu(tmp_path: Path) -> None:
+    """Without `cpu`, an unambiguous -mcpu= in the model's compile flags picks the kernels
+    (M55/M85/M52: Helium; +nomve: the Armv8-M DSP kernels; +nodsp or two CPUs: generic)."""
+    tool = _tool_module()
     cases = {("-mthumb", "-mcpu=cortex-m55"): "cortex-m55", ("-mcpu=cortex-m85",): "cortex-m85",
              ("-mcpu=cortex-m52+nofp",): "cortex-m52", ("-mcpu=cortex-m55+nomve",): "cortex-m33",
              ("-mcpu=cortex-m4",): "cortex-m4", ("-mcpu=cortex-m33+nodsp",): None,
@@ -484,13 +492,7 @@ def test_frame_pointer_kept_defines_utvm_frame_pointer(tmp_path: Path) -> None:
     """A model compiled with the frame pointer kept (the last of -fno-omit-frame-pointer /
     -fomit-frame-pointer) gets UTVM_FRAME_POINTER, so that the Helium block that needs r7 takes
     its C form; the others do not."""
-    need("gcc")
-    scons_cmd()
-    sys.path.insert(0, str(TOOLPATH))
-    try:
-        import utvm as tool  # the SCons tool module itself
-    finally:
-        sys.path.remove(str(TOOLPATH))
+    tool = _tool_module()
     cases = {("-O2", "-fno-omit-frame-pointer"): True, ("-fno-omit-frame-pointer", "-fomit-frame-pointer"): False,
              ("-fomit-frame-pointer", "-fno-omit-frame-pointer"): True, ("-O0",): False}
     for flags, kept in cases.items():
