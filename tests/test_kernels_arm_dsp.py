@@ -1176,16 +1176,10 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     # point -128, and the last case (zero point 100), which needs the term, fails without it
     values = _force_define(tmp_path / "m4w", conv.name, "UTVM_CONV2D_Q15W_TRI", 0x7)
     assert values == [0xF], values
-    rc, out = _qemu(tmp_path / "m4w" / f"bench_{conv.name}.elf", tmp_path)
-    target = parse_program_output(out)
-    assert rc == 0 and target.rc == 0, out[-2000:]
-    signed = [i for i, t in enumerate(meta["outputs"]) if t["shape"] == [1, 48, 48, 16] and t["zero_point"] == 100]
-    assert len(signed) == 1 and len(target.outputs) == len(host.outputs) == len(Q15_CONV), signed
-    assert target.outputs[signed[0]] != host.outputs[signed[0]], "the sign term's case passes without the term"
-    keep = [i for i in range(len(host.outputs)) if i != signed[0]]
-    ok, how = outputs_match([target.outputs[i] for i in keep], [host.outputs[i] for i in keep],
-                            [meta["outputs"][i]["dtype"] for i in keep])
-    assert ok and how == "identical", f"three-pixel blocks without the sign term: cortex-m4 vs host: {how}"
+    signed = frozenset(i for i, t in enumerate(meta["outputs"])
+                       if t["shape"] == [1, 48, 48, 16] and t["zero_point"] == 100)
+    assert len(signed) == 1 and len(host.outputs) == len(Q15_CONV), signed
+    _qemu_equals_host(tmp_path, "m4w", conv, host, "three-pixel blocks without the sign term", signed, signed)
     # the depthwise steps' requantization without its sign term (UTVM_DW_Q15_SIGN with bit 0 alone, as
     # in a file whose doubled layers all have the output zero point -128: VWW's): the doubled layers of
     # another zero point take the C form, the others the 3-instruction requantization (the 60x48 and
@@ -1201,18 +1195,10 @@ def test_q15_kernels_on_qemu_equal_generic_host_and_reference(tools, tmp_path: P
     # zero point 20, which need the term, do not
     values = _force_define(tmp_path / "m4", dw.name, "UTVM_DW_TINY_SIGN", 0x1)
     assert values == [0x3], values
-    rc, out = _qemu(tmp_path / "m4" / f"bench_{dw.name}.elf", tmp_path)
-    target = parse_program_output(out)
-    assert rc == 0 and target.rc == 0, out[-2000:]
-    signed = [i for i, c in enumerate(Q15_DW) if _takes_tiny(c) and c[8] != -128]
-    assert len(signed) >= 3 and len(target.outputs) == len(host.outputs) == len(Q15_DW), signed
-    zp20 = [i for i in signed if Q15_DW[i][0] == [2, 3, 3, 512]]
-    assert len(zp20) == 1 and target.outputs[zp20[0]] != host.outputs[zp20[0]], "passes without the sign term"
-    keep = [i for i in range(len(host.outputs)) if i not in signed]
-    dmeta = model_metadata(tmp_path / "m4", dw)
-    ok, how = outputs_match([target.outputs[i] for i in keep], [host.outputs[i] for i in keep],
-                            [dmeta["outputs"][i]["dtype"] for i in keep])
-    assert ok and how == "identical", f"tiny maps without the sign term: cortex-m4 vs host: {how}"
+    signed = frozenset(i for i, c in enumerate(Q15_DW) if _takes_tiny(c) and c[8] != -128)
+    zp20 = frozenset(i for i in signed if Q15_DW[i][0] == [2, 3, 3, 512])
+    assert len(signed) >= 3 and len(zp20) == 1 and len(host.outputs) == len(Q15_DW), signed
+    _qemu_equals_host(tmp_path, "m4", dw, host, "tiny maps without the sign term", signed, zp20)
     # the depthwise cases at -O0: depthwise_conv2d_s8_q15.h's C loops alone (no assembly steps: the
     # pair loop at stride 1 and the other strides at UTVM_DSP_RQ_FULL, the band fill in C)
     build([dw], CORES["m4"], "O0", tmp_path / "m4dw0", target="cortex-m4", codegen_args="--optimize size")
@@ -1231,16 +1217,23 @@ def _force_define(build_dir: Path, model: str, macro: str, value: int) -> list[i
     return values
 
 
-def _qemu_equals_host(tmp_path: Path, out_dir: str, model, host, what: str) -> None:
-    """The model's M4 build in tmp_path / out_dir, run on QEMU, gives the host run's outputs byte for byte."""
+def _qemu_equals_host(tmp_path: Path, out_dir: str, model, host, what: str,
+                      skip: frozenset[int] = frozenset(), differ: frozenset[int] = frozenset()) -> None:
+    """The model's M4 build in tmp_path / out_dir, run on QEMU, gives the host run's outputs byte for
+    byte, except the outputs in ``skip``; those in ``differ`` (a subset of ``skip``: a build with a
+    path forced off that these cases need) must differ."""
     from benchmarks.compare import outputs_match
     from benchmarks.runner import model_metadata, parse_program_output
 
     rc, out = _qemu(tmp_path / out_dir / f"bench_{model.name}.elf", tmp_path)
     target = parse_program_output(out)
     assert rc == 0 and target.rc == 0, out[-2000:]
-    meta = model_metadata(tmp_path / out_dir, model)
-    ok, how = outputs_match(target.outputs, host.outputs, [t["dtype"] for t in meta["outputs"]])
+    assert len(target.outputs) == len(host.outputs), (len(target.outputs), len(host.outputs))
+    assert all(target.outputs[i] != host.outputs[i] for i in differ), f"{what}: passes where it should not"
+    keep = [i for i in range(len(host.outputs)) if i not in skip]
+    dtypes = [t["dtype"] for t in model_metadata(tmp_path / out_dir, model)["outputs"]]
+    ok, how = outputs_match([target.outputs[i] for i in keep], [host.outputs[i] for i in keep],
+                            [dtypes[i] for i in keep])
     assert ok and how == "identical", f"{what}: cortex-m4 vs host: {how}"
 
 

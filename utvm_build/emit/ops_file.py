@@ -110,7 +110,7 @@ class _Renderer:
         if p.selects is not None:
             key, macro = p.selects
             self.fn.selects.setdefault(macro, set()).add(int(p.fields[key]))
-        for macro, value in ((p.selects_value,) if p.selects_value is not None else ()) + p.selects_more:
+        for macro, value in p.selects_values:
             self.fn.selects.setdefault(macro, set()).add(value)
         items = [f"  .{key} = {_field(value, 1)}" for key, value in p.fields.items()]
         self.fn.statics.append(f"static const {p.ctype} {name} = {{\n" + ",\n".join(items) + "\n};")

@@ -57,11 +57,9 @@ class Params:
     #: at run time; the generated file defines ``macro`` as the set of values its calls use (bit
     #: ``1 << value``) before the kernel headers, so that only those copies are compiled.
     selects: tuple[str, str] | None = None
-    #: (macro, value): as ``selects``, for a kernel path chosen from several fields (the kernel checks
-    #: the fields themselves; the macro only leaves out the paths no call takes).
-    selects_value: tuple[str, int] | None = None
-    #: more (macro, value) pairs as ``selects_value``, for a kernel with several such macros.
-    selects_more: tuple[tuple[str, int], ...] = ()
+    #: (macro, value) pairs: as ``selects``, for kernel paths chosen from several fields (the kernel
+    #: checks the fields themselves; each macro only leaves out the paths no call takes).
+    selects_values: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -367,7 +367,7 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
         "g": fields["g"], "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "depth4": depth4, "rq_mode": mode,
         "strip_cols": strip_cols}, selects=("rq_mode", "UTVM_CONV2D_Q15_RQ_MODES"),
-        selects_value=("UTVM_CONV2D_Q15W_TRI", tri_value))
+        selects_values=(("UTVM_CONV2D_Q15W_TRI", tri_value),))
     fn1 = Q15_1X1_KERNELS[fn]
     if conv_q15_1x1_layer(geo, mode, int(np.abs(b.astype(np.int64)).max())) and offers(fn1, target):
         # per channel pair its two biases, its weights and its two requantization triplets (an odd
@@ -383,9 +383,10 @@ def conv_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mult: n
             lanes2 = (w4.astype(np.int64) * 2) & 0xFFFF
             packed = np.stack([lanes2[..., 0] | (lanes2[..., 2] << 16), lanes2[..., 1] | (lanes2[..., 3] << 16)],
                               axis=-1).reshape(-1).astype(np.uint32).view(np.int32)
-        p = replace(p, selects_value=("UTVM_CONV2D_Q15_1X1_ODD4", conv_q15_1x1_odd4(geo.in_c, fn == Q15W_KERNEL)
-                                      + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])),
-                    selects_more=(("UTVM_CONV2D_Q15_1X1_FORMS", conv_q15_1x1_form(geo, fn == Q15W_KERNEL)),))
+        widened = fn == Q15W_KERNEL
+        odd4 = conv_q15_1x1_odd4(geo.in_c, widened) + 2 * conv_q15_1x1_sign(geo, fields["output_offset"])
+        p = replace(p, selects_values=(("UTVM_CONV2D_Q15_1X1_ODD4", odd4),
+                                       ("UTVM_CONV2D_Q15_1X1_FORMS", conv_q15_1x1_form(geo, widened))))
         return call(fn1, p, In(0), Const("weights_q15", conv_q15_1x1_stream(b, packed, rq2, geo.out_c), "int32_t"),
                     Scratch("void"), Out(0))
     if tri:  # the block's stream (conv2d_s8_q15w.h utvm_conv2d_q15w_tri_ctx), no separate bias and rq;
@@ -647,7 +648,7 @@ def depthwise_q15_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, mu
     p = Params("utvm_dw_q15_params", {
         "g": gf, "input_offset": -x.quant.zp, "output_offset": fields["output_offset"],
         "act_min": fields["act_min"], "act_max": fields["act_max"], "band_rows": band, "cols": cols,
-        "rq_mode": mode, **strides}, selects_value=("UTVM_DW_Q15_SIGN", dw_q15_sign(mode, fields["output_offset"])))
+        "rq_mode": mode, **strides}, selects_values=(("UTVM_DW_Q15_SIGN", dw_q15_sign(mode, fields["output_offset"])),))
     return call(DW_Q15_KERNEL, p, In(0), Const("weights_q15", split, "int32_t"), Const("bias", b, "int32_t"),
                 Const("requant", rq, "int32_t"), Scratch("void"), Out(0))
 
@@ -681,7 +682,7 @@ def depthwise_tiny_call(geo: _Geom, x: Tensor, w: Tensor, bias: Tensor | None, m
         return None  # the band kernel's other modes
     zp = fields["output_offset"]
     p = Params("utvm_dw_tiny_params", {"g": fields["g"], "input_offset": -x.quant.zp, "output_offset": zp},
-               selects_value=("UTVM_DW_TINY_SIGN", int(zp != -128)))
+               selects_values=(("UTVM_DW_TINY_SIGN", int(zp != -128)),))
     blocks = geo.out_c // 4
     weights = w.data.astype(np.int8).reshape(9, blocks, 4).transpose(1, 0, 2).reshape(-1)
     # per block of 4 channels one record: the 4 biases, then the 4 triplets (m, 2k, s + 1)

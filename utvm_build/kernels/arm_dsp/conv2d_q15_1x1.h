@@ -126,7 +126,7 @@ static UTVM_DSP_INLINE void utvm_conv2d_q15_1x1_inputs3_c(const int8_t* xa, cons
 
 /* The forms the including file's layers take, bit v for a layer of value v = odd4 + 2 sign
  * (defined by the generated operator file, ops/conv.py conv_q15_1x1_odd4 and conv_q15_1x1_sign,
- * Params.selects_value; all when not defined). odd4 (bits 1, 3 and 5, UTVM_CONV2D_Q15_1X1_ODD4_ANY):
+ * Params.selects_values; all when not defined). odd4 (bits 1, 3 and 5, UTVM_CONV2D_Q15_1X1_ODD4_ANY):
  * loops of 8 steps entered at their second half (a widened layer of more than 8 steps, or an int8 one of more than 2, whose
  * steps are an odd multiple of 4); without them the loops have no entry test (3-4 cycles per
  * channel pair of a triple less). sign 1 (bits 2 and 3, UTVM_CONV2D_Q15_1X1_SIGN_ANY): an output zero

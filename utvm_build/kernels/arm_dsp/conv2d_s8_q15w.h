@@ -202,7 +202,7 @@ typedef char utvm_conv2d_q15w_tri_ctx_offsets[((offsetof(utvm_conv2d_q15w_tri_ct
 #define UTVM_CONV2D_Q15W_TRI_LASTPAIR "tst %[t2], #256\n\t"
 /* The triple blocks the including file's calls take, bit v for a layer of value v (ops/conv.py
  * q15w_triples): 28-byte windows (v = 1, or 3 with the sign term below), 40 (2, or 4), none (0); the
- * generated operator file defines it before the kernels (Params.selects_value), so that a block no
+ * generated operator file defines it before the kernels (Params.selects_values), so that a block no
  * layer takes is not compiled (the entry point is shared by the layers of a model with several), and
  * the sign term only when a layer needs it; every block and the sign term when it is not defined. */
 #ifndef UTVM_CONV2D_Q15W_TRI

@@ -68,7 +68,7 @@ typedef struct {
 #define UTVM_DW_Q15_RQ_ANY2 4
 
 /* The requantization forms the including file's FULL2 layers take, bit v for a layer of value v
- * (defined by the generated operator file, ops/conv.py dw_q15_sign, Params.selects_value; both
+ * (defined by the generated operator file, ops/conv.py dw_q15_sign, Params.selects_values; both
  * when not defined): bit 0, output zero point -128; bit 1, any other. Without bit 1 the assembly
  * steps' requantization (UTVM_DW_Q15_QRQ) drops dsp_s8.h UTVM_DSP_RQ2_TEXT's sign term (the ADD's
  * asr #31 part: 2k straight into SMMLAR, 3 instructions per output instead of 4). Bit-exact: for a

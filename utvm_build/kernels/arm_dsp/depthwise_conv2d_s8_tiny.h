@@ -37,7 +37,7 @@ typedef struct {
   int32_t output_offset; /* -128 or another (the sign term, UTVM_DW_TINY_SIGN) */
 } utvm_dw_tiny_params;
 
-/* The output zero points of the file's tiny layers (ops/conv.py depthwise_tiny_call, Params.selects_value;
+/* The output zero points of the file's tiny layers (ops/conv.py depthwise_tiny_call, Params.selects_values;
  * both when not defined): bit 0, -128; bit 1, any other. Without bit 1 the requantization leaves
  * out the sign term (bit-exact at zero point -128: a negative doubled sum lands at or below the zero
  * point, which SSAT turns into -128 as TFLite's clamp does; depthwise_conv2d_s8_q15.h's proof). */
